@@ -1,0 +1,715 @@
+//! All different: no two variables of the scope take the same value (optionally after adding a
+//! constant offset to each).
+
+use smallvec::SmallVec;
+
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::model::VarId;
+use crate::search::PropagationLevel;
+
+/// Inline capacity of per-call scratch vectors: scopes up to this size never touch the heap.
+const INLINE: usize = 64;
+
+/// `xᵢ + oᵢ` pairwise distinct, for the variables `xᵢ` of the scope and constant offsets `oᵢ`
+/// (all zero unless built with [`AllDifferent::with_offsets`]).
+///
+/// Propagation, by [`PropagationLevel`]:
+///
+/// - `None`: fails when two fixed variables collide; prunes nothing.
+/// - `Forward`: value elimination — the value of each fixed variable is removed from the others,
+///   repeated until no new variable gets fixed. Wakes only when a variable is fixed.
+/// - `Full`: domain consistency (generalised arc consistency), by Régin's algorithm: a maximum
+///   matching between variables and values, then the strongly connected components of the
+///   residual graph; a value is kept exactly when some solution of the constraint uses it
+///   (J.-C. Régin, "A filtering algorithm for constraints of difference in CSPs", AAAI 1994).
+///   This finds every Hall set: a value that fits only one variable is forced there, and `k`
+///   variables sharing `k` values take those values from all others.
+///
+/// Cost: when all shifted values of the scope lie within 64 consecutive integers (Sudoku up to
+/// 64x64, N-Queens columns up to 64), every level works on `u64` masks with no heap allocation:
+/// `Forward` is O(n) word operations per pass, `Full` is O(n²) word operations at worst for the
+/// matching plus O(n + d) for the components. Wider value ranges use a general implementation on
+/// sorted value lists that allocates per call.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{AllDifferent, Model};
+///
+/// // Three variables, values 1..=3, the first two limited to {1, 2}: the third must be 3.
+/// let mut model = Model::new();
+/// let x = model.new_var([1, 2])?;
+/// let y = model.new_var([1, 2])?;
+/// let z = model.new_var(1..=3)?;
+/// model.post(AllDifferent::new(&[x, y, z]))?;
+/// let solution = model.solve().solution().unwrap();
+/// assert_eq!(solution.values(), [1, 2, 3]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct AllDifferent {
+    scope: Vec<VarId>,
+    /// One per variable; empty when all are zero.
+    offsets: Vec<i32>,
+}
+
+impl AllDifferent {
+    /// All of `vars` take different values.
+    pub fn new(vars: &[VarId]) -> Self {
+        AllDifferent {
+            scope: vars.to_vec(),
+            offsets: Vec::new(),
+        }
+    }
+
+    /// The values `vars[i] + offsets[i]` are all different.
+    ///
+    /// With offsets `0, 1, 2, …` over the queens of N-Queens (one variable per row holding its
+    /// column), this says that no two queens share a diagonal.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::InvalidConstraint`](crate::ModelError::InvalidConstraint) if the two slices
+    /// differ in length.
+    pub fn with_offsets(vars: &[VarId], offsets: &[i32]) -> Result<Self, crate::ModelError> {
+        if vars.len() != offsets.len() {
+            return Err(crate::ModelError::InvalidConstraint {
+                constraint: "AllDifferent".into(),
+                reason: format!("{} variables but {} offsets", vars.len(), offsets.len()),
+            });
+        }
+        let offsets = if offsets.iter().all(|&o| o == 0) {
+            Vec::new()
+        } else {
+            offsets.to_vec()
+        };
+        Ok(AllDifferent {
+            scope: vars.to_vec(),
+            offsets,
+        })
+    }
+
+    #[inline]
+    fn offset(&self, i: usize) -> i64 {
+        self.offsets.get(i).map_or(0, |&o| i64::from(o))
+    }
+
+    /// The base of a 64-value window holding every shifted value of the scope, if there is one,
+    /// together with each variable's own base (`window base - offset`).
+    fn small_window(&self, ctx: &PropagationContext<'_>) -> Option<(i64, SmallVec<[i32; INLINE]>)> {
+        let (mut low, mut high) = (i64::MAX, i64::MIN);
+        for (i, &var) in self.scope.iter().enumerate() {
+            let d = ctx.domain(var);
+            let (min, max) = (d.min()?, d.max()?);
+            low = low.min(i64::from(min) + self.offset(i));
+            high = high.max(i64::from(max) + self.offset(i));
+        }
+        if high - low >= 64 {
+            return None;
+        }
+        let bases = (0..self.scope.len())
+            .map(|i| i32::try_from(low - self.offset(i)).ok())
+            .collect::<Option<_>>()?;
+        Some((low, bases))
+    }
+}
+
+impl Constraint for AllDifferent {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        let mut keys: SmallVec<[i64; INLINE]> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| i64::from(v) + self.offset(i))
+            .collect();
+        keys.sort_unstable();
+        keys.windows(2).all(|pair| pair[0] != pair[1])
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let level = ctx.level();
+        match self.small_window(ctx) {
+            Some((_, bases)) => {
+                let mut masks: SmallVec<[u64; INLINE]> = self
+                    .scope
+                    .iter()
+                    .zip(&bases)
+                    .map(|(&var, &base)| ctx.domain(var).window(base))
+                    .collect();
+                match level {
+                    PropagationLevel::None => check_fixed_masks(&masks),
+                    PropagationLevel::Forward => {
+                        small::forward(&mut masks)?;
+                        self.write_masks(ctx, &bases, &masks)
+                    }
+                    PropagationLevel::Full => {
+                        small::regin(&mut masks)?;
+                        self.write_masks(ctx, &bases, &masks)
+                    }
+                }
+            }
+            None => match level {
+                PropagationLevel::None => self.check_fixed_values(ctx),
+                PropagationLevel::Forward => self.forward_general(ctx),
+                PropagationLevel::Full => self.regin_general(ctx),
+            },
+        }
+    }
+
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        match level {
+            PropagationLevel::Full => WakeOn::AnyChange,
+            _ => WakeOn::Fixed,
+        }
+    }
+
+    fn is_idempotent(&self, _level: PropagationLevel) -> bool {
+        // None prunes nothing; Forward loops until no new variable is fixed; Full leaves every
+        // remaining value in some maximum matching, which the next call would find again.
+        true
+    }
+}
+
+/// Fails if two fixed variables (single-bit masks) share a value.
+fn check_fixed_masks(masks: &[u64]) -> Result<(), Conflict> {
+    let mut seen = 0u64;
+    for &m in masks {
+        if m.is_power_of_two() {
+            if seen & m != 0 {
+                return Err(Conflict);
+            }
+            seen |= m;
+        }
+    }
+    Ok(())
+}
+
+impl AllDifferent {
+    fn write_masks(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        bases: &[i32],
+        masks: &[u64],
+    ) -> Result<(), Conflict> {
+        for ((&var, &base), &mask) in self.scope.iter().zip(bases).zip(masks) {
+            ctx.retain_window(var, base, mask)?;
+        }
+        Ok(())
+    }
+
+    /// The shifted values of the fixed variables, sorted; fails on a repeat.
+    fn fixed_keys(
+        &self,
+        ctx: &PropagationContext<'_>,
+    ) -> Result<SmallVec<[i64; INLINE]>, Conflict> {
+        let mut keys: SmallVec<[i64; INLINE]> = self
+            .scope
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &var)| Some(i64::from(ctx.value(var)?) + self.offset(i)))
+            .collect();
+        keys.sort_unstable();
+        if keys.windows(2).any(|pair| pair[0] == pair[1]) {
+            return Err(Conflict);
+        }
+        Ok(keys)
+    }
+
+    fn check_fixed_values(&self, ctx: &PropagationContext<'_>) -> Result<(), Conflict> {
+        self.fixed_keys(ctx).map(|_| ())
+    }
+
+    fn forward_general(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        loop {
+            let fixed = self.fixed_keys(ctx)?;
+            let mut newly_fixed = false;
+            for (i, &var) in self.scope.iter().enumerate() {
+                if ctx.is_fixed(var) {
+                    continue;
+                }
+                let offset = self.offset(i);
+                for &key in &fixed {
+                    if let Ok(value) = i32::try_from(key - offset) {
+                        ctx.remove(var, value)?;
+                    }
+                }
+                newly_fixed |= ctx.is_fixed(var);
+            }
+            if !newly_fixed {
+                return Ok(());
+            }
+        }
+    }
+
+    fn regin_general(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let n = self.scope.len();
+        // Value nodes: the distinct shifted values, sorted; edges: each variable's values.
+        let mut keys: Vec<i64> = Vec::new();
+        for (i, &var) in self.scope.iter().enumerate() {
+            keys.extend(
+                ctx.domain(var)
+                    .iter()
+                    .map(|v| i64::from(v) + self.offset(i)),
+            );
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        let adjacency: Vec<Vec<u32>> = self
+            .scope
+            .iter()
+            .enumerate()
+            .map(|(i, &var)| {
+                let offset = self.offset(i);
+                ctx.domain(var)
+                    .iter()
+                    .map(|v| keys.binary_search(&(i64::from(v) + offset)).unwrap_or(0) as u32)
+                    .collect()
+            })
+            .collect();
+        let keep = general::regin(&adjacency, keys.len()).ok_or(Conflict)?;
+        for (i, &var) in self.scope.iter().enumerate() {
+            let offset = self.offset(i);
+            let doomed: Vec<i32> = adjacency[i]
+                .iter()
+                .zip(&keep[i])
+                .filter(|&(_, &kept)| !kept)
+                .map(|(&k, _)| (keys[k as usize] - offset) as i32)
+                .collect();
+            for value in doomed {
+                ctx.remove(var, value)?;
+            }
+        }
+        debug_assert_eq!(adjacency.len(), n);
+        Ok(())
+    }
+}
+
+/// The algorithms on `u64` masks: bit `b` of `masks[i]` is value `base + b` of variable `i`.
+mod small {
+    use super::{Conflict, INLINE};
+    use smallvec::SmallVec;
+
+    const NONE: u8 = u8::MAX;
+
+    /// Value elimination to a fixpoint.
+    pub(super) fn forward(masks: &mut [u64]) -> Result<(), Conflict> {
+        let mut fixed_before = 0u64;
+        loop {
+            let mut fixed = 0u64;
+            for &m in masks.iter() {
+                if m.is_power_of_two() {
+                    if fixed & m != 0 {
+                        return Err(Conflict);
+                    }
+                    fixed |= m;
+                }
+            }
+            if fixed == fixed_before {
+                return Ok(());
+            }
+            for m in masks.iter_mut() {
+                if !m.is_power_of_two() {
+                    *m &= !fixed;
+                    if *m == 0 {
+                        return Err(Conflict);
+                    }
+                }
+            }
+            fixed_before = fixed;
+        }
+    }
+
+    /// Régin's filtering: keeps exactly the values that belong to some maximum matching.
+    pub(super) fn regin(masks: &mut [u64]) -> Result<(), Conflict> {
+        let n = masks.len();
+        let union = masks.iter().fold(0, |u, &m| u | m);
+        if (union.count_ones() as usize) < n {
+            return Err(Conflict);
+        }
+        // 1. A maximum matching: greedy, then augmenting paths (Kuhn) for the rest.
+        let mut mate: SmallVec<[u8; INLINE]> = SmallVec::from_elem(NONE, n);
+        let mut owner = [NONE; 64];
+        let mut taken = 0u64;
+        for (i, &m) in masks.iter().enumerate() {
+            let free = m & !taken;
+            if free != 0 {
+                let v = free.trailing_zeros() as u8;
+                mate[i] = v;
+                owner[v as usize] = i as u8;
+                taken |= 1 << v;
+            }
+        }
+        for i in 0..n {
+            if mate[i] == NONE {
+                let mut visited = 0u64;
+                if !augment(i, masks, &mut mate, &mut owner, &mut visited) {
+                    return Err(Conflict);
+                }
+                taken = mate.iter().fold(0, |t, &v| t | 1 << v);
+            }
+        }
+        // 2. Values that can reach a free value along alternating paths (value a → b when the
+        //    variable matched to a could take b instead): an edge to any of them is consistent.
+        let mut reach_free = union & !taken;
+        loop {
+            let before = reach_free;
+            for (i, &m) in masks.iter().enumerate() {
+                if m & reach_free != 0 {
+                    reach_free |= 1 << mate[i];
+                }
+            }
+            if reach_free == before {
+                break;
+            }
+        }
+        // 3. Strongly connected components among the other matched values: an edge (x, v) is on
+        //    an alternating cycle exactly when v and x's matched value share a component.
+        let nodes = taken & !reach_free;
+        let component = components(nodes, |a| {
+            let x = owner[a as usize] as usize;
+            masks[x] & nodes & !(1 << a)
+        });
+        for (i, m) in masks.iter_mut().enumerate() {
+            let mine = 1u64 << mate[i];
+            let allowed = if mine & reach_free != 0 {
+                reach_free
+            } else {
+                reach_free | component[mate[i] as usize]
+            };
+            *m &= allowed;
+        }
+        Ok(())
+    }
+
+    /// Tries to match variable `i` by an augmenting path; `visited` holds the values tried.
+    fn augment(
+        i: usize,
+        masks: &[u64],
+        mate: &mut [u8],
+        owner: &mut [u8; 64],
+        visited: &mut u64,
+    ) -> bool {
+        let mut candidates = masks[i] & !*visited;
+        while candidates != 0 {
+            let v = candidates.trailing_zeros() as u8;
+            candidates &= candidates - 1;
+            *visited |= 1 << v;
+            let holder = owner[v as usize];
+            if holder == NONE || augment(holder as usize, masks, mate, owner, visited) {
+                owner[v as usize] = i as u8;
+                mate[i] = v;
+                return true;
+            }
+            candidates &= !*visited;
+        }
+        false
+    }
+
+    /// Tarjan's strongly connected components on the graph over the bits of `nodes`, with
+    /// `successors(a)` the successors of node `a` (a subset of `nodes`). Returns, for each node,
+    /// the mask of its component.
+    pub(super) fn components(nodes: u64, successors: impl Fn(u8) -> u64) -> [u64; 64] {
+        let mut t = Tarjan {
+            component: [0; 64],
+            index: [0; 64],
+            low: [0; 64],
+            visited: 0,
+            on_stack: 0,
+            stack: SmallVec::new(),
+            calls: SmallVec::new(),
+            counter: 0,
+        };
+        let mut roots = nodes;
+        while roots != 0 {
+            let root = roots.trailing_zeros() as u8;
+            roots &= roots - 1;
+            if t.visited >> root & 1 == 0 {
+                t.enter(root, successors(root));
+                t.run(&successors);
+            }
+        }
+        t.component
+    }
+
+    /// The state of an iterative Tarjan search on at most 64 nodes.
+    struct Tarjan {
+        component: [u64; 64],
+        index: [u8; 64],
+        low: [u8; 64],
+        visited: u64,
+        on_stack: u64,
+        stack: SmallVec<[u8; 64]>,
+        /// The simulated call stack: a node and its successors not yet explored.
+        calls: SmallVec<[(u8, u64); 64]>,
+        counter: u8,
+    }
+
+    impl Tarjan {
+        fn enter(&mut self, v: u8, successors: u64) {
+            self.index[v as usize] = self.counter;
+            self.low[v as usize] = self.counter;
+            self.counter += 1;
+            self.visited |= 1 << v;
+            self.on_stack |= 1 << v;
+            self.stack.push(v);
+            self.calls.push((v, successors));
+        }
+
+        fn run(&mut self, successors: &impl Fn(u8) -> u64) {
+            while let Some(&mut (v, ref mut rest)) = self.calls.last_mut() {
+                if *rest != 0 {
+                    let w = rest.trailing_zeros() as u8;
+                    *rest &= *rest - 1;
+                    if self.visited >> w & 1 == 0 {
+                        self.enter(w, successors(w));
+                    } else if self.on_stack >> w & 1 == 1 {
+                        self.low[v as usize] = self.low[v as usize].min(self.index[w as usize]);
+                    }
+                    continue;
+                }
+                self.calls.pop();
+                if let Some(&(u, _)) = self.calls.last() {
+                    self.low[u as usize] = self.low[u as usize].min(self.low[v as usize]);
+                }
+                if self.low[v as usize] == self.index[v as usize] {
+                    let mut members = 0u64;
+                    while let Some(w) = self.stack.pop() {
+                        members |= 1 << w;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    self.on_stack &= !members;
+                    let mut rest = members;
+                    while rest != 0 {
+                        self.component[rest.trailing_zeros() as usize] = members;
+                        rest &= rest - 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Régin's algorithm on explicit adjacency lists, for value ranges wider than 64.
+mod general {
+    const NONE: u32 = u32::MAX;
+
+    /// `adjacency[x]` lists the value nodes (`0..values`) of variable `x`. Returns, for each
+    /// variable and each of its edges, whether the edge belongs to some maximum matching that
+    /// covers every variable, or `None` if no such matching exists.
+    pub(super) fn regin(adjacency: &[Vec<u32>], values: usize) -> Option<Vec<Vec<bool>>> {
+        let n = adjacency.len();
+        if values < n {
+            return None;
+        }
+        let mut mate = vec![NONE; n];
+        let mut owner = vec![NONE; values];
+        let mut visited = vec![false; values];
+        for x in 0..n {
+            visited.iter_mut().for_each(|v| *v = false);
+            if !augment(x, adjacency, &mut mate, &mut owner, &mut visited) {
+                return None;
+            }
+        }
+        // Values that can reach a free value (see the small version).
+        let mut reach_free: Vec<bool> = owner.iter().map(|&o| o == NONE).collect();
+        loop {
+            let mut changed = false;
+            for x in 0..n {
+                let m = mate[x] as usize;
+                if !reach_free[m] && adjacency[x].iter().any(|&v| reach_free[v as usize]) {
+                    reach_free[m] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let component = components(adjacency, &owner, &reach_free);
+        Some(
+            adjacency
+                .iter()
+                .enumerate()
+                .map(|(x, edges)| {
+                    let m = mate[x] as usize;
+                    edges
+                        .iter()
+                        .map(|&v| {
+                            let v = v as usize;
+                            v == m
+                                || reach_free[v]
+                                || (!reach_free[m] && component[v] == component[m])
+                        })
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
+    fn augment(
+        x: usize,
+        adjacency: &[Vec<u32>],
+        mate: &mut [u32],
+        owner: &mut [u32],
+        visited: &mut [bool],
+    ) -> bool {
+        for &v in &adjacency[x] {
+            let v = v as usize;
+            if visited[v] {
+                continue;
+            }
+            visited[v] = true;
+            if owner[v] == NONE || augment(owner[v] as usize, adjacency, mate, owner, visited) {
+                owner[v] = x as u32;
+                mate[x] = v as u32;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Tarjan's components over matched values that cannot reach a free value; value `a` leads
+    /// to every other value of the variable matched to `a`. Unvisited values get `NONE`.
+    fn components(adjacency: &[Vec<u32>], owner: &[u32], reach_free: &[bool]) -> Vec<u32> {
+        let values = owner.len();
+        let is_node = |a: usize| owner[a] != NONE && !reach_free[a];
+        let mut component = vec![NONE; values];
+        let mut index = vec![NONE; values];
+        let mut low = vec![0u32; values];
+        let mut on_stack = vec![false; values];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut calls: Vec<(u32, usize)> = Vec::new();
+        let mut counter = 0u32;
+        let mut components = 0u32;
+        for root in 0..values {
+            if !is_node(root) || index[root] != NONE {
+                continue;
+            }
+            index[root] = counter;
+            low[root] = counter;
+            counter += 1;
+            on_stack[root] = true;
+            stack.push(root as u32);
+            calls.push((root as u32, 0));
+            while let Some(&mut (a, ref mut next)) = calls.last_mut() {
+                let a = a as usize;
+                let edges = &adjacency[owner[a] as usize];
+                if *next < edges.len() {
+                    let b = edges[*next] as usize;
+                    *next += 1;
+                    if b == a || !is_node(b) {
+                        continue;
+                    }
+                    if index[b] == NONE {
+                        index[b] = counter;
+                        low[b] = counter;
+                        counter += 1;
+                        on_stack[b] = true;
+                        stack.push(b as u32);
+                        calls.push((b as u32, 0));
+                    } else if on_stack[b] {
+                        low[a] = low[a].min(index[b]);
+                    }
+                    continue;
+                }
+                calls.pop();
+                if let Some(&(parent, _)) = calls.last() {
+                    let parent = parent as usize;
+                    low[parent] = low[parent].min(low[a]);
+                }
+                if low[a] == index[a] {
+                    while let Some(b) = stack.pop() {
+                        on_stack[b as usize] = false;
+                        component[b as usize] = components;
+                        if b as usize == a {
+                            break;
+                        }
+                    }
+                    components += 1;
+                }
+            }
+        }
+        component
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn masks(sets: &[&[u32]]) -> Vec<u64> {
+        sets.iter()
+            .map(|s| s.iter().fold(0u64, |m, &b| m | 1 << b))
+            .collect()
+    }
+
+    #[test]
+    fn forward_removes_fixed_values_until_nothing_new_is_fixed() {
+        let mut m = masks(&[&[1], &[1, 2], &[1, 2, 3], &[1, 2, 3, 4]]);
+        small::forward(&mut m).unwrap();
+        assert_eq!(m, masks(&[&[1], &[2], &[3], &[4]]));
+        let mut m = masks(&[&[1], &[1]]);
+        assert_eq!(small::forward(&mut m), Err(Conflict));
+    }
+
+    #[test]
+    fn regin_forces_a_value_that_fits_only_one_variable() {
+        // Value 3 fits only the last variable; a pair {1, 2} is a Hall set for the first two.
+        let mut m = masks(&[&[1, 2], &[1, 2], &[1, 2, 3, 4], &[1, 2, 4, 5]]);
+        small::regin(&mut m).unwrap();
+        assert_eq!(m, masks(&[&[1, 2], &[1, 2], &[3, 4], &[4, 5]]));
+        let mut m = masks(&[&[1, 2, 3], &[1, 2], &[1, 2], &[1, 2, 3, 4]]);
+        small::regin(&mut m).unwrap();
+        assert_eq!(m, masks(&[&[3], &[1, 2], &[1, 2], &[4]]));
+    }
+
+    #[test]
+    fn regin_fails_when_no_matching_covers_every_variable() {
+        let mut m = masks(&[&[1, 2], &[1, 2], &[1, 2], &[3, 4, 5]]);
+        assert_eq!(small::regin(&mut m), Err(Conflict));
+    }
+
+    #[test]
+    fn general_regin_agrees_with_the_mask_version() {
+        let cases: &[&[&[u32]]] = &[
+            &[&[1, 2], &[1, 2], &[1, 2, 3, 4], &[1, 2, 4, 5]],
+            &[&[1, 2, 3], &[1, 2], &[1, 2], &[1, 2, 3, 4]],
+            &[&[0, 5, 9], &[5, 9], &[0, 9], &[0, 1, 2]],
+            &[&[1, 2], &[1, 2], &[1, 2]],
+        ];
+        for sets in cases {
+            let mut m = masks(sets);
+            let small = small::regin(&mut m).ok().map(|_| m);
+            let adjacency: Vec<Vec<u32>> = sets.iter().map(|s| s.to_vec()).collect();
+            let general = general::regin(&adjacency, 64).map(|keep| {
+                adjacency
+                    .iter()
+                    .zip(keep)
+                    .map(|(edges, kept)| {
+                        edges
+                            .iter()
+                            .zip(kept)
+                            .filter(|&(_, k)| k)
+                            .fold(0u64, |m, (&b, _)| m | 1 << b)
+                    })
+                    .collect::<Vec<_>>()
+            });
+            assert_eq!(small, general, "{sets:?}");
+        }
+    }
+
+    #[test]
+    fn components_of_a_cycle_and_a_tail() {
+        // 0 → 1 → 2 → 0, 2 → 3.
+        let succ = [0b10u64, 0b100, 0b1001, 0];
+        let comp = small::components(0b1111, |a| succ[a as usize]);
+        assert_eq!(comp[0], 0b111);
+        assert_eq!(comp[1], 0b111);
+        assert_eq!(comp[3], 0b1000);
+    }
+}

@@ -1,0 +1,92 @@
+//! Errors a user can cause while building a model.
+//!
+//! Failures *during* search are not errors: a propagator that finds a contradiction returns a
+//! [`Conflict`](crate::Conflict), and a model without solutions yields
+//! [`Outcome::Exhausted`](crate::Outcome::Exhausted).
+
+use thiserror::Error;
+
+/// A set of values cannot be made into a [`Domain`](crate::Domain).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum DomainError {
+    /// No values were given.
+    #[error("the domain is empty")]
+    Empty,
+    /// The values span more than [`Domain::MAX_SPAN`](crate::Domain::MAX_SPAN) integers.
+    #[error("the domain spans {low}..={high}, wider than the limit of {limit} values")]
+    TooWide {
+        /// Smallest value asked for.
+        low: i32,
+        /// Largest value asked for.
+        high: i32,
+        /// The largest span a domain may have.
+        limit: usize,
+    },
+}
+
+/// Something is wrong with how a model was built.
+///
+/// Every variant names what is wrong and where (the variable or the constraint), so the message
+/// can be shown to a user as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A variable was declared with an unusable domain.
+    #[error("variable {variable}: {source}")]
+    InvalidDomain {
+        /// The variable's display name.
+        variable: String,
+        /// What is wrong with the domain.
+        #[source]
+        source: DomainError,
+    },
+    /// A variable handle from another model (or forged) was used with this model.
+    #[error("{context}: variable {variable} does not belong to this model")]
+    ForeignVariable {
+        /// Where the variable was used (a constraint name or an operation).
+        context: String,
+        /// The debug form of the handle.
+        variable: String,
+    },
+    /// A constraint was posted with no variables.
+    #[error("constraint {constraint} has an empty scope")]
+    EmptyScope {
+        /// The constraint's name.
+        constraint: String,
+    },
+    /// The same variable appears twice in one scope.
+    #[error("variable {variable} appears more than once in the scope of {constraint}")]
+    RepeatedVariable {
+        /// The constraint's name.
+        constraint: String,
+        /// The variable's display name.
+        variable: String,
+    },
+    /// A variable was fixed to, or asked to keep, a value its domain does not hold.
+    #[error("variable {variable} cannot take the value {value}: it is not in its domain {domain}")]
+    ValueNotInDomain {
+        /// The variable's display name.
+        variable: String,
+        /// The value asked for.
+        value: i32,
+        /// The domain, as written by [`Domain`](crate::Domain)'s `Display`.
+        domain: String,
+    },
+    /// Removing a value from a variable left it with none.
+    #[error("removing {value} from variable {variable} leaves its domain empty")]
+    DomainWipeout {
+        /// The variable's display name.
+        variable: String,
+        /// The value whose removal emptied the domain.
+        value: i32,
+    },
+    /// A constraint's own argument check failed.
+    #[error("constraint {constraint}: {reason}")]
+    InvalidConstraint {
+        /// The constraint's name.
+        constraint: String,
+        /// What is wrong with its arguments.
+        reason: String,
+    },
+}

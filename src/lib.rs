@@ -1,0 +1,136 @@
+//! cspkit: a small, fast, generic constraint-satisfaction engine.
+//!
+//! Integer variables with finite domains, constraints behind one trait, pluggable variable and
+//! value orderings, and chronological backtracking with propagation and a trail for undo.
+//!
+//! Contents: [quick start](#quick-start) · [concepts](#concepts-and-glossary) ·
+//! [choosing a strategy](#choosing-a-strategy) · [writing a constraint](#writing-your-own-constraint)
+//! · [watching the search](#watching-the-search) · [cargo features](#cargo-features)
+//!
+//! # Quick start
+//!
+//! A model declares variables and posts constraints; a solver searches it.
+//!
+//! ```
+//! use cspkit::{AllDifferent, Model, NotEqual, Outcome};
+//!
+//! // Colour a triangle plus a pendant vertex with colours 1..=3.
+//! let mut model = Model::new();
+//! let a = model.new_named_var("a", 1..=3)?;
+//! let b = model.new_named_var("b", 1..=3)?;
+//! let c = model.new_named_var("c", 1..=3)?;
+//! let d = model.new_named_var("d", 1..=3)?;
+//! model.post(AllDifferent::new(&[a, b, c]))?;
+//! model.post(NotEqual::new(c, d))?;
+//!
+//! // The first solution in the default strategy is the lexicographically smallest.
+//! match model.solve() {
+//!     Outcome::Solved(solution) => assert_eq!(solution.values(), [1, 2, 3, 1]),
+//!     Outcome::Exhausted => println!("no solution"),
+//!     Outcome::LimitReached(limit) => println!("stopped: {limit}"),
+//! }
+//!
+//! // Every solution, lazily; or just how many.
+//! let mut solver = model.solver();
+//! assert_eq!(solver.solutions().count(), 12);
+//! assert_eq!(model.solver().count().solutions, 12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Concepts and glossary
+//!
+//! One word per concept, used the same way in the whole crate:
+//!
+//! - **variable**: an unknown of the problem ([`VarId`]), declared on a [`Model`].
+//! - **value**: an `i32` a variable may take.
+//! - **domain**: the set of values a variable may still take ([`Domain`]); its **size** is the
+//!   number of values left.
+//! - **scope**: the variables a constraint is about.
+//! - **constraint**: a rule over a scope ([`Constraint`]).
+//! - **propagate**: let a constraint remove values that cannot be part of any solution.
+//! - **prune**: remove a value from a domain. **fix**: reduce a domain to one value.
+//! - **decision**: a branch `x = v` chosen by the search; its **refutation** is `x ≠ v`.
+//! - **node**: a decision (the search tree's nodes are counted by decisions).
+//! - **level**: the trail's unit of undo, one per decision on the current path; also
+//!   [`PropagationLevel`], the propagation strength asked of the constraints.
+//! - **failure**: a dead end: a constraint reported a [`Conflict`], or a domain became empty.
+//! - **backtrack**: undo the last decision (restoring domains from the trail) and take its
+//!   refutation instead.
+//! - **solution**: a value for every variable that satisfies every constraint ([`Solution`]).
+//!
+//! The model is the problem and never changes during search; a [`Solver`] holds the state of
+//! one search. The search is depth first with binary branching (`x = v`, then `x ≠ v`),
+//! undoes changes through a trail, and runs the constraints woken by each change to a
+//! fixpoint. The outcome of a search is one of three answers: [`Outcome::Solved`],
+//! [`Outcome::Exhausted`] (no further solution) or [`Outcome::LimitReached`] (stopped by a node
+//! limit, a time limit or a cancellation flag before knowing).
+//!
+//! # Choosing a strategy
+//!
+//! - Variable order ([`VariableOrder`]): [`InputOrder`] (declaration order), [`SmallestDomain`]
+//!   (MRV, first-fail), [`DomainOverDegree`] (dom/deg), or any closure
+//!   `FnMut(&SearchView) -> Option<VarId>`.
+//! - Value order ([`ValueOrder`]): [`Ascending`], [`Descending`], or any closure
+//!   `FnMut(VarId, &SearchView) -> i32`.
+//! - Propagation ([`PropagationLevel`]): `None` (check only: plain backtracking), `Forward`
+//!   (forward checking), `Full` (each constraint's strongest filtering).
+//!
+//! [`InputOrder`] with [`Ascending`] enumerates solutions in lexicographic order at every
+//! propagation level, because propagation only removes values that belong to no solution.
+//! [`SmallestDomain`] usually visits far fewer nodes when any solution will do.
+//!
+//! ```
+//! use cspkit::{AllDifferent, Descending, Model, PropagationLevel, SmallestDomain};
+//! use std::time::Duration;
+//!
+//! let mut model = Model::new();
+//! let xs = model.new_vars(5, 1..=5)?;
+//! model.post(AllDifferent::new(&xs))?;
+//! let mut solver = model
+//!     .solver()
+//!     .with_variable_order(SmallestDomain)
+//!     .with_value_order(Descending)
+//!     .with_propagation(PropagationLevel::Forward)
+//!     .with_time_limit(Duration::from_secs(1));
+//! let first = solver.next_solution().solution().unwrap();
+//! assert_eq!(first.values(), [5, 4, 3, 2, 1]);
+//! println!("{} nodes", solver.stats().nodes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Writing your own constraint
+//!
+//! Implement [`Constraint`]: a scope, a `check` of full assignments, and a `propagate` that
+//! prunes through a [`PropagationContext`]. The [`constraints`] module documents the contract
+//! and gives a step-by-step recipe with a complete example.
+//!
+//! # Watching the search
+//!
+//! A [`SearchObserver`] receives every decision, failure (with the constraint that failed),
+//! backtrack and solution. The solver is generic over it, so the default [`NoObserver`] costs
+//! nothing. [`EventRecorder`] keeps the events in a vector; [`SearchStats`] counts them.
+//!
+//! # Cargo features
+//!
+//! - `cli` (default): builds the `cspkit` command-line program (it pulls in `clap` and
+//!   `indicatif`). Library users can depend on `cspkit` with `default-features = false`; the
+//!   library itself only needs `fixedbitset`, `smallvec` and `thiserror`.
+
+pub mod constraints;
+mod domain;
+mod error;
+mod model;
+mod search;
+
+pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
+pub use domain::{Domain, IntoDomain, Values};
+pub use error::{DomainError, ModelError};
+pub use model::{ConstraintId, Model, VarId};
+pub use search::limits::Limit;
+pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
+pub use search::ordering::{
+    Ascending, Descending, DomainOverDegree, InputOrder, SearchView, SmallestDomain, ValueOrder,
+    VariableOrder,
+};
+pub use search::stats::SearchStats;
+pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};

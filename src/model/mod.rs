@@ -1,0 +1,463 @@
+//! The model: variables with their initial domains, and the constraints posted on them.
+//!
+//! A [`Model`] is the problem, never the state of a search: solving borrows it immutably, so
+//! one model can be solved many times, with different strategies, even from several threads.
+//! Every way of building a model that a user can get wrong returns a [`ModelError`].
+
+mod variables;
+
+pub use variables::VarId;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::constraints::Constraint;
+use crate::domain::{Domain, IntoDomain};
+use crate::error::ModelError;
+use crate::search::{Outcome, Solver};
+
+/// Identifies a constraint posted on a model, in posting order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstraintId(pub(crate) u32);
+
+impl ConstraintId {
+    /// The position of the constraint in posting order, starting at 0.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A constraint satisfaction problem: integer variables with finite domains, and constraints.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{AllDifferent, Model, Outcome};
+///
+/// let mut model = Model::new();
+/// let xs = model.new_vars(3, 1..=3)?;
+/// model.post(AllDifferent::new(&xs))?;
+/// model.fix(xs[0], 2)?;
+/// let Outcome::Solved(solution) = model.solve() else { panic!("no solution") };
+/// assert_eq!(solution.values(), [2, 1, 3]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Model {
+    id: u32,
+    domains: Vec<Domain>,
+    names: Vec<Option<Box<str>>>,
+    degrees: Vec<u32>,
+    constraints: Vec<Box<dyn Constraint>>,
+    labels: Vec<Option<Box<str>>>,
+}
+
+static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Self {
+        Model {
+            id: NEXT_MODEL_ID.fetch_add(1, Ordering::Relaxed),
+            domains: Vec::new(),
+            names: Vec::new(),
+            degrees: Vec::new(),
+            constraints: Vec::new(),
+            labels: Vec::new(),
+        }
+    }
+
+    /// Declares a variable with the given initial domain (a range such as `1..=9`, or any set of
+    /// values as a slice, array or vector).
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::InvalidDomain`] if the domain is empty or spans more than
+    /// [`Domain::MAX_SPAN`] values.
+    pub fn new_var(&mut self, domain: impl IntoDomain) -> Result<VarId, ModelError> {
+        self.declare(None, domain)
+    }
+
+    /// Declares a variable with a name, shown in messages, traces and [`Model::var_name`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::new_var`].
+    pub fn new_named_var(
+        &mut self,
+        name: impl Into<String>,
+        domain: impl IntoDomain,
+    ) -> Result<VarId, ModelError> {
+        self.declare(Some(name.into()), domain)
+    }
+
+    /// Declares `count` variables with the same initial domain.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::new_var`].
+    pub fn new_vars(
+        &mut self,
+        count: usize,
+        domain: impl IntoDomain,
+    ) -> Result<Vec<VarId>, ModelError> {
+        let domain = domain
+            .into_domain()
+            .map_err(|source| ModelError::InvalidDomain {
+                variable: format!("x{}", self.domains.len()),
+                source,
+            })?;
+        (0..count)
+            .map(|_| self.declare(None, domain.clone()))
+            .collect()
+    }
+
+    fn declare(
+        &mut self,
+        name: Option<String>,
+        domain: impl IntoDomain,
+    ) -> Result<VarId, ModelError> {
+        let index = self.domains.len() as u32;
+        let domain = domain
+            .into_domain()
+            .map_err(|source| ModelError::InvalidDomain {
+                variable: name.clone().unwrap_or_else(|| format!("x{index}")),
+                source,
+            })?;
+        self.domains.push(domain);
+        self.names.push(name.map(String::into_boxed_str));
+        self.degrees.push(0);
+        Ok(VarId {
+            model: self.id,
+            index,
+        })
+    }
+
+    /// Posts a constraint.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::EmptyScope`] if the scope is empty, [`ModelError::ForeignVariable`] if it
+    /// names a variable of another model, [`ModelError::RepeatedVariable`] if it names one
+    /// variable twice.
+    pub fn post(
+        &mut self,
+        constraint: impl Constraint + 'static,
+    ) -> Result<ConstraintId, ModelError> {
+        self.post_boxed(None, Box::new(constraint))
+    }
+
+    /// Posts a constraint with a label for messages and traces (`"row 3"`), instead of its
+    /// type's name.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn post_named(
+        &mut self,
+        label: impl Into<String>,
+        constraint: impl Constraint + 'static,
+    ) -> Result<ConstraintId, ModelError> {
+        self.post_boxed(Some(label.into()), Box::new(constraint))
+    }
+
+    /// Posts a boxed constraint, as [`Model::post_named`] (with an optional label).
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn post_boxed(
+        &mut self,
+        label: Option<String>,
+        constraint: Box<dyn Constraint>,
+    ) -> Result<ConstraintId, ModelError> {
+        let describe = || {
+            label
+                .clone()
+                .unwrap_or_else(|| constraint.name().to_owned())
+        };
+        let scope = constraint.scope();
+        if scope.is_empty() {
+            return Err(ModelError::EmptyScope {
+                constraint: describe(),
+            });
+        }
+        for &var in scope {
+            self.validate(var, &describe())?;
+        }
+        // Scopes are small; a sort of a copy beats hashing and keeps the error deterministic
+        // (the first repeated variable in declaration order).
+        let mut sorted: smallvec::SmallVec<[VarId; 32]> = scope.iter().copied().collect();
+        sorted.sort_unstable();
+        if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(ModelError::RepeatedVariable {
+                constraint: describe(),
+                variable: self.var_name(pair[0]).into_owned(),
+            });
+        }
+        for &var in scope {
+            self.degrees[var.index()] += 1;
+        }
+        let id = ConstraintId(self.constraints.len() as u32);
+        self.constraints.push(constraint);
+        self.labels.push(label.map(String::into_boxed_str));
+        Ok(id)
+    }
+
+    /// Fixes a variable to a value (a given of a puzzle).
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] for a variable of another model;
+    /// [`ModelError::ValueNotInDomain`] if the value is not in the variable's domain.
+    pub fn fix(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.validate(var, "fix")?;
+        let domain = &mut self.domains[var.index()];
+        if !domain.contains(value) {
+            return Err(ModelError::ValueNotInDomain {
+                variable: self.var_name(var).into_owned(),
+                value,
+                domain: self.domains[var.index()].to_string(),
+            });
+        }
+        domain.retain(|v| v == value, &mut |_, _| {});
+        Ok(())
+    }
+
+    /// Removes a value from a variable's initial domain. Removing a value that is not there does
+    /// nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] for a variable of another model;
+    /// [`ModelError::DomainWipeout`] if it was the last value.
+    pub fn remove(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.validate(var, "remove")?;
+        let domain = &mut self.domains[var.index()];
+        if domain.contains(value) && domain.is_fixed() {
+            return Err(ModelError::DomainWipeout {
+                variable: self.var_name(var).into_owned(),
+                value,
+            });
+        }
+        domain.remove(value, &mut |_, _| {});
+        Ok(())
+    }
+
+    fn validate(&self, var: VarId, context: &str) -> Result<(), ModelError> {
+        if var.model != self.id || var.index() >= self.domains.len() {
+            return Err(ModelError::ForeignVariable {
+                context: context.to_owned(),
+                variable: format!("{var:?}"),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether `var` is a variable of this model.
+    pub fn owns(&self, var: VarId) -> bool {
+        self.validate(var, "").is_ok()
+    }
+
+    /// The number of variables.
+    pub fn num_variables(&self) -> usize {
+        self.domains.len()
+    }
+
+    /// The number of constraints.
+    pub fn num_constraints(&self) -> usize {
+        self.constraints.len()
+    }
+
+    /// The variables, in declaration order.
+    pub fn variables(&self) -> impl ExactSizeIterator<Item = VarId> + '_ {
+        (0..self.domains.len() as u32).map(|index| VarId {
+            model: self.id,
+            index,
+        })
+    }
+
+    /// The initial domain of `var`.
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of this model.
+    pub fn domain(&self, var: VarId) -> &Domain {
+        assert!(self.owns(var), "{var:?} is not a variable of this model");
+        &self.domains[var.index()]
+    }
+
+    /// The name of `var`: the one it was declared with, or `x` and its index (`x3`).
+    pub fn var_name(&self, var: VarId) -> Cow<'_, str> {
+        match self.names.get(var.index()) {
+            Some(Some(name)) if var.model == self.id => Cow::Borrowed(name),
+            _ => Cow::Owned(var.to_string()),
+        }
+    }
+
+    /// The number of constraints whose scope holds `var` (its static degree).
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of this model.
+    pub fn degree(&self, var: VarId) -> usize {
+        assert!(self.owns(var), "{var:?} is not a variable of this model");
+        self.degrees[var.index()] as usize
+    }
+
+    /// The constraints, in posting order.
+    pub fn constraints(&self) -> impl ExactSizeIterator<Item = (ConstraintId, &dyn Constraint)> {
+        self.constraints
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (ConstraintId(i as u32), &**c))
+    }
+
+    pub(crate) fn constraint_list(&self) -> &[Box<dyn Constraint>] {
+        &self.constraints
+    }
+
+    /// The label of a constraint if it was posted with one, otherwise its type's name.
+    ///
+    /// # Panics
+    ///
+    /// If `id` does not name a constraint of this model.
+    pub fn constraint_name(&self, id: ConstraintId) -> &str {
+        match &self.labels[id.index()] {
+            Some(label) => label,
+            None => self.constraints[id.index()].name(),
+        }
+    }
+
+    /// Whether `values` (one per variable, in declaration order) is a solution: every value in
+    /// its variable's initial domain and every constraint's [`check`](Constraint::check) passed.
+    pub fn is_solution(&self, values: &[i32]) -> bool {
+        values.len() == self.domains.len()
+            && values
+                .iter()
+                .zip(&self.domains)
+                .all(|(&v, d)| d.contains(v))
+            && self.violated_constraint(values).is_none()
+    }
+
+    /// The first constraint whose `check` rejects `values` (one per variable).
+    pub(crate) fn violated_constraint(&self, values: &[i32]) -> Option<ConstraintId> {
+        let mut scoped: smallvec::SmallVec<[i32; 16]> = smallvec::SmallVec::new();
+        self.constraints.iter().enumerate().find_map(|(i, c)| {
+            scoped.clear();
+            scoped.extend(c.scope().iter().map(|v| values[v.index()]));
+            (!c.check(&scoped)).then_some(ConstraintId(i as u32))
+        })
+    }
+
+    pub(crate) fn initial_domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    pub(crate) fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// A solver with the default strategy: input order, ascending values, full propagation.
+    /// Configure it with its builder methods, then call
+    /// [`next_solution`](Solver::next_solution), [`solutions`](Solver::solutions) or
+    /// [`count`](Solver::count).
+    pub fn solver(&self) -> Solver<'_> {
+        Solver::new(self)
+    }
+
+    /// The first solution under the default strategy (input order, ascending values, full
+    /// propagation): the lexicographically smallest solution in declaration order.
+    pub fn solve(&self) -> Outcome {
+        self.solver().next_solution()
+    }
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        Model::new()
+    }
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("variables", &self.domains.len())
+            .field("constraints", &self.constraints.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AllDifferent, DomainError, NotEqual};
+
+    #[test]
+    fn variables_of_another_model_are_rejected() {
+        let mut a = Model::new();
+        let mut b = Model::new();
+        let x = a.new_var(0..3).unwrap();
+        let y = b.new_var(0..3).unwrap();
+        let _ = b.new_var(0..3).unwrap();
+        assert!(matches!(
+            b.post(NotEqual::new(x, y)),
+            Err(ModelError::ForeignVariable { .. })
+        ));
+        assert!(matches!(
+            b.fix(x, 1),
+            Err(ModelError::ForeignVariable { .. })
+        ));
+        assert_eq!(b.num_constraints(), 0);
+    }
+
+    #[test]
+    fn empty_and_repeated_scopes_are_rejected_with_the_variable_named() {
+        let mut m = Model::new();
+        let x = m.new_named_var("cell", 1..=4).unwrap();
+        let y = m.new_var(1..=4).unwrap();
+        assert!(matches!(
+            m.post(AllDifferent::new(&[])),
+            Err(ModelError::EmptyScope { .. })
+        ));
+        let err = m.post(AllDifferent::new(&[x, y, x])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "variable cell appears more than once in the scope of AllDifferent"
+        );
+    }
+
+    #[test]
+    fn bad_domains_and_values_are_errors_naming_the_variable() {
+        let mut m = Model::new();
+        let err = m.new_named_var("q", Vec::new()).unwrap_err();
+        assert_eq!(
+            err,
+            ModelError::InvalidDomain {
+                variable: "q".into(),
+                source: DomainError::Empty
+            }
+        );
+        let x = m.new_var([1, 3]).unwrap();
+        let err = m.fix(x, 2).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "variable x0 cannot take the value 2: it is not in its domain {1, 3}"
+        );
+        m.remove(x, 1).unwrap();
+        assert!(matches!(
+            m.remove(x, 3),
+            Err(ModelError::DomainWipeout { .. })
+        ));
+    }
+
+    #[test]
+    fn degree_counts_the_constraints_on_a_variable() {
+        let mut m = Model::new();
+        let xs = m.new_vars(3, 0..3).unwrap();
+        m.post(AllDifferent::new(&xs)).unwrap();
+        m.post(NotEqual::new(xs[0], xs[1])).unwrap();
+        assert_eq!(m.degree(xs[0]), 2);
+        assert_eq!(m.degree(xs[2]), 1);
+    }
+}

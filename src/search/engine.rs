@@ -1,0 +1,234 @@
+//! The depth-first search loop, on an explicit stack.
+//!
+//! The engine is a resumable state machine: `next` runs until it finds a solution, exhausts the
+//! tree or hits a limit, and returns; calling it again resumes where it stopped. The stack holds
+//! one frame per decision (the variable and value); the trail holds what undoing a frame takes.
+//!
+//! ```text
+//! loop:
+//!   if the last step failed: backtrack — pop the last decision x = v, undo its level,
+//!                            post x ≠ v at the parent level and propagate (repeat on failure;
+//!                            an empty stack means the tree is exhausted)
+//!   if a limit is reached:   return LimitReached (the node is kept for resuming)
+//!   if every variable is fixed: return Solved (resuming treats it as a failure)
+//!   decide: choose x and v, open a level, fix x = v, propagate
+//! ```
+
+use crate::constraints::{Conflict, PropagationContext};
+use crate::domain::Domain;
+use crate::model::{ConstraintId, Model, VarId};
+use crate::search::PropagationLevel;
+use crate::search::limits::{Budget, Limit};
+use crate::search::observer::SearchObserver;
+use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
+use crate::search::propagation::{Queue, Wake, Watchers, fixpoint, schedule_all};
+use crate::search::stats::SearchStats;
+use crate::search::trail::Trail;
+
+/// How a call of [`Engine::next`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Every variable is fixed; the domains hold the solution.
+    Solution,
+    /// No further solution.
+    Exhausted,
+    /// Stopped by a limit; the search can be resumed.
+    Limit(Limit),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Nothing done yet: the root must be propagated.
+    Root,
+    /// At a consistent node.
+    Running,
+    /// At a solution: resuming must leave it.
+    AtSolution,
+    /// The tree is exhausted.
+    Done,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    var: u32,
+    value: i32,
+}
+
+/// Everything a search call borrows from its solver.
+pub(crate) struct Run<'a, V, W, O> {
+    pub(crate) model: &'a Model,
+    pub(crate) variable_order: &'a mut V,
+    pub(crate) value_order: &'a mut W,
+    pub(crate) observer: &'a mut O,
+    pub(crate) budget: &'a Budget<'a>,
+    pub(crate) stats: &'a mut SearchStats,
+}
+
+/// The state of one search: domains, trail, queue and decision stack.
+#[derive(Debug)]
+pub(crate) struct Engine {
+    domains: Vec<Domain>,
+    trail: Trail,
+    queue: Queue,
+    watchers: Watchers,
+    frames: Vec<Frame>,
+    phase: Phase,
+    level: PropagationLevel,
+}
+
+impl Engine {
+    pub(crate) fn new(model: &Model, level: PropagationLevel) -> Self {
+        let n = model.num_variables();
+        Engine {
+            domains: model.initial_domains().to_vec(),
+            trail: Trail::with_capacity(16 * n),
+            queue: Queue::new(model.num_constraints()),
+            watchers: Watchers::new(model, level),
+            frames: Vec::with_capacity(n),
+            phase: Phase::Root,
+            level,
+        }
+    }
+
+    /// The current domains (a full assignment after [`Step::Solution`]).
+    pub(crate) fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    pub(crate) fn next<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Step {
+        let mut failed = match self.phase {
+            Phase::Done => return Step::Exhausted,
+            Phase::Root => {
+                schedule_all(&mut self.queue, run.model.num_constraints());
+                self.propagate(run).is_err()
+            }
+            Phase::AtSolution => true,
+            Phase::Running => false,
+        };
+        self.phase = Phase::Running;
+        loop {
+            if failed && !self.backtrack(run) {
+                self.phase = Phase::Done;
+                return Step::Exhausted;
+            }
+            if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
+                return Step::Limit(limit);
+            }
+            let depth = self.frames.len();
+            let view = SearchView::new(run.model, &self.domains, depth);
+            let chosen = run.variable_order.select_variable(&view);
+            let var = match chosen.or_else(|| view.unfixed().next()) {
+                Some(var) => {
+                    debug_assert!(chosen.is_some(), "the variable order returned None early");
+                    var
+                }
+                None => {
+                    self.check_solution(run.model);
+                    run.stats.solutions += 1;
+                    run.observer.solution(depth);
+                    self.phase = Phase::AtSolution;
+                    return Step::Solution;
+                }
+            };
+            let value = run.value_order.select_value(var, &view);
+            assert!(
+                self.domains[var.index()].contains(value),
+                "the value order chose {value} for {}, whose domain is {}",
+                run.model.var_name(var),
+                self.domains[var.index()],
+            );
+            run.stats.nodes += 1;
+            self.frames.push(Frame {
+                var: var.index,
+                value,
+            });
+            self.trail.push_level();
+            run.stats.max_depth = run.stats.max_depth.max(depth + 1);
+            run.observer.decision(var, value, depth + 1);
+            failed = self.apply(|ctx| ctx.fix(var, value)).is_err() || self.propagate(run).is_err();
+        }
+    }
+
+    /// Undoes decisions until a refutation propagates without failure.
+    /// Returns false when the stack runs empty: the tree is exhausted.
+    fn backtrack<V, W, O: SearchObserver>(&mut self, run: &mut Run<'_, V, W, O>) -> bool {
+        while let Some(frame) = self.frames.pop() {
+            let depth = self.frames.len();
+            self.trail.undo_to(depth, &mut self.domains);
+            let var = VarId {
+                model: run.model.id(),
+                index: frame.var,
+            };
+            run.stats.backtracks += 1;
+            run.observer.backtrack(var, frame.value, depth + 1);
+            if self.apply(|ctx| ctx.remove(var, frame.value)).is_err() {
+                run.stats.failures += 1;
+                run.observer.failure(None, depth);
+                continue;
+            }
+            if self.propagate(run).is_ok() {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Changes one domain through a propagation context, waking its watchers.
+    fn apply(
+        &mut self,
+        change: impl FnOnce(&mut PropagationContext<'_>) -> Result<bool, Conflict>,
+    ) -> Result<(), Conflict> {
+        let wake = Wake {
+            queue: &mut self.queue,
+            watchers: &self.watchers,
+            skip: u32::MAX,
+        };
+        let mut ctx =
+            PropagationContext::new(&mut self.domains, &mut self.trail, Some(wake), self.level);
+        let result = change(&mut ctx).map(|_| ());
+        if result.is_err() {
+            self.queue.clear();
+        }
+        result
+    }
+
+    /// Runs the queue to a fixpoint, reporting a failure to the statistics and the observer.
+    fn propagate<V, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Result<(), Conflict> {
+        let result = fixpoint(
+            run.model,
+            &mut self.domains,
+            &mut self.trail,
+            &mut self.queue,
+            &self.watchers,
+            self.level,
+            &mut run.stats.propagations,
+        );
+        result.map_err(|c| {
+            run.stats.failures += 1;
+            run.observer
+                .failure(Some(ConstraintId(c)), self.frames.len());
+            Conflict
+        })
+    }
+
+    /// In debug builds, re-checks a solution against every constraint before it is reported.
+    fn check_solution(&self, model: &Model) {
+        if cfg!(debug_assertions) {
+            let values: Vec<i32> = self.domains.iter().filter_map(Domain::value).collect();
+            if let Some(c) = model.violated_constraint(&values) {
+                panic!(
+                    "the engine reached an assignment that violates constraint {} ({}): \
+                     its propagate does not detect a violated fixed scope",
+                    c.index(),
+                    model.constraint_name(c)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! Limits that end a search early: a node budget, a time budget, a cancellation flag.
+//!
+//! Costs: the node limit and the flag are checked before every decision (a compare and a relaxed
+//! atomic load); the clock is read once every 64 decisions, so a time limit may be overrun by
+//! the time 64 decisions take (microseconds for puzzles of Sudoku size).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Why a search stopped before it was finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Limit {
+    /// The node limit was reached.
+    Nodes,
+    /// The time limit was reached.
+    Time,
+    /// The cancellation flag was raised.
+    Cancelled,
+    /// A counting search found as many solutions as it was asked to stop at.
+    Solutions,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Nodes => "node limit reached",
+            Limit::Time => "time limit reached",
+            Limit::Cancelled => "cancelled",
+            Limit::Solutions => "solution limit reached",
+        })
+    }
+}
+
+/// The limits of one solver.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Limits {
+    pub(crate) nodes: Option<u64>,
+    pub(crate) time: Option<Duration>,
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Measures a search call against the limits.
+#[derive(Debug)]
+pub(crate) struct Budget<'a> {
+    limits: &'a Limits,
+    started: Instant,
+    /// Search time spent in earlier calls.
+    before: Duration,
+}
+
+impl<'a> Budget<'a> {
+    pub(crate) fn start(limits: &'a Limits, before: Duration) -> Self {
+        Budget {
+            limits,
+            started: Instant::now(),
+            before,
+        }
+    }
+
+    /// Total search time, this call included.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.before + self.started.elapsed()
+    }
+
+    /// The limit reached, if any, before decision number `nodes + 1`.
+    #[inline]
+    pub(crate) fn exceeded(&self, nodes: u64) -> Option<Limit> {
+        if self.limits.nodes.is_some_and(|max| nodes >= max) {
+            return Some(Limit::Nodes);
+        }
+        if let Some(flag) = &self.limits.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Some(Limit::Cancelled);
+            }
+        }
+        if let Some(max) = self.limits.time {
+            if nodes % 64 == 0 && self.elapsed() >= max {
+                return Some(Limit::Time);
+            }
+        }
+        None
+    }
+}

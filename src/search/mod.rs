@@ -1,0 +1,435 @@
+//! Search: the [`Solver`], its strategies and limits, and what it answers.
+//!
+//! A solver borrows a [`Model`] and owns the state of one search (domains, trail, queue,
+//! decision stack), created on the first call and reused across nodes. Its three entry points
+//! are [`Solver::next_solution`] (first solution, then the next one on each call),
+//! [`Solver::solutions`] (a lazy iterator) and [`Solver::count`]. Each answer tells apart a
+//! solution, an exhausted search ([`Outcome::Exhausted`]: there is no further solution) and a
+//! search stopped by a limit ([`Outcome::LimitReached`]: nothing is known about the rest).
+
+mod engine;
+pub(crate) mod limits;
+pub(crate) mod observer;
+pub(crate) mod ordering;
+pub(crate) mod propagation;
+pub(crate) mod stats;
+pub(crate) mod trail;
+
+use std::ops::Index;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use crate::domain::Domain;
+use crate::model::{Model, VarId};
+use engine::{Engine, Run, Step};
+use limits::{Budget, Limit, Limits};
+use observer::{NoObserver, SearchObserver};
+use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
+use stats::SearchStats;
+
+/// How hard constraints work to prune, chosen per solve.
+///
+/// All levels find the same solutions in the same order; stronger levels visit fewer nodes and
+/// spend more per node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum PropagationLevel {
+    /// Check only: a constraint fails once the variables fixed so far violate it, and prunes
+    /// nothing. Plain backtracking, the textbook algorithm.
+    None,
+    /// Forward checking: when a variable is fixed, remove the values it rules out from the
+    /// other variables of its constraints.
+    Forward,
+    /// Each constraint's strongest filtering (for [`AllDifferent`](crate::AllDifferent):
+    /// domain consistency, by Régin's matching-based algorithm).
+    #[default]
+    Full,
+}
+
+/// The answer of [`Solver::next_solution`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
+pub enum Outcome {
+    /// A solution.
+    Solved(Solution),
+    /// The search finished: there is no (further) solution.
+    Exhausted,
+    /// The search stopped at a limit before finishing: whether there are (further) solutions is
+    /// unknown. Asking the same solver again reports the same limit; configure a new one to
+    /// search further.
+    LimitReached(Limit),
+}
+
+impl Outcome {
+    /// The solution, if there is one.
+    pub fn solution(self) -> Option<Solution> {
+        match self {
+            Outcome::Solved(solution) => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a solution.
+    pub fn is_solved(&self) -> bool {
+        matches!(self, Outcome::Solved(_))
+    }
+}
+
+/// The result of [`Solver::count`]: how many solutions, and whether that is all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub struct Count {
+    /// Solutions found.
+    pub solutions: u64,
+    /// The limit that stopped the count, or `None` if the search finished and `solutions` is
+    /// exact.
+    pub stopped_by: Option<Limit>,
+}
+
+impl Count {
+    /// Whether the search finished, so that `solutions` is the exact number.
+    pub fn is_exact(&self) -> bool {
+        self.stopped_by.is_none()
+    }
+}
+
+/// A value for every variable of a model.
+///
+/// Index it with a [`VarId`], or read [`values`](Solution::values) in declaration order.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Solution {
+    model: u32,
+    values: Box<[i32]>,
+}
+
+impl Solution {
+    /// The value of `var`, or `None` if `var` is not a variable of the solved model.
+    pub fn get(&self, var: VarId) -> Option<i32> {
+        if var.model != self.model {
+            return None;
+        }
+        self.values.get(var.index()).copied()
+    }
+
+    /// The values of all variables, in declaration order.
+    pub fn values(&self) -> &[i32] {
+        &self.values
+    }
+
+    /// The values of `vars`, in their order.
+    ///
+    /// # Panics
+    ///
+    /// If one of `vars` is not a variable of the solved model.
+    pub fn values_of(&self, vars: &[VarId]) -> Vec<i32> {
+        vars.iter().map(|&v| self[v]).collect()
+    }
+}
+
+impl Index<VarId> for Solution {
+    type Output = i32;
+
+    /// # Panics
+    ///
+    /// If `var` is not a variable of the solved model.
+    fn index(&self, var: VarId) -> &i32 {
+        assert!(
+            var.model == self.model,
+            "{var:?} is not a variable of the solved model"
+        );
+        &self.values[var.index()]
+    }
+}
+
+impl std::fmt::Debug for Solution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Solution").field(&self.values).finish()
+    }
+}
+
+/// Searches one model: the strategy, the limits, and the state of the search.
+///
+/// Build it with [`Model::solver`], configure it with the `with_*` and limit methods (which
+/// start the search afresh), then ask for solutions. Statistics accumulate over the life of the
+/// solver.
+///
+/// The type parameters are the variable order, the value order and the observer; they are
+/// generic so that the default strategy and the no-op observer cost nothing.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{Model, NotEqual, PropagationLevel, SmallestDomain};
+///
+/// let mut model = Model::new();
+/// let xs = model.new_vars(3, 0..=2)?;
+/// model.post(NotEqual::new(xs[0], xs[1]))?;
+/// model.post(NotEqual::new(xs[1], xs[2]))?;
+/// let mut solver = model
+///     .solver()
+///     .with_variable_order(SmallestDomain)
+///     .with_propagation(PropagationLevel::Forward)
+///     .with_node_limit(1_000);
+/// let count = solver.count();
+/// assert_eq!((count.solutions, count.is_exact()), (12, true));
+/// assert_eq!(solver.stats().solutions, 12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
+    model: &'m Model,
+    variable_order: V,
+    value_order: W,
+    observer: O,
+    level: PropagationLevel,
+    limits: Limits,
+    stats: SearchStats,
+    engine: Option<Engine>,
+}
+
+impl<'m> Solver<'m> {
+    /// A solver for `model` with the default strategy: [`InputOrder`], [`Ascending`],
+    /// [`PropagationLevel::Full`], no limits.
+    pub fn new(model: &'m Model) -> Self {
+        Solver {
+            model,
+            variable_order: InputOrder,
+            value_order: Ascending,
+            observer: NoObserver,
+            level: PropagationLevel::Full,
+            limits: Limits::default(),
+            stats: SearchStats::default(),
+            engine: None,
+        }
+    }
+}
+
+impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O> {
+    /// Uses `order` to choose the variable to branch on (restarts the search).
+    pub fn with_variable_order<V2: VariableOrder>(self, order: V2) -> Solver<'m, V2, W, O> {
+        Solver {
+            model: self.model,
+            variable_order: order,
+            value_order: self.value_order,
+            observer: self.observer,
+            level: self.level,
+            limits: self.limits,
+            stats: SearchStats::default(),
+            engine: None,
+        }
+    }
+
+    /// Uses `order` to choose the value to try first (restarts the search).
+    pub fn with_value_order<W2: ValueOrder>(self, order: W2) -> Solver<'m, V, W2, O> {
+        Solver {
+            model: self.model,
+            variable_order: self.variable_order,
+            value_order: order,
+            observer: self.observer,
+            level: self.level,
+            limits: self.limits,
+            stats: SearchStats::default(),
+            engine: None,
+        }
+    }
+
+    /// Reports the search's events to `observer` (restarts the search). Pass `&mut observer`
+    /// to read it after the solver is gone.
+    pub fn with_observer<O2: SearchObserver>(self, observer: O2) -> Solver<'m, V, W, O2> {
+        Solver {
+            model: self.model,
+            variable_order: self.variable_order,
+            value_order: self.value_order,
+            observer,
+            level: self.level,
+            limits: self.limits,
+            stats: SearchStats::default(),
+            engine: None,
+        }
+    }
+
+    /// Sets the propagation level (restarts the search).
+    pub fn with_propagation(mut self, level: PropagationLevel) -> Self {
+        self.level = level;
+        self.restart()
+    }
+
+    /// Stops the search after `nodes` decisions in total (restarts the search).
+    pub fn with_node_limit(mut self, nodes: u64) -> Self {
+        self.limits.nodes = Some(nodes);
+        self.restart()
+    }
+
+    /// Stops the search once it has run for `time` in total (restarts the search).
+    pub fn with_time_limit(mut self, time: Duration) -> Self {
+        self.limits.time = Some(time);
+        self.restart()
+    }
+
+    /// Stops the search when `flag` becomes true, from any thread (restarts the search).
+    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.limits.cancel = Some(flag);
+        self.restart()
+    }
+
+    fn restart(mut self) -> Self {
+        self.engine = None;
+        self.stats = SearchStats::default();
+        self
+    }
+
+    /// The model being solved.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The propagation level.
+    pub fn propagation(&self) -> PropagationLevel {
+        self.level
+    }
+
+    /// The statistics of the search so far.
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// The observer.
+    pub fn observer(&self) -> &O {
+        &self.observer
+    }
+
+    /// The observer, taken out of the solver.
+    pub fn into_observer(self) -> O {
+        self.observer
+    }
+
+    /// Finds the next solution: the first one on the first call, then the following ones.
+    ///
+    /// # Panics
+    ///
+    /// If the value order returns a value that is not in the domain of the chosen variable.
+    pub fn next_solution(&mut self) -> Outcome {
+        match self.step() {
+            Step::Solution => Outcome::Solved(self.current_solution()),
+            Step::Exhausted => Outcome::Exhausted,
+            Step::Limit(limit) => Outcome::LimitReached(limit),
+        }
+    }
+
+    /// The remaining solutions, lazily: each `next` resumes the search.
+    ///
+    /// The iterator ends when the search is exhausted or stopped by a limit; tell the two apart
+    /// with [`Solutions::stopped_by`].
+    pub fn solutions(&mut self) -> Solutions<'_, 'm, V, W, O> {
+        Solutions {
+            solver: self,
+            stopped_by: None,
+            done: false,
+        }
+    }
+
+    /// Counts the remaining solutions.
+    pub fn count(&mut self) -> Count {
+        self.count_up_to(u64::MAX)
+    }
+
+    /// Counts the remaining solutions, stopping as soon as `max` are found.
+    ///
+    /// A count that reaches `max` reports [`Limit::Solutions`]: the search did not go on to see
+    /// whether more exist. `count_up_to(2)` is the usual "is the solution unique?" question.
+    pub fn count_up_to(&mut self, max: u64) -> Count {
+        let mut solutions = 0;
+        loop {
+            if solutions >= max {
+                return Count {
+                    solutions,
+                    stopped_by: Some(Limit::Solutions),
+                };
+            }
+            match self.step() {
+                Step::Solution => solutions += 1,
+                Step::Exhausted => {
+                    return Count {
+                        solutions,
+                        stopped_by: None,
+                    };
+                }
+                Step::Limit(limit) => {
+                    return Count {
+                        solutions,
+                        stopped_by: Some(limit),
+                    };
+                }
+            }
+        }
+    }
+
+    fn step(&mut self) -> Step {
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Engine::new(self.model, self.level));
+        let budget = Budget::start(&self.limits, self.stats.elapsed);
+        let mut run = Run {
+            model: self.model,
+            variable_order: &mut self.variable_order,
+            value_order: &mut self.value_order,
+            observer: &mut self.observer,
+            budget: &budget,
+            stats: &mut self.stats,
+        };
+        let step = engine.next(&mut run);
+        self.stats.elapsed = budget.elapsed();
+        step
+    }
+
+    fn current_solution(&self) -> Solution {
+        let domains = self.engine.as_ref().map_or(&[][..], Engine::domains);
+        Solution {
+            model: self.model.id(),
+            values: domains.iter().filter_map(Domain::value).collect(),
+        }
+    }
+}
+
+/// The solutions of a [`Solver`], from [`Solver::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'s, 'm, V, W, O> {
+    solver: &'s mut Solver<'m, V, W, O>,
+    stopped_by: Option<Limit>,
+    done: bool,
+}
+
+impl<V, W, O> Solutions<'_, '_, V, W, O> {
+    /// After the iterator has ended: the limit that stopped it, or `None` if the search was
+    /// exhausted (every solution was produced).
+    pub fn stopped_by(&self) -> Option<Limit> {
+        self.stopped_by
+    }
+}
+
+impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Iterator for Solutions<'_, '_, V, W, O> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        if self.done {
+            return None;
+        }
+        match self.solver.next_solution() {
+            Outcome::Solved(solution) => Some(solution),
+            Outcome::Exhausted => {
+                self.done = true;
+                None
+            }
+            Outcome::LimitReached(limit) => {
+                self.done = true;
+                self.stopped_by = Some(limit);
+                None
+            }
+        }
+    }
+}
+
+impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> std::iter::FusedIterator
+    for Solutions<'_, '_, V, W, O>
+{
+}

@@ -1,0 +1,172 @@
+//! The trail: the undo log of domain changes, grouped by level.
+//!
+//! Invariants and costs: each entry is one domain word as it was before a change (16 bytes).
+//! Opening a level is a push; undoing to a level pops exactly the entries recorded since, in
+//! reverse order, so every domain is restored bit for bit. Changes made at level 0 (the root,
+//! before any decision) are permanent for the search and are not recorded.
+//! The vectors keep their capacity, so a search allocates only while it reaches new depths.
+
+use crate::domain::{Domain, Record};
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    var: u32,
+    word: u32,
+    old: u64,
+}
+
+/// The undo log of one search.
+#[derive(Debug, Default)]
+pub(crate) struct Trail {
+    entries: Vec<Entry>,
+    /// `marks[l]` is the length of `entries` when level `l + 1` was opened.
+    marks: Vec<usize>,
+}
+
+impl Trail {
+    pub(crate) fn with_capacity(entries: usize) -> Self {
+        Trail {
+            entries: Vec::with_capacity(entries),
+            marks: Vec::new(),
+        }
+    }
+
+    /// The current level: the number of levels opened and not undone.
+    #[cfg(test)]
+    pub(crate) fn level(&self) -> usize {
+        self.marks.len()
+    }
+
+    /// Opens a new level; changes from now on are undone by `undo_to(level() - 1)`.
+    #[inline]
+    pub(crate) fn push_level(&mut self) {
+        self.marks.push(self.entries.len());
+    }
+
+    /// Records that word `word` of variable `var` held `old` before a change.
+    #[inline]
+    pub(crate) fn record(&mut self, var: u32, word: u32, old: u64) {
+        if !self.marks.is_empty() {
+            self.entries.push(Entry { var, word, old });
+        }
+    }
+
+    /// A recorder for the changes of one variable.
+    #[inline]
+    pub(crate) fn recorder(&mut self, var: u32) -> TrailRecorder<'_> {
+        TrailRecorder { trail: self, var }
+    }
+
+    /// Undoes every change made since level `level` was current, and closes the levels above it.
+    #[inline]
+    pub(crate) fn undo_to(&mut self, level: usize, domains: &mut [Domain]) {
+        if level >= self.marks.len() {
+            return;
+        }
+        let mark = self.marks[level];
+        self.marks.truncate(level);
+        for entry in self.entries.drain(mark..).rev() {
+            domains[entry.var as usize].restore_word(entry.word, entry.old);
+        }
+    }
+}
+
+/// Records the changes of one variable on the trail.
+#[derive(Debug)]
+pub(crate) struct TrailRecorder<'t> {
+    trail: &'t mut Trail,
+    var: u32,
+}
+
+impl Record for TrailRecorder<'_> {
+    #[inline]
+    fn record(&mut self, word: u32, old: u64) {
+        self.trail.record(self.var, word, old);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn remove(domains: &mut [Domain], trail: &mut Trail, var: usize, value: i32) -> bool {
+        domains[var].remove(value, &mut trail.recorder(var as u32))
+    }
+
+    #[test]
+    fn undo_restores_the_domain_exactly() {
+        let mut domains = vec![
+            Domain::range(1, 9).unwrap(),
+            Domain::range(-100, 100).unwrap(),
+        ];
+        let original = domains.clone();
+        let mut trail = Trail::default();
+        trail.push_level();
+        assert!(remove(&mut domains, &mut trail, 0, 3));
+        assert!(remove(&mut domains, &mut trail, 1, -100));
+        trail.push_level();
+        assert!(remove(&mut domains, &mut trail, 0, 4));
+        assert!(remove(&mut domains, &mut trail, 1, 100));
+        let at_level_one = {
+            let mut d = original.clone();
+            d[0].remove(3, &mut |_, _| {});
+            d[1].remove(-100, &mut |_, _| {});
+            d
+        };
+        trail.undo_to(1, &mut domains);
+        assert_eq!(domains, at_level_one);
+        assert_eq!(trail.level(), 1);
+        trail.undo_to(0, &mut domains);
+        assert_eq!(domains, original);
+        assert_eq!(trail.level(), 0);
+    }
+
+    #[test]
+    fn root_changes_are_permanent() {
+        let mut domains = vec![Domain::range(1, 4).unwrap()];
+        let mut trail = Trail::default();
+        assert!(remove(&mut domains, &mut trail, 0, 1));
+        trail.push_level();
+        assert!(remove(&mut domains, &mut trail, 0, 2));
+        trail.undo_to(0, &mut domains);
+        assert_eq!(domains[0].iter().collect::<Vec<_>>(), [2, 3, 4]);
+    }
+
+    proptest! {
+        #[test]
+        fn any_sequence_of_levels_prunings_and_undos_restores_each_level(
+            ops in proptest::collection::vec((0usize..3, -5i32..80, 0u8..4), 0..80)
+        ) {
+            let mut domains = vec![
+                Domain::range(0, 8).unwrap(),
+                Domain::range(-5, 79).unwrap(),
+                Domain::from_values([1, 2, 40, 70]).unwrap(),
+            ];
+            let mut trail = Trail::default();
+            trail.push_level();
+            // snapshots[l] = the domains when level l + 1 was opened.
+            let mut snapshots = vec![domains.clone()];
+            for (var, value, action) in ops {
+                match action {
+                    0 => {
+                        trail.push_level();
+                        snapshots.push(domains.clone());
+                    }
+                    1 if trail.level() > 1 => {
+                        let target = 1 + value.unsigned_abs() as usize % (trail.level() - 1);
+                        trail.undo_to(target, &mut domains);
+                        prop_assert_eq!(trail.level(), target);
+                        prop_assert_eq!(&domains, &snapshots[target]);
+                        snapshots.truncate(target);
+                    }
+                    _ => {
+                        remove(&mut domains, &mut trail, var, value);
+                    }
+                }
+            }
+            trail.undo_to(0, &mut domains);
+            prop_assert_eq!(&domains, &snapshots[0]);
+        }
+    }
+}
