@@ -134,3 +134,8 @@ pub use search::ordering::{
 };
 pub use search::stats::SearchStats;
 pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
+
+/// The README's code blocks, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
