@@ -120,6 +120,7 @@ pub mod constraints;
 mod domain;
 mod error;
 mod model;
+pub mod models;
 mod search;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};

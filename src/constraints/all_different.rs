@@ -348,9 +348,9 @@ mod small {
                 if !augment(i, masks, &mut mate, &mut owner, &mut visited) {
                     return Err(Conflict);
                 }
-                taken = mate.iter().fold(0, |t, &v| t | 1 << v);
             }
         }
+        let taken = mate.iter().fold(0u64, |t, &v| t | 1 << v);
         // 2. Values that can reach a free value along alternating paths (value a → b when the
         //    variable matched to a could take b instead): an edge to any of them is consistent.
         let mut reach_free = union & !taken;

@@ -101,6 +101,12 @@ where
     }
 }
 
+impl VariableOrder for Box<dyn VariableOrder + '_> {
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        (**self).select_variable(view)
+    }
+}
+
 /// Chooses the value to try first for the variable branched on.
 pub trait ValueOrder {
     /// A value in the current domain of `var` (which has at least two values).
@@ -117,6 +123,12 @@ where
 {
     fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
         self(var, view)
+    }
+}
+
+impl ValueOrder for Box<dyn ValueOrder + '_> {
+    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
+        (**self).select_value(var, view)
     }
 }
 

@@ -1,0 +1,7 @@
+//! Ready-made models, built on the crate's public API only, as a user would write them.
+//!
+//! - [`sudoku`]: Sudoku grids from 4x4 to 36x36, their text formats, and their model.
+//! - [`queens`]: the N-Queens puzzle.
+
+pub mod queens;
+pub mod sudoku;
