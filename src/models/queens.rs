@@ -104,7 +104,10 @@ impl Queens {
     /// The lexicographically first placement (rows in order, columns ascending), as columns
     /// from 1; `None` if there is none (n = 2 or 3).
     pub fn first_columns(&self) -> Option<Vec<usize>> {
-        let mut solver = self.model.solver().with_propagation(Self::DEFAULT_PROPAGATION);
+        let mut solver = self
+            .model
+            .solver()
+            .with_propagation(Self::DEFAULT_PROPAGATION);
         match solver.next_solution() {
             Outcome::Solved(solution) => Some(self.columns(&solution)),
             _ => None,
@@ -113,7 +116,10 @@ impl Queens {
 
     /// The number of placements.
     pub fn count(&self) -> u64 {
-        let mut solver = self.model.solver().with_propagation(Self::DEFAULT_PROPAGATION);
+        let mut solver = self
+            .model
+            .solver()
+            .with_propagation(Self::DEFAULT_PROPAGATION);
         solver.count().solutions
     }
 }
@@ -124,9 +130,7 @@ pub fn is_valid_placement(columns: &[usize]) -> bool {
     let n = columns.len();
     columns.iter().all(|&c| (1..=n).contains(&c))
         && (0..n).all(|i| {
-            (i + 1..n).all(|j| {
-                columns[i] != columns[j] && columns[i].abs_diff(columns[j]) != j - i
-            })
+            (i + 1..n).all(|j| columns[i] != columns[j] && columns[i].abs_diff(columns[j]) != j - i)
         })
 }
 
@@ -151,7 +155,10 @@ mod tests {
 
     #[test]
     fn zero_queens_is_a_model_error() {
-        assert!(matches!(Queens::new(0), Err(ModelError::InvalidDomain { .. })));
+        assert!(matches!(
+            Queens::new(0),
+            Err(ModelError::InvalidDomain { .. })
+        ));
     }
 
     #[test]

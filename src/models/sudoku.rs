@@ -155,7 +155,9 @@ pub enum ParseError {
 
 /// A grid cannot be written in the format asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("a {side}x{side} grid cannot be written in the {format} format (it has no symbol for {side})")]
+#[error(
+    "a {side}x{side} grid cannot be written in the {format} format (it has no symbol for {side})"
+)]
 pub struct FormatError {
     /// The grid's side.
     pub side: usize,
@@ -225,7 +227,10 @@ impl Grid {
     /// If `row` or `col` is not below [`side`](Grid::side).
     pub fn get(&self, row: usize, col: usize) -> u8 {
         let n = self.side();
-        assert!(row < n && col < n, "cell ({row}, {col}) is outside a {n}x{n} grid");
+        assert!(
+            row < n && col < n,
+            "cell ({row}, {col}) is outside a {n}x{n} grid"
+        );
         self.cells[row * n + col]
     }
 
@@ -301,6 +306,21 @@ impl Grid {
     /// A [`ParseError`] naming the line and column of the first problem.
     pub fn parse(text: &str, format: Option<GridFormat>) -> Result<Grid, ParseError> {
         Self::parse_with_format(text, format).map(|(grid, _)| grid)
+    }
+
+    /// Reads one grid in the line format from one line of a larger input, numbering errors
+    /// with `line`. A trailing line ending and blanks are ignored. This is how a batch of
+    /// puzzles, one per line, is read.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] naming `line` and the column of the first problem.
+    pub fn parse_line(text: &str, line: usize) -> Result<Grid, ParseError> {
+        let text = text.trim_end_matches([' ', '\t', '\r', '\n']);
+        if text.is_empty() {
+            return Err(ParseError::Empty);
+        }
+        parse_line_format(&[(line, text)])
     }
 
     /// As [`Grid::parse_with_format`], from bytes that should be UTF-8 text.
@@ -499,9 +519,7 @@ fn parse_rows(lines: &[(usize, &str)], spaced: bool) -> Result<Grid, ParseError>
         .iter()
         .map(|&(line, text)| (line, row_cells(text, spaced)))
         .collect();
-    let supported = |n: usize| {
-        box_size_of(n).filter(|_| spaced || n <= MAX_SYMBOL_VALUE)
-    };
+    let supported = |n: usize| box_size_of(n).filter(|_| spaced || n <= MAX_SYMBOL_VALUE);
     // The side is the number of rows if that is a supported size, else the length of the first
     // row (so that a missing or extra row is reported as such).
     let Some((n, box_size)) = [rows.len(), rows[0].1.len()]
@@ -639,7 +657,10 @@ impl Sudoku {
     /// If `row` or `col` is outside the grid.
     pub fn cell(&self, row: usize, col: usize) -> VarId {
         let n = self.box_size * self.box_size;
-        assert!(row < n && col < n, "cell ({row}, {col}) is outside a {n}x{n} grid");
+        assert!(
+            row < n && col < n,
+            "cell ({row}, {col}) is outside a {n}x{n} grid"
+        );
         self.cells[row * n + col]
     }
 
@@ -678,10 +699,16 @@ mod tests {
         assert_eq!((f, g.side(), g.givens()), (GridFormat::Compact, 9, 30));
         let spaced = g.to_text(GridFormat::Spaced).unwrap();
         assert_eq!(spaced.lines().next(), Some("1 0 3 0 0 0 5 0 9"));
-        assert_eq!(Grid::parse_with_format(&spaced, None).unwrap(), (g.clone(), GridFormat::Spaced));
+        assert_eq!(
+            Grid::parse_with_format(&spaced, None).unwrap(),
+            (g.clone(), GridFormat::Spaced)
+        );
         let line = g.to_text(GridFormat::Line).unwrap();
         assert_eq!(line.len(), 82);
-        assert_eq!(Grid::parse_with_format(&line, None).unwrap(), (g.clone(), GridFormat::Line));
+        assert_eq!(
+            Grid::parse_with_format(&line, None).unwrap(),
+            (g.clone(), GridFormat::Line)
+        );
         assert_eq!(g.to_text(GridFormat::Compact).unwrap(), BAEKJOON_2239);
     }
 
@@ -736,7 +763,10 @@ mod tests {
         assert_eq!(Grid::parse(&line.to_lowercase(), None).unwrap(), g);
         let big = Grid::empty(6).unwrap();
         assert!(big.to_text(GridFormat::Line).is_err());
-        assert_eq!(Grid::parse(&big.to_text(GridFormat::Spaced).unwrap(), None).unwrap(), big);
+        assert_eq!(
+            Grid::parse(&big.to_text(GridFormat::Spaced).unwrap(), None).unwrap(),
+            big
+        );
     }
 
     #[test]

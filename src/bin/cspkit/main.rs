@@ -1,3 +1,277 @@
-//! The `cspkit` command-line program (filled in by the CLI work).
+//! The `cspkit` command-line program: a thin layer over the library's Sudoku and N-Queens
+//! models. It reads input, picks the strategy from the flags, and prints; all solving is the
+//! library's.
 
-fn main() {}
+mod args;
+mod batch;
+
+use std::fs::File;
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Parser;
+use cspkit::models::queens::Queens;
+use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, Sudoku};
+use cspkit::{
+    Limit, Model, PropagationLevel, SearchStats, Solution, Solver, ValueOrder, VariableOrder,
+};
+
+use args::{Cli, Command, ModeArgs, QueensArgs, StrategyArgs, SudokuArgs};
+
+/// Exit codes.
+pub(crate) mod exit {
+    /// Solved (or counted at least one solution).
+    pub const SOLVED: u8 = 0;
+    /// No solution exists.
+    pub const NO_SOLUTION: u8 = 1;
+    /// Malformed input or bad usage.
+    pub const BAD_INPUT: u8 = 2;
+    /// A limit stopped the search before it could answer.
+    pub const STOPPED: u8 = 3;
+}
+
+/// The Baekjoon 2239 example, solved when `cspkit` runs without arguments.
+const SAMPLE_SUDOKU: &str = "\
+103000509
+002109400
+000704000
+300502006
+060000050
+700803004
+000401000
+009205800
+804000107
+";
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        None => demo(),
+        Some(Command::Sudoku(args)) if args.batch => batch::run(&args),
+        Some(Command::Sudoku(args)) => sudoku(&args),
+        Some(Command::Queens(args)) => queens(&args),
+    };
+    ExitCode::from(code)
+}
+
+/// The solver the flags ask for.
+pub(crate) type CliSolver<'m> = Solver<'m, Box<dyn VariableOrder>, Box<dyn ValueOrder>>;
+
+pub(crate) fn configure<'m>(
+    model: &'m Model,
+    strategy: &StrategyArgs,
+    default_level: PropagationLevel,
+) -> CliSolver<'m> {
+    let level = strategy.propagation.map_or(default_level, Into::into);
+    let mut solver = model
+        .solver()
+        .with_variable_order(strategy.var_order.build())
+        .with_value_order(strategy.value_order.build())
+        .with_propagation(level);
+    if let Some(nodes) = strategy.node_limit {
+        solver = solver.with_node_limit(nodes);
+    }
+    if let Some(time) = strategy.time_limit {
+        solver = solver.with_time_limit(time);
+    }
+    solver
+}
+
+pub(crate) fn print_stats(stats: &SearchStats) {
+    eprintln!(
+        "nodes {}, failures {}, backtracks {}, propagations {}, solutions {}, max depth {}, time {:.3} ms",
+        stats.nodes,
+        stats.failures,
+        stats.backtracks,
+        stats.propagations,
+        stats.solutions,
+        stats.max_depth,
+        stats.elapsed.as_secs_f64() * 1e3
+    );
+}
+
+/// Reports an error on standard error and returns the bad-input exit code.
+pub(crate) fn bad_input(message: impl std::fmt::Display) -> u8 {
+    eprintln!("cspkit: {message}");
+    exit::BAD_INPUT
+}
+
+/// Turns an output error into an exit code: a closed pipe (`cspkit … | head`) ends quietly.
+pub(crate) fn output_failed(error: io::Error, code: u8) -> u8 {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        return code;
+    }
+    bad_input(format_args!("cannot write the output: {error}"))
+}
+
+fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
+    let limit = MAX_INPUT_BYTES as u64 + 1;
+    let mut bytes = Vec::new();
+    let result = match file.filter(|path| path.as_os_str() != "-") {
+        Some(path) => File::open(path)
+            .and_then(|f| f.take(limit).read_to_end(&mut bytes))
+            .map_err(|e| format!("{}: {e}", path.display())),
+        None => {
+            if io::stdin().is_terminal() {
+                eprintln!("cspkit: reading a puzzle from standard input (end it with Ctrl-D)");
+            }
+            io::stdin()
+                .lock()
+                .take(limit)
+                .read_to_end(&mut bytes)
+                .map_err(|e| format!("standard input: {e}"))
+        }
+    };
+    result.map(|_| bytes)
+}
+
+fn sudoku(args: &SudokuArgs) -> u8 {
+    let source = args
+        .file
+        .as_deref()
+        .map_or("standard input".into(), |p| p.display().to_string());
+    let bytes = match read_input(args.file.as_deref()) {
+        Ok(bytes) => bytes,
+        Err(message) => return bad_input(message),
+    };
+    let (grid, input_format) = match Grid::parse_bytes(&bytes, args.input_format.map(Into::into)) {
+        Ok(parsed) => parsed,
+        Err(error) => return bad_input(format_args!("{source}: {error}")),
+    };
+    let format: GridFormat = args.format.map_or(input_format, Into::into);
+    if let Err(error) = grid.to_text(format) {
+        return bad_input(error);
+    }
+    let sudoku = match Sudoku::new(&grid) {
+        Ok(sudoku) => sudoku,
+        Err(error) => return bad_input(error),
+    };
+    let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
+    let separator = if format == GridFormat::Line { "" } else { "\n" };
+    search(
+        solver,
+        &args.mode,
+        args.strategy.stats,
+        separator,
+        |solution| sudoku.grid_of(solution).to_text(format).unwrap_or_default(),
+    )
+}
+
+fn queens(args: &QueensArgs) -> u8 {
+    let queens = match Queens::new(args.n as usize) {
+        Ok(queens) => queens,
+        Err(error) => return bad_input(error),
+    };
+    let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
+    search(solver, &args.mode, args.strategy.stats, "\n", |solution| {
+        let columns: Vec<String> = queens
+            .columns(solution)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        format!("{}{}\n", queens.board(solution), columns.join(" "))
+    })
+}
+
+/// Runs the search the mode asks for and prints the answer; returns the exit code.
+fn search(
+    mut solver: CliSolver<'_>,
+    mode: &ModeArgs,
+    stats: bool,
+    separator: &str,
+    render: impl Fn(&Solution) -> String,
+) -> u8 {
+    let mut out = io::stdout().lock();
+    let limit = mode.limit.unwrap_or(u64::MAX);
+    let (found, stopped_by) = if mode.count {
+        let count = solver.count_up_to(limit);
+        if let Err(e) = writeln!(out, "{}", count.solutions) {
+            return output_failed(e, exit::SOLVED);
+        }
+        (count.solutions, count.stopped_by)
+    } else {
+        let wanted = if mode.all { limit } else { 1 };
+        let mut found = 0;
+        let mut solutions = solver.solutions();
+        while found < wanted {
+            let Some(solution) = solutions.next() else {
+                break;
+            };
+            let text = render(&solution);
+            let sep = if found > 0 { separator } else { "" };
+            if let Err(e) = write!(out, "{sep}{text}") {
+                return output_failed(e, exit::SOLVED);
+            }
+            found += 1;
+        }
+        let stopped_by = solutions
+            .stopped_by()
+            .or((found == wanted && wanted > 1).then_some(Limit::Solutions));
+        (found, stopped_by)
+    };
+    if let Err(e) = out.flush() {
+        return output_failed(e, exit::SOLVED);
+    }
+    if stats {
+        print_stats(&solver.stats());
+    }
+    match stopped_by {
+        Some(Limit::Solutions) => {
+            eprintln!("cspkit: stopped after {found} solutions (--limit); there may be more");
+            exit::SOLVED
+        }
+        Some(limit) => {
+            eprintln!(
+                "cspkit: search stopped ({limit}) after {found} solutions: the answer is incomplete"
+            );
+            exit::STOPPED
+        }
+        None if found == 0 => {
+            eprintln!("cspkit: no solution");
+            exit::NO_SOLUTION
+        }
+        None => exit::SOLVED,
+    }
+}
+
+fn demo() -> u8 {
+    let grid = Grid::parse(SAMPLE_SUDOKU, None).expect("the built-in sample is a valid grid");
+    let sudoku = Sudoku::new(&grid).expect("a valid grid makes a valid model");
+    let solution = sudoku.solve().expect("the built-in sample is solvable");
+    let solution = solution.to_text(GridFormat::Compact).unwrap_or_default();
+    println!("cspkit: a constraint-satisfaction engine, with Sudoku and N-Queens on top.\n");
+    println!("Sudoku (the Baekjoon 2239 example), lexicographically smallest solution:\n");
+    println!("  puzzle      solution");
+    for (p, s) in SAMPLE_SUDOKU.lines().zip(solution.lines()) {
+        println!("  {p}   {s}");
+    }
+    let queens = Queens::new(8).expect("8 queens is a valid model");
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_propagation(Queens::DEFAULT_PROPAGATION);
+    if let Some(first) = solver.next_solution().solution() {
+        let columns: Vec<String> = queens
+            .columns(&first)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        println!(
+            "\n8-Queens, first placement (columns {}) of {}:\n",
+            columns.join(" "),
+            queens.count()
+        );
+        for row in queens.board(&first).lines() {
+            println!("  {row}");
+        }
+    }
+    println!(
+        "\nTry:\n  \
+         cspkit sudoku puzzle.txt           solve a puzzle (compact, spaced or line format)\n  \
+         cspkit sudoku --batch puzzles.txt  one puzzle per line\n  \
+         cspkit queens 12 --count           count the placements of 12 queens\n  \
+         cspkit help sudoku                 every option, with examples"
+    );
+    exit::SOLVED
+}

@@ -1,0 +1,223 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use cspkit::models::sudoku::GridFormat;
+use cspkit::{
+    Ascending, Descending, DomainOverDegree, InputOrder, PropagationLevel, SmallestDomain,
+    ValueOrder, VariableOrder,
+};
+
+const EXAMPLES: &str = "\
+Examples:
+  cspkit                              solve the built-in samples and show these hints
+  cspkit sudoku puzzle.txt            lexicographically smallest solution of a Sudoku
+  cspkit sudoku --batch puzzles.txt   one puzzle per line in, one solution per line out
+  cspkit queens 8 --count             count the placements of 8 queens
+
+Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.";
+
+/// Solve Sudoku and N-Queens puzzles with the cspkit constraint-satisfaction engine.
+#[derive(Debug, Parser)]
+#[command(name = "cspkit", version, after_help = EXAMPLES)]
+pub struct Cli {
+    /// What to solve; without one, cspkit solves its built-in samples.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve a Sudoku (4x4 to 36x36): by default, print its lexicographically smallest solution.
+    #[command(after_help = SUDOKU_HELP)]
+    Sudoku(SudokuArgs),
+    /// Place N queens on an N x N board so that none attacks another.
+    #[command(after_help = QUEENS_HELP)]
+    Queens(QueensArgs),
+}
+
+const SUDOKU_HELP: &str = "\
+Input formats (detected automatically; 0 or . is an empty cell):
+  compact  N lines of N digits          103000509 (9 lines)
+  spaced   N lines of N numbers         1 0 3 0 0 0 5 0 9 (9 lines)
+  line     the whole grid on one line   1.3...5.9..21.94.. (81 characters)
+Grids above 9x9 use the letters A-P for 10-25 in the compact and line formats.
+
+Examples:
+  cspkit sudoku puzzle.txt
+  cspkit sudoku --count --limit 2 puzzle.txt     is the solution unique?
+  cspkit sudoku --var-order mrv --stats < puzzle.txt
+  cspkit sudoku --batch top1465.txt > solutions.txt
+
+Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.
+With --batch: 2 if a line was malformed, else 3 if a search was stopped, else 1 if a puzzle
+had no solution, else 0.";
+
+const QUEENS_HELP: &str = "\
+Examples:
+  cspkit queens 8                 the first placement: a board and its columns (from 1)
+  cspkit queens 12 --count        14200
+  cspkit queens 6 --all --limit 2
+  cspkit queens 200 --var-order mrv
+
+Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit.";
+
+/// Arguments of `cspkit sudoku`.
+#[derive(Debug, Args)]
+pub struct SudokuArgs {
+    /// The puzzle file; standard input if absent or `-`.
+    pub file: Option<PathBuf>,
+    /// Solve one puzzle per line (line format); print one solution (or a marker) per line.
+    #[arg(long)]
+    pub batch: bool,
+    /// The input format, instead of detecting it.
+    #[arg(long, value_name = "FORMAT")]
+    pub input_format: Option<Format>,
+    /// The output format; by default, the input's.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+}
+
+/// Arguments of `cspkit queens`.
+#[derive(Debug, Args)]
+pub struct QueensArgs {
+    /// The number of queens (and the size of the board).
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub n: u32,
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+}
+
+/// What to compute: the first solution (the default), a count, or all solutions.
+#[derive(Debug, Args)]
+pub struct ModeArgs {
+    /// Print the number of solutions instead of a solution.
+    #[arg(long, conflicts_with = "all")]
+    pub count: bool,
+    /// Print every solution.
+    #[arg(long)]
+    pub all: bool,
+    /// With --count or --all: stop after this many solutions.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+}
+
+/// How to search.
+#[derive(Debug, Args)]
+pub struct StrategyArgs {
+    /// Which variable to branch on next.
+    #[arg(long, value_name = "ORDER", default_value = "input")]
+    pub var_order: VarOrder,
+    /// Which value to try first.
+    #[arg(long, value_name = "ORDER", default_value = "asc")]
+    pub value_order: ValOrder,
+    /// How hard constraints prune [default: full for sudoku, forward for queens].
+    #[arg(long, value_name = "LEVEL")]
+    pub propagation: Option<Propagation>,
+    /// Stop the search after this many decisions.
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Stop the search after this many seconds (per puzzle with --batch).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Print search statistics on standard error.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} is not a valid duration"))
+}
+
+/// A grid format on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// N lines of N digits.
+    Compact,
+    /// N lines of N numbers separated by blanks.
+    Spaced,
+    /// The whole grid on one line.
+    Line,
+}
+
+impl From<Format> for GridFormat {
+    fn from(format: Format) -> GridFormat {
+        match format {
+            Format::Compact => GridFormat::Compact,
+            Format::Spaced => GridFormat::Spaced,
+            Format::Line => GridFormat::Line,
+        }
+    }
+}
+
+/// A variable order on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum VarOrder {
+    /// Declaration order (row by row for Sudoku).
+    Input,
+    /// Smallest domain first (MRV, first-fail).
+    Mrv,
+    /// Smallest domain size over degree.
+    DomDeg,
+}
+
+impl VarOrder {
+    pub fn build(self) -> Box<dyn VariableOrder> {
+        match self {
+            VarOrder::Input => Box::new(InputOrder),
+            VarOrder::Mrv => Box::new(SmallestDomain),
+            VarOrder::DomDeg => Box::new(DomainOverDegree),
+        }
+    }
+}
+
+/// A value order on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ValOrder {
+    /// Smallest value first.
+    Asc,
+    /// Largest value first.
+    Desc,
+}
+
+impl ValOrder {
+    pub fn build(self) -> Box<dyn ValueOrder> {
+        match self {
+            ValOrder::Asc => Box::new(Ascending),
+            ValOrder::Desc => Box::new(Descending),
+        }
+    }
+}
+
+/// A propagation level on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Propagation {
+    /// Check constraints only (plain backtracking).
+    None,
+    /// Forward checking.
+    Forward,
+    /// Each constraint's strongest filtering.
+    Full,
+}
+
+impl From<Propagation> for PropagationLevel {
+    fn from(level: Propagation) -> PropagationLevel {
+        match level {
+            Propagation::None => PropagationLevel::None,
+            Propagation::Forward => PropagationLevel::Forward,
+            Propagation::Full => PropagationLevel::Full,
+        }
+    }
+}
