@@ -51,6 +51,9 @@ pub struct AllDifferent {
     scope: Vec<VarId>,
     /// One per variable; empty when all are zero.
     offsets: Vec<i32>,
+    /// When the initial domains fit a 64-value window: for each variable, the value its bit 0
+    /// stands for (the window's base minus the offset). Set by `prepare`; empty otherwise.
+    window_bases: Vec<i32>,
 }
 
 impl AllDifferent {
@@ -59,6 +62,7 @@ impl AllDifferent {
         AllDifferent {
             scope: vars.to_vec(),
             offsets: Vec::new(),
+            window_bases: Vec::new(),
         }
     }
 
@@ -86,6 +90,7 @@ impl AllDifferent {
         Ok(AllDifferent {
             scope: vars.to_vec(),
             offsets,
+            window_bases: Vec::new(),
         })
     }
 
@@ -94,23 +99,24 @@ impl AllDifferent {
         self.offsets.get(i).map_or(0, |&o| i64::from(o))
     }
 
-    /// The base of a 64-value window holding every shifted value of the scope, if there is one,
-    /// together with each variable's own base (`window base - offset`).
-    fn small_window(&self, ctx: &PropagationContext<'_>) -> Option<(i64, SmallVec<[i32; INLINE]>)> {
+    /// If every shifted value of the scope lies in one 64-value window: for each variable, the
+    /// value its bit 0 stands for (the window's base minus the variable's offset).
+    fn window_bases(
+        &self,
+        mut domains: impl FnMut(VarId) -> (i32, i32),
+    ) -> Option<SmallVec<[i32; INLINE]>> {
         let (mut low, mut high) = (i64::MAX, i64::MIN);
         for (i, &var) in self.scope.iter().enumerate() {
-            let d = ctx.domain(var);
-            let (min, max) = (d.min()?, d.max()?);
+            let (min, max) = domains(var);
             low = low.min(i64::from(min) + self.offset(i));
             high = high.max(i64::from(max) + self.offset(i));
         }
         if high - low >= 64 {
             return None;
         }
-        let bases = (0..self.scope.len())
+        (0..self.scope.len())
             .map(|i| i32::try_from(low - self.offset(i)).ok())
-            .collect::<Option<_>>()?;
-        Some((low, bases))
+            .collect()
     }
 }
 
@@ -129,25 +135,51 @@ impl Constraint for AllDifferent {
         keys.windows(2).all(|pair| pair[0] != pair[1])
     }
 
+    fn prepare(&mut self, model: &crate::Model) -> Result<(), crate::ModelError> {
+        let bases = self.window_bases(|var| {
+            let d = model.domain(var);
+            (d.min().unwrap_or(0), d.max().unwrap_or(0))
+        });
+        self.window_bases = bases.map_or_else(Vec::new, |b| b.to_vec());
+        Ok(())
+    }
+
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let level = ctx.level();
-        match self.small_window(ctx) {
-            Some((_, bases)) => {
+        // The window found by `prepare` holds for good; without one (a constraint not posted on
+        // a model, or wide initial domains), see whether the current domains fit one.
+        let dynamic;
+        let bases = if self.window_bases.is_empty() {
+            let mut empty = false;
+            dynamic = self.window_bases(|var| {
+                let d = ctx.domain(var);
+                empty |= d.is_empty();
+                (d.min().unwrap_or(0), d.max().unwrap_or(0))
+            });
+            if empty {
+                return Err(Conflict);
+            }
+            dynamic.as_deref()
+        } else {
+            Some(&self.window_bases[..])
+        };
+        match bases {
+            Some(bases) => {
                 let mut masks: SmallVec<[u64; INLINE]> = self
                     .scope
                     .iter()
-                    .zip(&bases)
+                    .zip(bases)
                     .map(|(&var, &base)| ctx.domain(var).window(base))
                     .collect();
                 match level {
                     PropagationLevel::None => check_fixed_masks(&masks),
                     PropagationLevel::Forward => {
                         small::forward(&mut masks)?;
-                        self.write_masks(ctx, &bases, &masks)
+                        self.write_masks(ctx, bases, &masks)
                     }
                     PropagationLevel::Full => {
                         small::regin(&mut masks)?;
-                        self.write_masks(ctx, &bases, &masks)
+                        self.write_masks(ctx, bases, &masks)
                     }
                 }
             }
@@ -323,10 +355,15 @@ mod small {
     }
 
     /// Régin's filtering: keeps exactly the values that belong to some maximum matching.
+    ///
+    /// With a maximum matching `m` (variable `i` takes value `m(i)`), an edge `(i, v)` belongs
+    /// to some maximum matching exactly when `v = m(i)`, or `v` can reach a free value along
+    /// alternating paths, or `v` is matched to a variable `j` from which `i` can be reached,
+    /// closing an alternating cycle; "`j` leads to `k`" means `j` could take `m(k)` instead.
     pub(super) fn regin(masks: &mut [u64]) -> Result<(), Conflict> {
         let n = masks.len();
         let union = masks.iter().fold(0, |u, &m| u | m);
-        if (union.count_ones() as usize) < n {
+        if n > 64 || (union.count_ones() as usize) < n {
             return Err(Conflict);
         }
         // 1. A maximum matching: greedy, then augmenting paths (Kuhn) for the rest.
@@ -351,34 +388,73 @@ mod small {
             }
         }
         let taken = mate.iter().fold(0u64, |t, &v| t | 1 << v);
-        // 2. Values that can reach a free value along alternating paths (value a → b when the
-        //    variable matched to a could take b instead): an edge to any of them is consistent.
-        let mut reach_free = union & !taken;
+        // 2. Values that can reach a free value (`escape`), and the variables matched to them.
+        let mut escape = union & !taken;
+        let mut escaped = 0u64;
         loop {
-            let before = reach_free;
+            let before = escaped;
             for (i, &m) in masks.iter().enumerate() {
-                if m & reach_free != 0 {
-                    reach_free |= 1 << mate[i];
+                if escaped >> i & 1 == 0 && m & escape != 0 {
+                    escaped |= 1 << i;
+                    escape |= 1 << mate[i];
                 }
             }
-            if reach_free == before {
+            if escaped == before {
                 break;
             }
         }
-        // 3. Strongly connected components among the other matched values: an edge (x, v) is on
-        //    an alternating cycle exactly when v and x's matched value share a component.
-        let nodes = taken & !reach_free;
-        let component = components(nodes, |a| {
-            let x = owner[a as usize] as usize;
-            masks[x] & nodes & !(1 << a)
-        });
+        // 3. Among the other unfixed variables, `leads[j]` = the variables `j` leads to, closed
+        //    transitively (Warshall's algorithm on bit rows). A fixed variable leads nowhere, so
+        //    it is on no cycle: its value is simply kept from the others.
+        let mut fixed = 0u64;
+        for (i, &m) in masks.iter().enumerate() {
+            if m.is_power_of_two() {
+                fixed |= 1 << i;
+            }
+        }
+        let all = if n == 64 { u64::MAX } else { (1 << n) - 1 };
+        let rest = all & !escaped & !fixed;
+        let fixed_values = masks
+            .iter()
+            .filter(|m| m.is_power_of_two())
+            .fold(0, |f, &m| f | m);
+        let mut leads = [0u64; 64];
+        let mut rows = rest;
+        while rows != 0 {
+            let j = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let mut values = masks[j] & taken & !escape & !fixed_values & !(1 << mate[j]);
+            while values != 0 {
+                leads[j] |= 1 << owner[values.trailing_zeros() as usize];
+                values &= values - 1;
+            }
+        }
+        let mut pivots = rest;
+        while pivots != 0 {
+            let k = pivots.trailing_zeros() as usize;
+            pivots &= pivots - 1;
+            let mut rows = rest;
+            while rows != 0 {
+                let j = rows.trailing_zeros() as usize;
+                rows &= rows - 1;
+                if leads[j] >> k & 1 == 1 {
+                    leads[j] |= leads[k];
+                }
+            }
+        }
+        // 4. Keep the supported values.
         for (i, m) in masks.iter_mut().enumerate() {
-            let mine = 1u64 << mate[i];
-            let allowed = if mine & reach_free != 0 {
-                reach_free
-            } else {
-                reach_free | component[mate[i] as usize]
-            };
+            let mut allowed = escape | 1 << mate[i];
+            if rest >> i & 1 == 1 {
+                let mut rows = rest;
+                while rows != 0 {
+                    let j = rows.trailing_zeros() as usize;
+                    rows &= rows - 1;
+                    if leads[j] >> i & 1 == 1 {
+                        allowed |= 1 << mate[j];
+                    }
+                }
+            }
             *m &= allowed;
         }
         Ok(())
@@ -406,91 +482,6 @@ mod small {
             candidates &= !*visited;
         }
         false
-    }
-
-    /// Tarjan's strongly connected components on the graph over the bits of `nodes`, with
-    /// `successors(a)` the successors of node `a` (a subset of `nodes`). Returns, for each node,
-    /// the mask of its component.
-    pub(super) fn components(nodes: u64, successors: impl Fn(u8) -> u64) -> [u64; 64] {
-        let mut t = Tarjan {
-            component: [0; 64],
-            index: [0; 64],
-            low: [0; 64],
-            visited: 0,
-            on_stack: 0,
-            stack: SmallVec::new(),
-            calls: SmallVec::new(),
-            counter: 0,
-        };
-        let mut roots = nodes;
-        while roots != 0 {
-            let root = roots.trailing_zeros() as u8;
-            roots &= roots - 1;
-            if t.visited >> root & 1 == 0 {
-                t.enter(root, successors(root));
-                t.run(&successors);
-            }
-        }
-        t.component
-    }
-
-    /// The state of an iterative Tarjan search on at most 64 nodes.
-    struct Tarjan {
-        component: [u64; 64],
-        index: [u8; 64],
-        low: [u8; 64],
-        visited: u64,
-        on_stack: u64,
-        stack: SmallVec<[u8; 64]>,
-        /// The simulated call stack: a node and its successors not yet explored.
-        calls: SmallVec<[(u8, u64); 64]>,
-        counter: u8,
-    }
-
-    impl Tarjan {
-        fn enter(&mut self, v: u8, successors: u64) {
-            self.index[v as usize] = self.counter;
-            self.low[v as usize] = self.counter;
-            self.counter += 1;
-            self.visited |= 1 << v;
-            self.on_stack |= 1 << v;
-            self.stack.push(v);
-            self.calls.push((v, successors));
-        }
-
-        fn run(&mut self, successors: &impl Fn(u8) -> u64) {
-            while let Some(&mut (v, ref mut rest)) = self.calls.last_mut() {
-                if *rest != 0 {
-                    let w = rest.trailing_zeros() as u8;
-                    *rest &= *rest - 1;
-                    if self.visited >> w & 1 == 0 {
-                        self.enter(w, successors(w));
-                    } else if self.on_stack >> w & 1 == 1 {
-                        self.low[v as usize] = self.low[v as usize].min(self.index[w as usize]);
-                    }
-                    continue;
-                }
-                self.calls.pop();
-                if let Some(&(u, _)) = self.calls.last() {
-                    self.low[u as usize] = self.low[u as usize].min(self.low[v as usize]);
-                }
-                if self.low[v as usize] == self.index[v as usize] {
-                    let mut members = 0u64;
-                    while let Some(w) = self.stack.pop() {
-                        members |= 1 << w;
-                        if w == v {
-                            break;
-                        }
-                    }
-                    self.on_stack &= !members;
-                    let mut rest = members;
-                    while rest != 0 {
-                        self.component[rest.trailing_zeros() as usize] = members;
-                        rest &= rest - 1;
-                    }
-                }
-            }
-        }
     }
 }
 
@@ -701,15 +692,5 @@ mod tests {
             });
             assert_eq!(small, general, "{sets:?}");
         }
-    }
-
-    #[test]
-    fn components_of_a_cycle_and_a_tail() {
-        // 0 → 1 → 2 → 0, 2 → 3.
-        let succ = [0b10u64, 0b100, 0b1001, 0];
-        let comp = small::components(0b1111, |a| succ[a as usize]);
-        assert_eq!(comp[0], 0b111);
-        assert_eq!(comp[1], 0b111);
-        assert_eq!(comp[3], 0b1000);
     }
 }

@@ -131,6 +131,19 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         false
     }
 
+    /// Called once by [`Model::post`](crate::Model::post), before the constraint is stored, with
+    /// the model it is posted on: the place to check arguments against the variables' initial
+    /// domains and to precompute from them. Domains only shrink after posting, so whatever is
+    /// derived from them stays valid. The default does nothing.
+    ///
+    /// # Errors
+    ///
+    /// A [`ModelError`](crate::ModelError), which `post` returns to the caller.
+    fn prepare(&mut self, model: &crate::Model) -> Result<(), crate::ModelError> {
+        let _ = model;
+        Ok(())
+    }
+
     /// A short name for messages and traces; the type's name by default.
     fn name(&self) -> &str {
         let full = std::any::type_name::<Self>();
@@ -154,6 +167,9 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn is_idempotent(&self, level: PropagationLevel) -> bool {
         (**self).is_idempotent(level)
+    }
+    fn prepare(&mut self, model: &crate::Model) -> Result<(), crate::ModelError> {
+        (**self).prepare(model)
     }
     fn name(&self) -> &str {
         (**self).name()

@@ -139,7 +139,8 @@ impl Model {
     ///
     /// [`ModelError::EmptyScope`] if the scope is empty, [`ModelError::ForeignVariable`] if it
     /// names a variable of another model, [`ModelError::RepeatedVariable`] if it names one
-    /// variable twice.
+    /// variable twice; any error of the constraint's own
+    /// [`prepare`](Constraint::prepare).
     pub fn post(
         &mut self,
         constraint: impl Constraint + 'static,
@@ -169,7 +170,7 @@ impl Model {
     pub fn post_boxed(
         &mut self,
         label: Option<String>,
-        constraint: Box<dyn Constraint>,
+        mut constraint: Box<dyn Constraint>,
     ) -> Result<ConstraintId, ModelError> {
         let describe = || {
             label
@@ -195,7 +196,8 @@ impl Model {
                 variable: self.var_name(pair[0]).into_owned(),
             });
         }
-        for &var in scope {
+        constraint.prepare(self)?;
+        for &var in constraint.scope() {
             self.degrees[var.index()] += 1;
         }
         let id = ConstraintId(self.constraints.len() as u32);
