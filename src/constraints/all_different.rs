@@ -321,8 +321,7 @@ impl AllDifferent {
 
 /// The algorithms on `u64` masks: bit `b` of `masks[i]` is value `base + b` of variable `i`.
 mod small {
-    use super::{Conflict, INLINE};
-    use smallvec::SmallVec;
+    use super::Conflict;
 
     const NONE: u8 = u8::MAX;
 
@@ -362,21 +361,40 @@ mod small {
     /// closing an alternating cycle; "`j` leads to `k`" means `j` could take `m(k)` instead.
     pub(super) fn regin(masks: &mut [u64]) -> Result<(), Conflict> {
         let n = masks.len();
-        let union = masks.iter().fold(0, |u, &m| u | m);
-        if n > 64 || (union.count_ones() as usize) < n {
+        if n > 64 {
             return Err(Conflict);
         }
-        // 1. A maximum matching: greedy, then augmenting paths (Kuhn) for the rest.
-        let mut mate: SmallVec<[u8; INLINE]> = SmallVec::from_elem(NONE, n);
+        let (mut union, mut fixed, mut fixed_values) = (0u64, 0u64, 0u64);
+        for (i, &m) in masks.iter().enumerate() {
+            union |= m;
+            if m.is_power_of_two() {
+                fixed |= 1 << i;
+                fixed_values |= m;
+            }
+        }
+        if (union.count_ones() as usize) < n {
+            return Err(Conflict);
+        }
+        if fixed.count_ones() as usize == n {
+            return Ok(()); // All fixed, and to n distinct values: the union has n of them.
+        }
+        // 1. A maximum matching: fixed variables first, then greedy, then augmenting paths
+        //    (Kuhn) for the rest.
+        let mut mate = [NONE; 64];
         let mut owner = [NONE; 64];
         let mut taken = 0u64;
-        for (i, &m) in masks.iter().enumerate() {
-            let free = m & !taken;
-            if free != 0 {
-                let v = free.trailing_zeros() as u8;
-                mate[i] = v;
-                owner[v as usize] = i as u8;
-                taken |= 1 << v;
+        for pass_fixed in [true, false] {
+            for (i, &m) in masks.iter().enumerate() {
+                if (fixed >> i & 1 == 1) != pass_fixed {
+                    continue;
+                }
+                let free = m & !taken;
+                if free != 0 {
+                    let v = free.trailing_zeros() as u8;
+                    mate[i] = v;
+                    owner[v as usize] = i as u8;
+                    taken |= 1 << v;
+                }
             }
         }
         for i in 0..n {
@@ -387,7 +405,7 @@ mod small {
                 }
             }
         }
-        let taken = mate.iter().fold(0u64, |t, &v| t | 1 << v);
+        let taken = mate[..n].iter().fold(0u64, |t, &v| t | 1 << v);
         // 2. Values that can reach a free value (`escape`), and the variables matched to them.
         let mut escape = union & !taken;
         let mut escaped = 0u64;
@@ -406,18 +424,8 @@ mod small {
         // 3. Among the other unfixed variables, `leads[j]` = the variables `j` leads to, closed
         //    transitively (Warshall's algorithm on bit rows). A fixed variable leads nowhere, so
         //    it is on no cycle: its value is simply kept from the others.
-        let mut fixed = 0u64;
-        for (i, &m) in masks.iter().enumerate() {
-            if m.is_power_of_two() {
-                fixed |= 1 << i;
-            }
-        }
         let all = if n == 64 { u64::MAX } else { (1 << n) - 1 };
         let rest = all & !escaped & !fixed;
-        let fixed_values = masks
-            .iter()
-            .filter(|m| m.is_power_of_two())
-            .fold(0, |f, &m| f | m);
         let mut leads = [0u64; 64];
         let mut rows = rest;
         while rows != 0 {
