@@ -1,0 +1,367 @@
+//! Helpers shared by the integration tests, on the public API only:
+//!
+//! - [`brute_force`], the oracle: a deliberately naive enumeration of every full assignment of a
+//!   model's initial domains, in lexicographic order, filtered by the constraints' own checkers;
+//! - [`ModelSpec`], a printable, shrinkable description of a small model, and
+//!   [`model_specs`], the proptest strategy that produces them (with planted solutions half
+//!   the time, so that many cases are satisfiable);
+//! - small observation helpers: [`collect_solutions`] and [`root_domains`].
+
+#![allow(
+    dead_code,
+    reason = "each integration test crate uses a different subset of these helpers"
+)]
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+
+use cspkit::{
+    AllDifferent, Constraint, Limit, Model, NotEqual, PropagationLevel, SearchObserver,
+    SearchView, Solver, ValueOrder, VarId, VariableOrder,
+};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::{Index, subsequence};
+
+/// The three propagation levels, weakest first.
+pub const LEVELS: [PropagationLevel; 3] = [
+    PropagationLevel::None,
+    PropagationLevel::Forward,
+    PropagationLevel::Full,
+];
+
+/// The values random domains are drawn from (before scaling): a few negatives, zero, positives.
+pub const BASE_VALUES: RangeInclusive<i32> = -3..=5;
+
+/// The most values a random domain holds, which keeps brute force at 5^6 assignments at most.
+pub const MAX_DOMAIN_SIZE: usize = 5;
+
+/// The factor that spreads the values of a "wide" model: 40 × (-3..=5) spans 321 integers, more
+/// than the 64 that fit one machine word, so domains and `AllDifferent` take their general path.
+pub const WIDE_SCALE: i32 = 40;
+
+/// Every solution of `model`, in lexicographic order of the values in declaration order.
+///
+/// Naive on purpose: every full assignment of the initial domains is built, in lexicographic
+/// order (the last variable changing fastest), and kept when [`Model::is_solution`] accepts it,
+/// that is when every constraint's own `check` passes. Exponential; for a few variables only.
+pub fn brute_force(model: &Model) -> Vec<Vec<i32>> {
+    let domains: Vec<Vec<i32>> = model
+        .variables()
+        .map(|var| {
+            let mut values: Vec<i32> = model.domain(var).iter().collect();
+            values.sort_unstable();
+            values.dedup();
+            values
+        })
+        .collect();
+    if domains.iter().any(Vec::is_empty) {
+        return Vec::new();
+    }
+    let mut solutions = Vec::new();
+    let mut digits = vec![0usize; domains.len()];
+    loop {
+        let values: Vec<i32> = digits
+            .iter()
+            .zip(&domains)
+            .map(|(&digit, domain)| domain[digit])
+            .collect();
+        if model.is_solution(&values) {
+            solutions.push(values);
+        }
+        // Odometer step: the last variable changes fastest.
+        let mut i = domains.len();
+        loop {
+            if i == 0 {
+                return solutions;
+            }
+            i -= 1;
+            digits[i] += 1;
+            if digits[i] < domains[i].len() {
+                break;
+            }
+            digits[i] = 0;
+        }
+    }
+}
+
+/// For each of `num_variables` variables, the values it takes in some of `solutions`.
+pub fn supported_values(solutions: &[Vec<i32>], num_variables: usize) -> Vec<BTreeSet<i32>> {
+    let mut supported = vec![BTreeSet::new(); num_variables];
+    for solution in solutions {
+        for (set, &value) in supported.iter_mut().zip(solution) {
+            set.insert(value);
+        }
+    }
+    supported
+}
+
+/// The initial domains of `model`, as sets.
+pub fn initial_domains(model: &Model) -> Vec<BTreeSet<i32>> {
+    model
+        .variables()
+        .map(|var| model.domain(var).iter().collect())
+        .collect()
+}
+
+/// Every remaining solution of `solver` (as value vectors, in the order reported), and what
+/// stopped the iteration (`None` when the search was exhausted).
+pub fn collect_solutions<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
+    solver: &mut Solver<'_, V, W, O>,
+) -> (Vec<Vec<i32>>, Option<Limit>) {
+    let mut solutions = solver.solutions();
+    let values = solutions
+        .by_ref()
+        .map(|solution| solution.values().to_vec())
+        .collect();
+    (values, solutions.stopped_by())
+}
+
+/// The domains after propagation at the root, at `level`, as the variable order sees them on its
+/// first call (at depth 0); `None` if root propagation failed, in which case the order is never
+/// asked.
+///
+/// # Panics
+///
+/// If the first call of the variable order is not at depth 0.
+pub fn root_domains(model: &Model, level: PropagationLevel) -> Option<Vec<BTreeSet<i32>>> {
+    let mut seen: Option<Vec<BTreeSet<i32>>> = None;
+    let spy = |view: &SearchView<'_>| -> Option<VarId> {
+        if seen.is_none() {
+            assert_eq!(view.depth(), 0, "the first call of an order is at the root");
+            seen = Some(
+                view.variables()
+                    .map(|var| view.domain(var).iter().collect())
+                    .collect(),
+            );
+        }
+        view.unfixed().next()
+    };
+    // One decision is enough: the order is asked before the first one.
+    let _ = model
+        .solver()
+        .with_variable_order(spy)
+        .with_propagation(level)
+        .with_node_limit(1)
+        .next_solution();
+    seen
+}
+
+/// Whether `sorted` holds no value twice (it must be sorted).
+pub fn has_no_repeats<T: PartialEq>(sorted: &[T]) -> bool {
+    sorted.windows(2).all(|pair| pair[0] != pair[1])
+}
+
+/// A constraint type defined by a test file, described by a printable value that builds it.
+pub trait ConstraintRecipe: Clone + Debug {
+    /// Builds the constraint; `vars` are the model's variables in declaration order.
+    fn build(&self, vars: &[VarId]) -> Box<dyn Constraint>;
+}
+
+/// No extra constraint: for models made of built-in constraints only.
+#[derive(Debug, Clone, Copy)]
+pub enum NoRecipe {}
+
+impl ConstraintRecipe for NoRecipe {
+    fn build(&self, _vars: &[VarId]) -> Box<dyn Constraint> {
+        match *self {}
+    }
+}
+
+/// One constraint of a [`ModelSpec`]; variables are indices in declaration order.
+#[derive(Debug, Clone)]
+pub enum ConstraintSpec<X> {
+    /// `AllDifferent::new` (no offsets) or `AllDifferent::with_offsets`.
+    AllDifferent {
+        /// The scope, each variable once, in any order.
+        scope: Vec<usize>,
+        /// One offset per variable of the scope, or `None` for `AllDifferent::new`.
+        offsets: Option<Vec<i32>>,
+    },
+    /// `x ≠ y + offset`.
+    NotEqual {
+        /// The first variable.
+        x: usize,
+        /// The second variable.
+        y: usize,
+        /// The constant added to `y`.
+        offset: i32,
+    },
+    /// A constraint defined by the test file.
+    Extra(X),
+}
+
+impl<X: ConstraintRecipe> ConstraintSpec<X> {
+    /// Builds the constraint; `vars` are the model's variables in declaration order.
+    pub fn build(&self, vars: &[VarId]) -> Box<dyn Constraint> {
+        match self {
+            ConstraintSpec::AllDifferent { scope, offsets } => {
+                let scope: Vec<VarId> = scope.iter().map(|&i| vars[i]).collect();
+                match offsets {
+                    None => Box::new(AllDifferent::new(&scope)),
+                    Some(offsets) => Box::new(
+                        AllDifferent::with_offsets(&scope, offsets)
+                            .expect("one offset per variable"),
+                    ),
+                }
+            }
+            ConstraintSpec::NotEqual { x, y, offset: 0 } => {
+                Box::new(NotEqual::new(vars[*x], vars[*y]))
+            }
+            ConstraintSpec::NotEqual { x, y, offset } => {
+                Box::new(NotEqual::with_offset(vars[*x], vars[*y], *offset))
+            }
+            ConstraintSpec::Extra(recipe) => recipe.build(vars),
+        }
+    }
+
+    /// Whether a full assignment (one value per variable, in declaration order) satisfies the
+    /// constraint, by the constraint's own `check`.
+    pub fn is_satisfied_by(&self, values: &[i32]) -> bool {
+        let mut model = Model::new();
+        let vars: Vec<VarId> = values
+            .iter()
+            .map(|&v| model.new_var([v]).expect("a one-value domain"))
+            .collect();
+        let constraint = self.build(&vars);
+        let scoped: Vec<i32> = constraint
+            .scope()
+            .iter()
+            .map(|var| values[var.index()])
+            .collect();
+        constraint.check(&scoped)
+    }
+}
+
+/// A small model: the initial domains of its variables and its constraints.
+#[derive(Debug, Clone)]
+pub struct ModelSpec<X> {
+    /// One domain per variable, in declaration order.
+    pub domains: Vec<Vec<i32>>,
+    /// The constraints, in posting order.
+    pub constraints: Vec<ConstraintSpec<X>>,
+    /// The assignment the constraints were chosen to satisfy, if the case was planted.
+    pub planted: Option<Vec<i32>>,
+}
+
+impl<X: ConstraintRecipe> ModelSpec<X> {
+    /// Declares the variables and posts the constraints.
+    ///
+    /// # Panics
+    ///
+    /// If the model rejects the description (the strategies only produce valid ones).
+    pub fn build(&self) -> (Model, Vec<VarId>) {
+        let mut model = Model::new();
+        let vars: Vec<VarId> = self
+            .domains
+            .iter()
+            .map(|domain| model.new_var(domain.as_slice()).expect("a valid domain"))
+            .collect();
+        for constraint in &self.constraints {
+            model
+                .post_boxed(None, constraint.build(&vars))
+                .expect("a valid constraint");
+        }
+        (model, vars)
+    }
+}
+
+/// A random domain: a non-empty subset of [`BASE_VALUES`] of at most [`MAX_DOMAIN_SIZE`]
+/// values, multiplied by `scale`.
+pub fn domain(scale: i32) -> impl Strategy<Value = Vec<i32>> {
+    subsequence(BASE_VALUES.collect::<Vec<_>>(), 1..=MAX_DOMAIN_SIZE)
+        .prop_map(move |values| values.into_iter().map(|v| v * scale).collect())
+}
+
+/// The scale of a random model: 1 three times out of four, [`WIDE_SCALE`] otherwise.
+pub fn scale() -> impl Strategy<Value = i32> {
+    prop_oneof![3 => Just(1), 1 => Just(WIDE_SCALE)]
+}
+
+/// A random offset, a multiple of `scale` (so that shifted values still collide).
+pub fn offset(scale: i32) -> impl Strategy<Value = i32> {
+    (-3i32..=3).prop_map(move |o| o * scale)
+}
+
+/// A random scope of `sizes` distinct variables among `num_variables`, in random order.
+pub fn scope(num_variables: usize, sizes: RangeInclusive<usize>) -> impl Strategy<Value = Vec<usize>> {
+    subsequence((0..num_variables).collect::<Vec<_>>(), sizes).prop_shuffle()
+}
+
+/// A random built-in constraint over `num_variables` (at least 2) variables: an `AllDifferent`
+/// with or without offsets, or a `NotEqual` with an offset.
+pub fn builtin_constraint<X: Debug + Clone>(
+    num_variables: usize,
+    scale: i32,
+) -> impl Strategy<Value = ConstraintSpec<X>> {
+    let all_different = (
+        scope(num_variables, 2..=num_variables),
+        any::<bool>(),
+        vec(offset(scale), num_variables),
+    )
+        .prop_map(|(scope, with_offsets, offsets)| ConstraintSpec::AllDifferent {
+            offsets: with_offsets.then(|| offsets[..scope.len()].to_vec()),
+            scope,
+        });
+    let not_equal = (scope(num_variables, 2..=2), offset(scale)).prop_map(|(pair, offset)| {
+        ConstraintSpec::NotEqual {
+            x: pair[0],
+            y: pair[1],
+            offset,
+        }
+    });
+    prop_oneof![all_different, not_equal]
+}
+
+/// Random small models of `num_variables` variables with domains from [`domain`] (wide one time
+/// in four) and up to six constraints: built-ins, and, with weight `extra_weight` against 2 for
+/// the built-ins, constraints drawn from `extra(num_variables, scale)`.
+///
+/// Half the cases are planted: a random assignment of the domains is drawn, and only the
+/// constraints it satisfies (by their own `check`) are kept, so the model has that solution.
+pub fn model_specs<X, S, F>(
+    num_variables: RangeInclusive<usize>,
+    extra_weight: u32,
+    extra: F,
+) -> impl Strategy<Value = ModelSpec<X>>
+where
+    X: ConstraintRecipe + 'static,
+    S: Strategy<Value = X> + 'static,
+    F: Fn(usize, i32) -> S + Clone + 'static,
+{
+    (num_variables, scale(), any::<bool>())
+        .prop_flat_map(move |(n, scale, planted)| {
+            let constraint = prop_oneof![
+                2 => builtin_constraint(n, scale),
+                extra_weight => extra(n, scale).prop_map(ConstraintSpec::Extra),
+            ];
+            (
+                vec(domain(scale), n),
+                vec(constraint, 0..=6),
+                Just(planted),
+                vec(any::<Index>(), n),
+            )
+        })
+        .prop_map(|(domains, constraints, planted, picks)| {
+            let planted: Option<Vec<i32>> = planted.then(|| {
+                domains
+                    .iter()
+                    .zip(&picks)
+                    .map(|(domain, pick)| *pick.get(domain))
+                    .collect()
+            });
+            let constraints = match &planted {
+                Some(values) => constraints
+                    .into_iter()
+                    .filter(|c| c.is_satisfied_by(values))
+                    .collect(),
+                None => constraints,
+            };
+            ModelSpec {
+                domains,
+                constraints,
+                planted,
+            }
+        })
+}
