@@ -164,25 +164,7 @@ impl Constraint for AllDifferent {
             Some(&self.window_bases[..])
         };
         match bases {
-            Some(bases) => {
-                let mut masks: SmallVec<[u64; INLINE]> = self
-                    .scope
-                    .iter()
-                    .zip(bases)
-                    .map(|(&var, &base)| ctx.domain(var).window(base))
-                    .collect();
-                match level {
-                    PropagationLevel::None => check_fixed_masks(&masks),
-                    PropagationLevel::Forward => {
-                        small::forward(&mut masks)?;
-                        self.write_masks(ctx, bases, &masks)
-                    }
-                    PropagationLevel::Full => {
-                        small::regin(&mut masks)?;
-                        self.write_masks(ctx, bases, &masks)
-                    }
-                }
-            }
+            Some(bases) => self.propagate_window(ctx, bases, level),
             None => match level {
                 PropagationLevel::None => self.check_fixed_values(ctx),
                 PropagationLevel::Forward => self.forward_general(ctx),
@@ -220,14 +202,34 @@ fn check_fixed_masks(masks: &[u64]) -> Result<(), Conflict> {
 }
 
 impl AllDifferent {
-    fn write_masks(
+    /// Propagation when every shifted value lies in one 64-value window: the domains become
+    /// `u64` masks on the stack, and only the masks that changed are written back.
+    #[inline]
+    fn propagate_window(
         &self,
         ctx: &mut PropagationContext<'_>,
         bases: &[i32],
-        masks: &[u64],
+        level: PropagationLevel,
     ) -> Result<(), Conflict> {
-        for ((&var, &base), &mask) in self.scope.iter().zip(bases).zip(masks) {
-            ctx.retain_window(var, base, mask)?;
+        let n = self.scope.len();
+        if n > 64 {
+            // More than 64 variables cannot take distinct values among 64.
+            return Err(Conflict);
+        }
+        let mut before = [0u64; 64];
+        for ((mask, &var), &base) in before.iter_mut().zip(&self.scope).zip(bases) {
+            *mask = ctx.domain(var).window(base);
+        }
+        let mut masks = before;
+        match level {
+            PropagationLevel::None => return check_fixed_masks(&masks[..n]),
+            PropagationLevel::Forward => small::forward(&mut masks[..n])?,
+            PropagationLevel::Full => small::regin(&mut masks[..n])?,
+        }
+        for i in 0..n {
+            if masks[i] != before[i] {
+                ctx.retain_window(self.scope[i], bases[i], masks[i])?;
+            }
         }
         Ok(())
     }
@@ -359,111 +361,159 @@ mod small {
     /// to some maximum matching exactly when `v = m(i)`, or `v` can reach a free value along
     /// alternating paths, or `v` is matched to a variable `j` from which `i` can be reached,
     /// closing an alternating cycle; "`j` leads to `k`" means `j` could take `m(k)` instead.
+    ///
+    /// The cycles are found in value space: matched value `m(j)` leads to every other value of
+    /// `j`. The strongly connected components of that graph are peeled one at a time by
+    /// forward–backward reachability (the component of a pivot is what it reaches and what
+    /// reaches it), each reachability a fixpoint of word operations over the scope. A variable
+    /// keeps exactly the values of its component, plus the values that reach a free value.
     pub(super) fn regin(masks: &mut [u64]) -> Result<(), Conflict> {
-        let n = masks.len();
-        if n > 64 {
+        if masks.len() <= 16 {
+            regin_unfixed::<16>(masks)
+        } else {
+            regin_unfixed::<64>(masks)
+        }
+    }
+
+    /// [`regin`] with room for `N` variables: the fixed variables are set aside (their values
+    /// are simply removed from the others), and the matching and components are computed over
+    /// the unfixed ones only, in arrays of `N` entries.
+    fn regin_unfixed<const N: usize>(masks: &mut [u64]) -> Result<(), Conflict> {
+        if masks.len() > N {
             return Err(Conflict);
         }
-        let (mut union, mut fixed, mut fixed_values) = (0u64, 0u64, 0u64);
+        let mut fixed_values = 0u64;
+        let mut unfixed = 0u64;
         for (i, &m) in masks.iter().enumerate() {
-            union |= m;
-            if m.is_power_of_two() {
-                fixed |= 1 << i;
+            if m & m.wrapping_sub(1) == 0 {
+                if m == 0 || fixed_values & m != 0 {
+                    return Err(Conflict);
+                }
                 fixed_values |= m;
+            } else {
+                unfixed |= 1 << i;
             }
         }
-        if (union.count_ones() as usize) < n {
+        // The unfixed variables, renumbered `0..k`, without the fixed values.
+        let mut index = [0u8; N];
+        let mut doms = [0u64; N];
+        let mut k = 0;
+        let mut union = 0u64;
+        while unfixed != 0 {
+            let i = unfixed.trailing_zeros() as usize;
+            unfixed &= unfixed - 1;
+            let m = masks[i] & !fixed_values;
+            index[k] = i as u8;
+            doms[k] = m;
+            union |= m;
+            k += 1;
+        }
+        if k == 0 {
+            return Ok(());
+        }
+        if (union.count_ones() as usize) < k {
             return Err(Conflict);
         }
-        if fixed.count_ones() as usize == n {
-            return Ok(()); // All fixed, and to n distinct values: the union has n of them.
-        }
-        // 1. A maximum matching: fixed variables first, then greedy, then augmenting paths
-        //    (Kuhn) for the rest.
-        let mut mate = [NONE; 64];
+        let doms = &mut doms[..k];
+        // 1. A maximum matching: greedy, then augmenting paths (Kuhn) for the rest.
+        let mut mate = [NONE; N];
         let mut owner = [NONE; 64];
         let mut taken = 0u64;
-        for pass_fixed in [true, false] {
-            for (i, &m) in masks.iter().enumerate() {
-                if (fixed >> i & 1 == 1) != pass_fixed {
-                    continue;
-                }
-                let free = m & !taken;
-                if free != 0 {
-                    let v = free.trailing_zeros() as u8;
-                    mate[i] = v;
-                    owner[v as usize] = i as u8;
-                    taken |= 1 << v;
-                }
+        let mut unmatched = 0u64;
+        for (j, &m) in doms.iter().enumerate() {
+            let free = m & !taken;
+            if free == 0 {
+                unmatched |= 1 << j;
+                continue;
             }
+            let v = free.trailing_zeros() as u8;
+            mate[j] = v;
+            owner[v as usize] = j as u8;
+            taken |= 1 << v;
         }
-        for i in 0..n {
-            if mate[i] == NONE {
+        if unmatched != 0 {
+            while unmatched != 0 {
+                let j = unmatched.trailing_zeros() as usize;
+                unmatched &= unmatched - 1;
                 let mut visited = 0u64;
-                if !augment(i, masks, &mut mate, &mut owner, &mut visited) {
+                if !augment(j, doms, &mut mate, &mut owner, &mut visited) {
                     return Err(Conflict);
                 }
             }
+            // Augmenting paths move values around: take the matched set afresh.
+            taken = mate[..k].iter().fold(0, |t, &v| t | 1 << v);
         }
-        let taken = mate[..n].iter().fold(0u64, |t, &v| t | 1 << v);
         // 2. Values that can reach a free value (`escape`), and the variables matched to them.
+        let all = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
         let mut escape = union & !taken;
         let mut escaped = 0u64;
-        loop {
-            let before = escaped;
-            for (i, &m) in masks.iter().enumerate() {
-                if escaped >> i & 1 == 0 && m & escape != 0 {
-                    escaped |= 1 << i;
-                    escape |= 1 << mate[i];
-                }
-            }
-            if escaped == before {
-                break;
-            }
-        }
-        // 3. Among the other unfixed variables, `leads[j]` = the variables `j` leads to, closed
-        //    transitively (Warshall's algorithm on bit rows). A fixed variable leads nowhere, so
-        //    it is on no cycle: its value is simply kept from the others.
-        let all = if n == 64 { u64::MAX } else { (1 << n) - 1 };
-        let rest = all & !escaped & !fixed;
-        let mut leads = [0u64; 64];
-        let mut rows = rest;
-        while rows != 0 {
-            let j = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            let mut values = masks[j] & taken & !escape & !fixed_values & !(1 << mate[j]);
-            while values != 0 {
-                leads[j] |= 1 << owner[values.trailing_zeros() as usize];
-                values &= values - 1;
-            }
-        }
-        let mut pivots = rest;
-        while pivots != 0 {
-            let k = pivots.trailing_zeros() as usize;
-            pivots &= pivots - 1;
-            let mut rows = rest;
+        while escape != 0 {
+            let mut found = 0u64;
+            let mut rows = all & !escaped;
             while rows != 0 {
                 let j = rows.trailing_zeros() as usize;
                 rows &= rows - 1;
-                if leads[j] >> k & 1 == 1 {
-                    leads[j] |= leads[k];
+                if doms[j] & escape != 0 {
+                    found |= 1 << j;
+                    escape |= 1 << mate[j];
                 }
             }
+            if found == 0 {
+                break;
+            }
+            escaped |= found;
         }
-        // 4. Keep the supported values.
-        for (i, m) in masks.iter_mut().enumerate() {
-            let mut allowed = escape | 1 << mate[i];
-            if rest >> i & 1 == 1 {
-                let mut rows = rest;
-                while rows != 0 {
-                    let j = rows.trailing_zeros() as usize;
-                    rows &= rows - 1;
-                    if leads[j] >> i & 1 == 1 {
-                        allowed |= 1 << mate[j];
+        // 3. The other variables: their matched values, split into components, each variable
+        //    keeping the values of its own.
+        let mut left = taken & !escape;
+        while left != 0 {
+            let pivot = left & left.wrapping_neg();
+            // Forward: the values the pivot leads to (through the variables matched to them).
+            let mut forward = pivot;
+            let mut frontier = pivot;
+            while frontier != 0 {
+                let mut next = 0u64;
+                while frontier != 0 {
+                    let v = frontier.trailing_zeros() as usize;
+                    frontier &= frontier - 1;
+                    next |= doms[owner[v] as usize];
+                }
+                frontier = next & left & !forward;
+                forward |= frontier;
+            }
+            // Backward, within the forward set: the values that lead to the pivot.
+            let mut component = pivot;
+            loop {
+                let before = component;
+                let mut values = forward & !component;
+                while values != 0 {
+                    let v = values.trailing_zeros() as usize;
+                    values &= values - 1;
+                    if doms[owner[v] as usize] & component != 0 {
+                        component |= 1 << v;
                     }
                 }
+                if component == before {
+                    break;
+                }
             }
-            *m &= allowed;
+            left &= !component;
+            let mut values = component;
+            while values != 0 {
+                let v = values.trailing_zeros() as usize;
+                values &= values - 1;
+                doms[owner[v] as usize] &= component;
+            }
+        }
+        // 4. Escaped variables keep their matched value and the values that reach a free one.
+        let mut rows = escaped;
+        while rows != 0 {
+            let j = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            doms[j] &= escape | 1 << mate[j];
+        }
+        for (&i, &m) in index.iter().zip(doms.iter()) {
+            masks[i as usize] = m;
         }
         Ok(())
     }
