@@ -211,12 +211,24 @@ impl AllDifferent {
         bases: &[i32],
         level: PropagationLevel,
     ) -> Result<(), Conflict> {
-        let n = self.scope.len();
-        if n > 64 {
+        match self.scope.len() {
+            0..=16 => self.propagate_masks::<16>(ctx, bases, level),
+            17..=64 => self.propagate_masks::<64>(ctx, bases, level),
             // More than 64 variables cannot take distinct values among 64.
-            return Err(Conflict);
+            _ => Err(Conflict),
         }
-        let mut before = [0u64; 64];
+    }
+
+    /// [`propagate_window`](Self::propagate_window) with room for `N` variables.
+    #[inline]
+    fn propagate_masks<const N: usize>(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        bases: &[i32],
+        level: PropagationLevel,
+    ) -> Result<(), Conflict> {
+        let n = self.scope.len();
+        let mut before = [0u64; N];
         for ((mask, &var), &base) in before.iter_mut().zip(&self.scope).zip(bases) {
             *mask = ctx.domain(var).window(base);
         }
