@@ -341,30 +341,35 @@ mod small {
 
     /// Value elimination to a fixpoint.
     pub(super) fn forward(masks: &mut [u64]) -> Result<(), Conflict> {
-        let mut fixed_before = 0u64;
-        loop {
-            let mut fixed = 0u64;
-            for &m in masks.iter() {
-                if m.is_power_of_two() {
-                    if fixed & m != 0 {
-                        return Err(Conflict);
-                    }
-                    fixed |= m;
+        let mut fixed = 0u64;
+        for &m in masks.iter() {
+            if m & m.wrapping_sub(1) == 0 {
+                if m == 0 || fixed & m != 0 {
+                    return Err(Conflict);
                 }
+                fixed |= m;
             }
-            if fixed == fixed_before {
-                return Ok(());
-            }
-            for m in masks.iter_mut() {
-                if !m.is_power_of_two() {
-                    *m &= !fixed;
-                    if *m == 0 {
-                        return Err(Conflict);
-                    }
-                }
-            }
-            fixed_before = fixed;
         }
+        // Each pass removes the values fixed so far from the unfixed variables; the variables
+        // it fixes give the next pass its values. Two variables fixed to the same value in one
+        // pass are a conflict.
+        let mut removing = fixed;
+        while removing != 0 {
+            let mut newly_fixed = 0u64;
+            for m in masks.iter_mut() {
+                if *m & !removing != *m && *m & m.wrapping_sub(1) != 0 {
+                    *m &= !removing;
+                    if *m & m.wrapping_sub(1) == 0 {
+                        if *m == 0 || newly_fixed & *m != 0 {
+                            return Err(Conflict);
+                        }
+                        newly_fixed |= *m;
+                    }
+                }
+            }
+            removing = newly_fixed;
+        }
+        Ok(())
     }
 
     /// Régin's filtering: keeps exactly the values that belong to some maximum matching.
