@@ -124,6 +124,7 @@ pub mod models;
 mod search;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
+pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
 pub use model::{ConstraintId, Model, VarId};

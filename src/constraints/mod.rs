@@ -76,10 +76,16 @@
 //! ```
 
 mod all_different;
+mod element;
 mod not_equal;
+mod predicate;
+mod table;
 
 pub use all_different::AllDifferent;
+pub use element::Element;
 pub use not_equal::NotEqual;
+pub use predicate::Predicate;
+pub use table::Table;
 
 use std::fmt;
 
