@@ -146,3 +146,8 @@ pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The code blocks of `docs/custom-constraints.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/custom-constraints.md")]
+pub struct GuideDoctests;
