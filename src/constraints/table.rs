@@ -46,11 +46,12 @@ const INLINE_WORDS: usize = 16;
 /// choosing for each variable the cheaper of the values present or the values removed.
 ///
 /// Cost: building the bitsets takes `r·d·t/64` words for `t` tuples over `r` variables with `d`
-/// distinct values per position; a call costs about as much word operations at worst, and
-/// allocates only for tables of more than 1024 tuples. Tuples using a value outside the
-/// initial domains are dropped when the table is posted. A table whose bitsets would exceed
-/// 64 MiB (or one propagated without being posted) filters by scanning its tuples instead:
-/// `O(r·t)` per call, same pruning.
+/// distinct values per position; a call costs at worst about as many word operations, and
+/// allocates only for more than 1024 tuples or more than 64 values in a position. Tuples using
+/// a value outside the initial domains are dropped when the table is posted. A table whose
+/// bitsets would exceed 64 MiB (or one propagated without being posted) filters by scanning
+/// all its tuples instead: `O(r·t)` per call, the same pruning at `Full` (at the other levels,
+/// the dropped tuples may keep a few more values).
 ///
 /// # Examples
 ///
