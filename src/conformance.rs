@@ -548,7 +548,8 @@ impl CaseRun<'_, '_> {
         let solutions = solutions(constraint, scope, current);
         let main = propagate_once(constraint, current, level);
         stats.propagations += 1;
-        stats.declared_idempotent = constraint.is_idempotent(level);
+        let declared_idempotent = constraint.is_idempotent(level);
+        stats.declared_idempotent += usize::from(declared_idempotent);
 
         // Undo.
         if !main.restored {
@@ -659,7 +660,7 @@ impl CaseRun<'_, '_> {
             let again = propagate_once(constraint, &main.after, level);
             if again.conflict || again.after != main.after {
                 stats.second_call_pruned += 1;
-                if stats.declared_idempotent {
+                if declared_idempotent {
                     return Err(self.failure(
                         Property::Idempotence,
                         Some(&main.after),
@@ -883,8 +884,9 @@ pub struct LevelReport {
     pub domain_consistent: usize,
     /// Of those, the calls after which a second call pruned more or reported a conflict.
     pub second_call_pruned: usize,
-    /// What [`Constraint::is_idempotent`] says at this level.
-    pub declared_idempotent: bool,
+    /// Of those, the calls for which [`Constraint::is_idempotent`] said true at this level
+    /// (all or none of them, unless the answer depends on the constraint's parameters).
+    pub declared_idempotent: usize,
     /// Full assignments checked for failure detection.
     pub full_assignments: usize,
 }
@@ -896,7 +898,8 @@ impl LevelReport {
     }
 
     /// Whether no second call ever pruned more, so that declaring the constraint idempotent
-    /// at this level is plausible (not proven).
+    /// at this level is plausible (not proven). Informative for a constraint that does not
+    /// declare it: where it is declared, a second call that prunes more fails the run.
     pub fn looks_idempotent(&self) -> bool {
         self.second_call_pruned == 0
     }
@@ -912,19 +915,19 @@ impl fmt::Display for ConformanceReport {
         writeln!(
             f,
             "  level    calls  pruned  conflicts  domain consistent  second call pruned  \
-             idempotent (declared)"
+             declared idempotent"
         )?;
         for l in &self.levels {
             writeln!(
                 f,
-                "  {:<7} {:>6} {:>7} {:>10} {:>18} {:>19}  {}",
+                "  {:<7} {:>6} {:>7} {:>10} {:>18} {:>19} {:>20}",
                 format!("{:?}", l.level),
                 l.propagations,
                 l.pruned,
                 l.conflicts,
                 l.domain_consistent,
                 l.second_call_pruned,
-                if l.declared_idempotent { "yes" } else { "no" },
+                l.declared_idempotent,
             )?;
         }
         Ok(())
