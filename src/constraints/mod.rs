@@ -35,8 +35,9 @@
 //! 2. Write the simplest sound `propagate`: if every variable of the scope is fixed, run `check`
 //!    on the values and return `Err(Conflict)` when it fails; otherwise do nothing. This is
 //!    already a correct constraint (the engine finds solutions by search alone).
-//! 3. Test it: solve small models with it and compare the solutions with a brute-force
-//!    enumeration filtered by `check`. `tests/custom_constraint.rs` in the repository does this.
+//! 3. Test it: [`ConformanceTest`](crate::conformance::ConformanceTest) compares it with a
+//!    brute-force enumeration filtered by `check`, on random domains, at every level; also
+//!    solve small models with it and compare their solutions with brute force.
 //! 4. Make it prune: for each variable, remove the values that have no support. Re-run the same
 //!    tests: a pruning bug shows up as a missing solution.
 //! 5. Make it cheap: pick [`wake_on`](Constraint::wake_on) (wake only when a variable is fixed, if
@@ -76,10 +77,16 @@
 //! ```
 
 mod all_different;
+mod element;
 mod not_equal;
+mod predicate;
+mod table;
 
 pub use all_different::AllDifferent;
+pub use element::Element;
 pub use not_equal::NotEqual;
+pub use predicate::Predicate;
+pub use table::Table;
 
 use std::fmt;
 
