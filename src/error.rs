@@ -81,6 +81,14 @@ pub enum ModelError {
         /// The value whose removal emptied the domain.
         value: i32,
     },
+    /// A coefficient or constant is too large for the arithmetic of a constraint.
+    #[error("constraint {constraint}: arithmetic overflow: {detail}")]
+    ArithmeticOverflow {
+        /// The constraint's name.
+        constraint: String,
+        /// Which number overflows, and why.
+        detail: String,
+    },
     /// A constraint's own argument check failed.
     #[error("constraint {constraint}: {reason}")]
     InvalidConstraint {

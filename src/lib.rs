@@ -123,10 +123,13 @@ mod model;
 pub mod models;
 mod search;
 
-pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
+pub use constraints::{
+    AllDifferent, Comparison, Conflict, Constraint, Distance, Linear, NotEqual, PropagationContext,
+    Relation, WakeOn,
+};
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
-pub use model::{ConstraintId, Model, VarId};
+pub use model::{ConstraintId, LinearExpr, Model, VarId};
 pub use search::limits::Limit;
 pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
 pub use search::ordering::{

@@ -76,10 +76,20 @@
 //! ```
 
 mod all_different;
+mod bounds;
+mod comparison;
+mod distance;
+mod linear;
 mod not_equal;
+mod relation;
 
 pub use all_different::AllDifferent;
+pub use comparison::Comparison;
+pub use distance::Distance;
+pub(crate) use linear::Invalid as InvalidLinear;
+pub use linear::Linear;
 pub use not_equal::NotEqual;
+pub use relation::Relation;
 
 use std::fmt;
 
