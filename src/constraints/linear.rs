@@ -314,39 +314,69 @@ impl Linear {
         }
     }
 
-    /// One bounds pass for `Σ sign·aᵢ·xᵢ ≤ rhs`; returns whether a domain changed. A second pass
-    /// right after would change nothing: each variable's pruned bound is the one the sum of the
-    /// minimal terms does not read.
-    fn bounds_pass(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        sign: i64,
-        rhs: i64,
-    ) -> Result<bool, Conflict> {
+    /// One bounds pass for `Σ aᵢ·xᵢ ≤ rhs`. A second pass right after would change nothing:
+    /// each variable's pruned bound is the one the sum of the least terms does not read.
+    fn bounds_pass(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let mut extremes: SmallVec<[(i64, i64); INLINE]> = SmallVec::new();
         let mut least: i64 = 0;
         for (i, &var) in self.scope.iter().enumerate() {
             let domain = ctx.domain(var);
             let (min, max) = (domain.min().ok_or(Conflict)?, domain.max().ok_or(Conflict)?);
             let (min, max) = (i64::from(min), i64::from(max));
-            let a = sign * self.coefficients[i];
+            let a = self.coefficients[i];
             least += if a > 0 { a * min } else { a * max };
             extremes.push((min, max));
         }
-        let slack = rhs - least;
+        let slack = self.rhs - least;
         if slack < 0 {
+            return Err(Conflict);
+        }
+        for (i, &var) in self.scope.iter().enumerate() {
+            let a = self.coefficients[i];
+            let (min, max) = extremes[i];
+            // a·x may exceed its least value by at most the slack.
+            if a > 0 {
+                keep_at_most(ctx, var, min + slack / a)?;
+            } else {
+                keep_at_least(ctx, var, max - slack / -a)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One bounds pass for `Σ aᵢ·xᵢ = rhs`, both directions at once from one reading of the
+    /// bounds (a bound computed from bounds that have since narrowed is still sound); returns
+    /// whether a domain changed. Repeated until it changes nothing, it reaches the fixpoint of
+    /// the two inequalities.
+    fn equality_bounds_pass(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        let mut extremes: SmallVec<[(i64, i64); INLINE]> = SmallVec::new();
+        let (mut least, mut most) = (0i64, 0i64);
+        for (i, &var) in self.scope.iter().enumerate() {
+            let domain = ctx.domain(var);
+            let (min, max) = (domain.min().ok_or(Conflict)?, domain.max().ok_or(Conflict)?);
+            let (min, max) = (i64::from(min), i64::from(max));
+            let a = self.coefficients[i];
+            let (p, q) = (a * min, a * max);
+            least += p.min(q);
+            most += p.max(q);
+            extremes.push((min, max));
+        }
+        // The sum may exceed its least value by `above`, and fall short of its most by `below`.
+        let (above, below) = (self.rhs - least, most - self.rhs);
+        if above < 0 || below < 0 {
             return Err(Conflict);
         }
         let mut changed = false;
         for (i, &var) in self.scope.iter().enumerate() {
-            let a = sign * self.coefficients[i];
+            let a = self.coefficients[i];
             let (min, max) = extremes[i];
-            // a·x may exceed its least value by at most the slack.
-            changed |= if a > 0 {
-                keep_at_most(ctx, var, min + slack / a)?
+            let (up, down) = if a > 0 {
+                (min + above / a, max - below / a)
             } else {
-                keep_at_least(ctx, var, max - slack / -a)?
+                (min + below / -a, max - above / -a)
             };
+            changed |= keep_at_most(ctx, var, up)?;
+            changed |= keep_at_least(ctx, var, down)?;
         }
         Ok(changed)
     }
@@ -379,13 +409,16 @@ impl Linear {
         if span >= Linear::SUPPORT_SPAN || !(0..=span).contains(&target) {
             return Ok(()); // bounds propagation has already failed on an unreachable target
         }
-        let width = target as usize + 1;
-        let words = width.div_ceil(64);
-        let last_mask = low_mask(width - (words - 1) * 64);
         let offset = |k: usize, v: i32| -> usize {
             let (low, a) = lows[k];
             (a * i64::from(v) - low) as usize
         };
+        if target < 64 {
+            return self.support_filter_word(ctx, target as u32, offset);
+        }
+        let width = target as usize + 1;
+        let words = width.div_ceil(64);
+        let last_mask = low_mask(width - (words - 1) * 64);
 
         let mut reach: SmallVec<[u64; 64]> = SmallVec::from_elem(0, n * words);
         reach[0] = 1;
@@ -411,6 +444,42 @@ impl Linear {
                 intersects_shifted(from, &finish, r)
             })?;
             std::mem::swap(&mut finish, &mut next);
+        }
+        Ok(())
+    }
+}
+
+impl Linear {
+    /// [`support_filter`](Linear::support_filter) when every partial sum that matters fits one
+    /// word (`target < 64`): the same algorithm on `u64`s.
+    fn support_filter_word(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        target: u32,
+        offset: impl Fn(usize, i32) -> usize,
+    ) -> Result<(), Conflict> {
+        let n = self.scope.len();
+        let mask = low_mask(target as usize + 1);
+        let mut reach: SmallVec<[u64; INLINE]> = SmallVec::from_elem(0, n);
+        reach[0] = 1;
+        for k in 0..n - 1 {
+            let from = reach[k];
+            let mut to = 0;
+            for v in ctx.domain(self.scope[k]).iter() {
+                to |= from.checked_shl(offset(k, v) as u32).unwrap_or(0);
+            }
+            reach[k + 1] = to & mask;
+        }
+        let mut finish = 1u64 << target;
+        for k in (0..n).rev() {
+            let from = reach[k];
+            let mut next = 0;
+            ctx.retain(self.scope[k], |v| {
+                let back = finish.checked_shr(offset(k, v) as u32).unwrap_or(0);
+                next |= back;
+                from & back != 0
+            })?;
+            finish = next;
         }
         Ok(())
     }
@@ -485,17 +554,12 @@ impl Constraint for Linear {
         match (ctx.level(), self.kind) {
             (PropagationLevel::None, _) => self.forward(ctx, false),
             (PropagationLevel::Forward, _) | (_, Kind::Ne) => self.forward(ctx, true),
-            (_, Kind::Le) => self.bounds_pass(ctx, 1, self.rhs).map(drop),
+            (_, Kind::Le) => self.bounds_pass(ctx),
             (_, Kind::Eq) => {
                 if self.infeasible {
                     return Err(Conflict);
                 }
-                self.bounds_pass(ctx, 1, self.rhs)?;
-                while self.bounds_pass(ctx, -1, -self.rhs)? {
-                    if !self.bounds_pass(ctx, 1, self.rhs)? {
-                        break;
-                    }
-                }
+                while self.equality_bounds_pass(ctx)? {}
                 self.support_filter(ctx)
             }
         }
