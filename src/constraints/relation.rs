@@ -35,9 +35,11 @@ use crate::search::PropagationLevel;
 /// model.post(Relation::new(x, Comparison::Lt, y))?;
 /// assert_eq!(model.solver().count().solutions, 3);
 ///
-/// // x = y + 2 leaves x = 3, y = 1.
-/// model.post(Relation::with_offset(x, Comparison::Eq, y, 2))?;
-/// assert_eq!(model.solve().solution().unwrap().values(), [3, 1]);
+/// // Adding x ≥ y - 1 rules out (1, 3); adding x ≥ y + 2 leaves no solution.
+/// model.post(Relation::with_offset(x, Comparison::Ge, y, -1))?;
+/// assert_eq!(model.solver().count().solutions, 2);
+/// model.post(Relation::with_offset(x, Comparison::Ge, y, 2))?;
+/// assert!(!model.solve().is_solved());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
