@@ -265,6 +265,86 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The levels are honoured: `None` prunes nothing (it may only fail on a fixed, violated
+    /// scope), and `Forward` prunes nothing while two variables of the scope are unfixed.
+    #[test]
+    fn weaker_levels_prune_only_what_they_promise((domains, recipe) in single_constraint()) {
+        let model = build(&domains, &recipe);
+        let initial: Vec<BTreeSet<i32>> = domains.iter().map(|d| d.iter().copied().collect()).collect();
+        let scope: BTreeSet<usize> = match &recipe {
+            Recipe::Linear { terms, .. } => merged(terms).iter().map(|&(_, i)| i).collect(),
+            Recipe::Relation { x, y, .. } | Recipe::Distance { x, y, .. } => [*x, *y].into(),
+        };
+        let unfixed = scope.iter().filter(|&&i| initial[i].len() > 1).count();
+        match root_domains(&model, PropagationLevel::None) {
+            Some(left) => prop_assert_eq!(&left, &initial, "None pruned"),
+            None => prop_assert!(unfixed == 0, "None failed before the scope was fixed"),
+        }
+        if unfixed >= 2 {
+            prop_assert_eq!(root_domains(&model, PropagationLevel::Forward), Some(initial));
+        }
+    }
+
+    /// The constraints' `wake_on` and `is_idempotent` lose no pruning: a search with the
+    /// constraint wrapped so that it wakes on every change and never claims a fixpoint visits
+    /// exactly the same nodes, with the same domains, at every level.
+    #[test]
+    fn wake_conditions_and_idempotence_lose_no_pruning((domains, recipe) in single_constraint()) {
+        let model = build(&domains, &recipe);
+        let mut conservative = Model::new();
+        let vars: Vec<VarId> =
+            domains.iter().map(|d| conservative.new_var(d.as_slice()).unwrap()).collect();
+        conservative.post(Conservative(recipe.build(&vars))).unwrap();
+        for level in LEVELS {
+            prop_assert_eq!(
+                search_trace(&model, level),
+                search_trace(&conservative, level),
+                "at {:?}",
+                level
+            );
+        }
+    }
+}
+
+/// A constraint with the always-correct defaults: woken by any change, never idempotent.
+#[derive(Debug)]
+struct Conservative(Box<dyn Constraint>);
+
+impl Constraint for Conservative {
+    fn scope(&self) -> &[VarId] {
+        self.0.scope()
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        self.0.check(values)
+    }
+    fn propagate(&self, ctx: &mut cspkit::PropagationContext<'_>) -> Result<(), cspkit::Conflict> {
+        self.0.propagate(ctx)
+    }
+    fn prepare(&mut self, model: &Model) -> Result<(), cspkit::ModelError> {
+        self.0.prepare(model)
+    }
+}
+
+/// The domains seen at every node of a complete search in input order.
+fn search_trace(model: &Model, level: PropagationLevel) -> Vec<Vec<Vec<i32>>> {
+    let mut trace = Vec::new();
+    let spy = |view: &cspkit::SearchView<'_>| -> Option<VarId> {
+        trace.push(
+            view.variables()
+                .map(|var| view.domain(var).iter().collect())
+                .collect(),
+        );
+        view.unfixed().next()
+    };
+    let _ = model
+        .solver()
+        .with_variable_order(spy)
+        .with_propagation(level)
+        .count();
+    trace
+}
+
 fn check_model(spec: &ModelSpec<Recipe>) -> Result<(), TestCaseError> {
     let (model, _) = spec.build();
     let expected = brute_force(&model);
