@@ -81,6 +81,20 @@ pub enum ModelError {
         /// The value whose removal emptied the domain.
         value: i32,
     },
+    /// A tuple of a table has a different number of values than the table's scope.
+    #[error(
+        "constraint {constraint}: tuple {tuple} has {found} values, but the scope has {expected} variables"
+    )]
+    TupleArity {
+        /// The constraint's name.
+        constraint: String,
+        /// The position of the tuple in the list given, starting at 0.
+        tuple: usize,
+        /// The number of values in the tuple.
+        found: usize,
+        /// The number of variables in the scope.
+        expected: usize,
+    },
     /// A coefficient or constant is too large for the arithmetic of a constraint.
     #[error("constraint {constraint}: arithmetic overflow: {detail}")]
     ArithmeticOverflow {

@@ -135,7 +135,11 @@
 //!
 //! Implement [`Constraint`]: a scope, a `check` of full assignments, and a `propagate` that
 //! prunes through a [`PropagationContext`]. The [`constraints`] module documents the contract
-//! and gives a step-by-step recipe with a complete example.
+//! and gives a step-by-step recipe with a complete example. The [`conformance`] kit tests a
+//! constraint against that contract in one call (soundness, failure detection, idempotence,
+//! undo, locality), on random cases it can reproduce from a seed. Before writing one, see
+//! whether [`Table`] (allowed tuples), [`Element`] (`value = array[index]`) or [`Predicate`]
+//! (any closure) already says it.
 //!
 //! # Watching the search
 //!
@@ -149,6 +153,7 @@
 //!   `indicatif`). Library users can depend on `cspkit` with `default-features = false`; the
 //!   library itself only needs `fixedbitset`, `smallvec` and `thiserror`.
 
+pub mod conformance;
 pub mod constraints;
 mod domain;
 mod error;
@@ -156,10 +161,9 @@ mod model;
 pub mod models;
 mod search;
 
-pub use constraints::{
-    AllDifferent, Comparison, Conflict, Constraint, Distance, Linear, NotEqual, PropagationContext,
-    Relation, WakeOn,
-};
+pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
+pub use constraints::{Comparison, Distance, Linear, Relation};
+pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
 pub use model::{ConstraintId, LinearExpr, Model, VarId};
@@ -176,3 +180,8 @@ pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The code blocks of `docs/custom-constraints.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/custom-constraints.md")]
+pub struct GuideDoctests;

@@ -35,8 +35,9 @@
 //! 2. Write the simplest sound `propagate`: if every variable of the scope is fixed, run `check`
 //!    on the values and return `Err(Conflict)` when it fails; otherwise do nothing. This is
 //!    already a correct constraint (the engine finds solutions by search alone).
-//! 3. Test it: solve small models with it and compare the solutions with a brute-force
-//!    enumeration filtered by `check`. `tests/custom_constraint.rs` in the repository does this.
+//! 3. Test it: [`ConformanceTest`](crate::conformance::ConformanceTest) compares it with a
+//!    brute-force enumeration filtered by `check`, on random domains, at every level; also
+//!    solve small models with it and compare their solutions with brute force.
 //! 4. Make it prune: for each variable, remove the values that have no support. Re-run the same
 //!    tests: a pruning bug shows up as a missing solution.
 //! 5. Make it cheap: pick [`wake_on`](Constraint::wake_on) (wake only when a variable is fixed, if
@@ -79,17 +80,23 @@ mod all_different;
 mod bounds;
 mod comparison;
 mod distance;
+mod element;
 mod linear;
 mod not_equal;
+mod predicate;
 mod relation;
+mod table;
 
 pub use all_different::AllDifferent;
 pub use comparison::Comparison;
 pub use distance::Distance;
+pub use element::Element;
 pub(crate) use linear::Invalid as InvalidLinear;
 pub use linear::Linear;
 pub use not_equal::NotEqual;
+pub use predicate::Predicate;
 pub use relation::Relation;
+pub use table::Table;
 
 use std::fmt;
 

@@ -17,8 +17,8 @@ use std::fmt::Debug;
 use std::ops::RangeInclusive;
 
 use cspkit::{
-    AllDifferent, Constraint, Limit, Model, NotEqual, PropagationLevel, SearchObserver,
-    SearchView, Solver, ValueOrder, VarId, VariableOrder,
+    AllDifferent, Constraint, Limit, Model, NotEqual, PropagationLevel, SearchObserver, SearchView,
+    Solver, ValueOrder, VarId, VariableOrder,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -285,7 +285,10 @@ pub fn offset(scale: i32) -> impl Strategy<Value = i32> {
 }
 
 /// A random scope of `sizes` distinct variables among `num_variables`, in random order.
-pub fn scope(num_variables: usize, sizes: RangeInclusive<usize>) -> impl Strategy<Value = Vec<usize>> {
+pub fn scope(
+    num_variables: usize,
+    sizes: RangeInclusive<usize>,
+) -> impl Strategy<Value = Vec<usize>> {
     subsequence((0..num_variables).collect::<Vec<_>>(), sizes).prop_shuffle()
 }
 
@@ -300,10 +303,12 @@ pub fn builtin_constraint<X: Debug + Clone>(
         any::<bool>(),
         vec(offset(scale), num_variables),
     )
-        .prop_map(|(scope, with_offsets, offsets)| ConstraintSpec::AllDifferent {
-            offsets: with_offsets.then(|| offsets[..scope.len()].to_vec()),
-            scope,
-        });
+        .prop_map(
+            |(scope, with_offsets, offsets)| ConstraintSpec::AllDifferent {
+                offsets: with_offsets.then(|| offsets[..scope.len()].to_vec()),
+                scope,
+            },
+        );
     let not_equal = (scope(num_variables, 2..=2), offset(scale)).prop_map(|(pair, offset)| {
         ConstraintSpec::NotEqual {
             x: pair[0],

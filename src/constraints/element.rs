@@ -1,0 +1,435 @@
+//! Element: `value = array[index]`, with the index a variable.
+
+use smallvec::SmallVec;
+
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::model::VarId;
+use crate::search::PropagationLevel;
+
+/// `value = array[index]`: the variable `value` equals the entry of `array` at the position
+/// held by the variable `index`. Positions start at 0; index values outside `0..array.len()`
+/// belong to no solution and are pruned (at every level but `None`, which only checks).
+///
+/// The array holds constants ([`Element::new`]) or variables ([`Element::with_variables`]).
+/// This is how a model looks something up: the cost of the item chosen, the colour of the
+/// cell a pointer designates, the next city of a tour.
+///
+/// Propagation, by [`PropagationLevel`]:
+///
+/// - `None`: fails when `index` is fixed to a position outside the array, or when `index`,
+///   `value` and the entry it designates are all fixed and differ; prunes nothing.
+/// - `Forward`: prunes `index` to the positions of the array; when `value` is fixed to `v`,
+///   keeps the positions whose entry can be `v`; when `index` is fixed to `k`, makes the
+///   domains of `value` and of `array[k]` equal to their intersection. Wakes only when a
+///   variable is fixed.
+/// - `Full`: keeps a position `k` of `index` when the domains of `value` and `array[k]` meet,
+///   and a value `v` of `value` when some remaining position can hold `v`; when `index` is
+///   fixed to `k`, intersects `value` and `array[k]` as above. For an array of constants this
+///   is domain consistency on `index` and `value` (the only variables), in one call. For an
+///   array of variables that are distinct from each other and from `index` and `value`, it is
+///   domain consistency on every variable, in one call: an entry not designated by a fixed
+///   index is free, because another position can serve. When variables repeat (say
+///   `z = [x, x, y][i]`, or `z` itself inside the array), the same rules stay sound but may
+///   keep values without support, and a second call may prune more.
+///
+/// Cost: O(n) for `n` positions left in `index`, plus, for an array of constants, a sort of
+/// the designated entries (O(n log n)); for an array of variables, O(n·d) domain look-ups
+/// for domains of `d` values. Scratch space is allocated only for arrays longer than 64.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{Element, Model};
+///
+/// // Prices of four items; pick an item that costs exactly 7.
+/// let prices = [5, 7, 3, 7];
+/// let mut model = Model::new();
+/// let item = model.new_var(0..=9)?; // positions 4..=9 are pruned
+/// let cost = model.new_var(6..=10)?;
+/// model.post(Element::new(&prices, item, cost))?;
+/// model.fix(cost, 7)?;
+/// let solution = model.solve().solution().unwrap();
+/// assert_eq!(solution[item], 1);
+/// assert_eq!(model.solver().count().solutions, 2); // items 1 and 3
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// `[index, value, distinct array variables…]`.
+    scope: Vec<VarId>,
+    array: Array,
+}
+
+#[derive(Debug, Clone)]
+enum Array {
+    Constants(Vec<i32>),
+    /// For each position, the position in the scope of its variable.
+    Variables {
+        slots: Vec<u32>,
+        /// Whether a variable appears twice among the index, the value and the array.
+        aliased: bool,
+    },
+}
+
+const INDEX: usize = 0;
+const VALUE: usize = 1;
+
+impl Element {
+    /// `value = array[index]` for an array of constants. An empty array makes the constraint
+    /// unsatisfiable.
+    pub fn new(array: &[i32], index: VarId, value: VarId) -> Element {
+        Element {
+            scope: vec![index, value],
+            array: Array::Constants(array.to_vec()),
+        }
+    }
+
+    /// `value = array[index]` for an array of variables. The array may name a variable more
+    /// than once, and may contain `index` or `value` (see the type's documentation for what
+    /// that costs in strength); `index` and `value` must differ (posting reports
+    /// [`ModelError::RepeatedVariable`](crate::ModelError::RepeatedVariable)).
+    pub fn with_variables(array: &[VarId], index: VarId, value: VarId) -> Element {
+        let mut scope = vec![index, value];
+        let mut aliased = false;
+        let slots = array
+            .iter()
+            .map(|&var| match scope.iter().position(|&s| s == var) {
+                Some(slot) => {
+                    aliased = true;
+                    slot as u32
+                }
+                None => {
+                    scope.push(var);
+                    (scope.len() - 1) as u32
+                }
+            })
+            .collect();
+        Element {
+            scope,
+            array: Array::Variables { slots, aliased },
+        }
+    }
+
+    fn len(&self) -> usize {
+        match &self.array {
+            Array::Constants(values) => values.len(),
+            Array::Variables { slots, .. } => slots.len(),
+        }
+    }
+
+    /// The positions still possible for `index`, within the array.
+    fn positions(&self, ctx: &PropagationContext<'_>) -> SmallVec<[usize; 64]> {
+        let len = self.len() as i64;
+        ctx.domain(self.scope[INDEX])
+            .iter()
+            .filter(|&k| (0..len).contains(&i64::from(k)))
+            .map(|k| k as usize)
+            .collect()
+    }
+
+    /// Prunes index values outside `0..len`.
+    fn prune_outside(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let index = self.scope[INDEX];
+        if self.len() == 0 {
+            return Err(Conflict);
+        }
+        let last = i32::try_from(self.len() - 1).unwrap_or(i32::MAX);
+        ctx.remove_below(index, 0)?;
+        ctx.remove_above(index, last)?;
+        Ok(())
+    }
+
+    fn propagate_none(&self, ctx: &PropagationContext<'_>) -> Result<(), Conflict> {
+        let Some(k) = ctx.value(self.scope[INDEX]) else {
+            return Ok(());
+        };
+        let Some(k) = usize::try_from(k).ok().filter(|&k| k < self.len()) else {
+            return Err(Conflict);
+        };
+        let entry = match &self.array {
+            Array::Constants(values) => Some(values[k]),
+            Array::Variables { slots, .. } => ctx.value(self.scope[slots[k] as usize]),
+        };
+        match (entry, ctx.value(self.scope[VALUE])) {
+            (Some(a), Some(z)) if a != z => Err(Conflict),
+            _ => Ok(()),
+        }
+    }
+
+    /// With `index` fixed to `k`: `value` and `array[k]` keep their common values.
+    fn equate_designated(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        k: usize,
+    ) -> Result<(), Conflict> {
+        let value = self.scope[VALUE];
+        match &self.array {
+            Array::Constants(values) => {
+                ctx.fix(value, values[k])?;
+            }
+            Array::Variables { slots, .. } => {
+                let entry = self.scope[slots[k] as usize];
+                if entry != value {
+                    intersect(ctx, value, entry)?;
+                    intersect(ctx, entry, value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn propagate_forward(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let [index, value] = [self.scope[INDEX], self.scope[VALUE]];
+        self.prune_outside(ctx)?;
+        if let Some(z) = ctx.value(value) {
+            match &self.array {
+                Array::Constants(values) => {
+                    ctx.retain(index, |k| values[k as usize] == z)?;
+                }
+                Array::Variables { slots, .. } => {
+                    let entries: SmallVec<[bool; 64]> = slots
+                        .iter()
+                        .map(|&s| ctx.domain(self.scope[s as usize]).contains(z))
+                        .collect();
+                    ctx.retain(index, |k| entries[k as usize])?;
+                }
+            }
+        }
+        if let Some(k) = ctx.value(index) {
+            self.equate_designated(ctx, k as usize)?;
+        }
+        Ok(())
+    }
+
+    fn propagate_full(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let [index, value] = [self.scope[INDEX], self.scope[VALUE]];
+        self.prune_outside(ctx)?;
+        // Positions whose entry can equal the value.
+        let positions = self.positions(ctx);
+        let supported: SmallVec<[usize; 64]> = match &self.array {
+            Array::Constants(values) => {
+                let domain = ctx.domain(value);
+                positions
+                    .iter()
+                    .copied()
+                    .filter(|&k| domain.contains(values[k]))
+                    .collect()
+            }
+            Array::Variables { slots, .. } => positions
+                .iter()
+                .copied()
+                .filter(|&k| meet(ctx, value, self.scope[slots[k] as usize]))
+                .collect(),
+        };
+        if supported.len() < positions.len() {
+            ctx.retain(index, |k| supported.binary_search(&(k as usize)).is_ok())?;
+        }
+        // Values some remaining position can hold.
+        match &self.array {
+            Array::Constants(values) => {
+                let mut entries: SmallVec<[i32; 64]> =
+                    supported.iter().map(|&k| values[k]).collect();
+                entries.sort_unstable();
+                entries.dedup();
+                if entries.len() < ctx.domain(value).size() {
+                    ctx.retain(value, |v| entries.binary_search(&v).is_ok())?;
+                }
+            }
+            Array::Variables { slots, .. } => {
+                let entries: SmallVec<[VarId; 64]> = supported
+                    .iter()
+                    .map(|&k| self.scope[slots[k] as usize])
+                    .collect();
+                if !entries.contains(&value) {
+                    // Keep `v` if some entry's domain holds it. Read the entries' domains
+                    // first: `retain` borrows the context mutably.
+                    let keep: SmallVec<[i32; 64]> = ctx
+                        .domain(value)
+                        .iter()
+                        .filter(|&v| entries.iter().any(|&e| ctx.domain(e).contains(v)))
+                        .collect();
+                    if keep.len() < ctx.domain(value).size() {
+                        ctx.retain(value, |v| keep.binary_search(&v).is_ok())?;
+                    }
+                }
+            }
+        }
+        if let Some(k) = ctx.value(index) {
+            self.equate_designated(ctx, k as usize)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether the domains of `a` and `b` share a value.
+fn meet(ctx: &PropagationContext<'_>, a: VarId, b: VarId) -> bool {
+    let (small, large) = if ctx.domain(a).size() <= ctx.domain(b).size() {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    let large = ctx.domain(large);
+    ctx.domain(small).iter().any(|v| large.contains(v))
+}
+
+/// Keeps in the domain of `target` only the values of `source`.
+fn intersect(
+    ctx: &mut PropagationContext<'_>,
+    target: VarId,
+    source: VarId,
+) -> Result<(), Conflict> {
+    let keep: SmallVec<[i32; 64]> = ctx
+        .domain(target)
+        .iter()
+        .filter(|&v| ctx.domain(source).contains(v))
+        .collect();
+    if keep.len() < ctx.domain(target).size() {
+        ctx.retain(target, |v| keep.binary_search(&v).is_ok())?;
+    }
+    Ok(())
+}
+
+impl Constraint for Element {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        let Some(k) = usize::try_from(values[INDEX])
+            .ok()
+            .filter(|&k| k < self.len())
+        else {
+            return false;
+        };
+        let entry = match &self.array {
+            Array::Constants(array) => array[k],
+            Array::Variables { slots, .. } => values[slots[k] as usize],
+        };
+        entry == values[VALUE]
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        match ctx.level() {
+            PropagationLevel::None => self.propagate_none(ctx),
+            PropagationLevel::Forward => self.propagate_forward(ctx),
+            PropagationLevel::Full => self.propagate_full(ctx),
+        }
+    }
+
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        match level {
+            PropagationLevel::Full => WakeOn::AnyChange,
+            _ => WakeOn::Fixed,
+        }
+    }
+
+    fn is_idempotent(&self, _level: PropagationLevel) -> bool {
+        !matches!(self.array, Array::Variables { aliased: true, .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Model;
+    use crate::search::trail::Trail;
+
+    fn propagate(
+        constraint: &Element,
+        domains: &[Vec<i32>],
+        level: PropagationLevel,
+    ) -> Result<Vec<Vec<i32>>, Conflict> {
+        let mut domains: Vec<crate::Domain> = domains
+            .iter()
+            .map(|values| crate::Domain::from_values(values.iter().copied()).unwrap())
+            .collect();
+        let mut trail = Trail::default();
+        let mut ctx = PropagationContext::new(&mut domains, &mut trail, None, level);
+        constraint.propagate(&mut ctx)?;
+        Ok(domains.iter().map(|d| d.iter().collect()).collect())
+    }
+
+    #[test]
+    fn positions_start_at_zero_and_outside_ones_are_pruned() {
+        let mut model = Model::new();
+        let [i, z] = [
+            model.new_var(-2..=5).unwrap(),
+            model.new_var(0..=9).unwrap(),
+        ];
+        let element = Element::new(&[4, 6, 4], i, z);
+        assert!(element.check(&[0, 4]) && element.check(&[1, 6]) && element.check(&[2, 4]));
+        assert!(!element.check(&[-1, 4]) && !element.check(&[3, 4]) && !element.check(&[1, 4]));
+        let domains = [(-2..=5).collect(), (0..=9).collect()];
+        assert_eq!(
+            propagate(&element, &domains, PropagationLevel::Full),
+            Ok(vec![vec![0, 1, 2], vec![4, 6]])
+        );
+        assert_eq!(
+            propagate(&element, &domains, PropagationLevel::Forward),
+            Ok(vec![vec![0, 1, 2], (0..=9).collect()])
+        );
+        assert_eq!(
+            propagate(&element, &[vec![3], vec![4]], PropagationLevel::None),
+            Err(Conflict)
+        );
+    }
+
+    #[test]
+    fn a_fixed_value_keeps_the_positions_holding_it() {
+        let mut model = Model::new();
+        let [i, z] = [model.new_var(0..=3).unwrap(), model.new_var(0..=9).unwrap()];
+        let element = Element::new(&[4, 6, 4, 5], i, z);
+        for level in [PropagationLevel::Forward, PropagationLevel::Full] {
+            assert_eq!(
+                propagate(&element, &[(0..=3).collect(), vec![4]], level),
+                Ok(vec![vec![0, 2], vec![4]])
+            );
+        }
+    }
+
+    #[test]
+    fn a_fixed_index_equates_the_value_and_the_designated_variable() {
+        let mut model = Model::new();
+        let vars = model.new_vars(4, 0..=9).unwrap();
+        let (i, z, a, b) = (vars[0], vars[1], vars[2], vars[3]);
+        let element = Element::with_variables(&[a, b], i, z);
+        let domains = [vec![1], vec![2, 3, 4], vec![0, 1], vec![3, 4, 5]];
+        for level in [PropagationLevel::Forward, PropagationLevel::Full] {
+            assert_eq!(
+                propagate(&element, &domains, level),
+                Ok(vec![vec![1], vec![3, 4], vec![0, 1], vec![3, 4]])
+            );
+        }
+        // Full: position 0 cannot hold any value of z.
+        let domains = [vec![0, 1], vec![2, 3, 4], vec![0, 1], vec![3, 4, 5]];
+        assert_eq!(
+            propagate(&element, &domains, PropagationLevel::Full),
+            Ok(vec![vec![1], vec![3, 4], vec![0, 1], vec![3, 4]])
+        );
+    }
+
+    #[test]
+    fn an_array_may_repeat_a_variable() {
+        let mut model = Model::new();
+        let vars = model.new_vars(3, 0..=2).unwrap();
+        let (i, z, x) = (vars[0], vars[1], vars[2]);
+        let element = Element::with_variables(&[x, z, x], i, z);
+        assert_eq!(element.scope(), &[i, z, x]);
+        assert!(!element.is_idempotent(PropagationLevel::Full));
+        // z = [x, z, x][i]: i = 1 always works; i ∈ {0, 2} needs z = x.
+        assert!(element.check(&[1, 2, 0]));
+        assert!(element.check(&[2, 1, 1]) && !element.check(&[2, 1, 0]));
+    }
+
+    #[test]
+    fn an_empty_array_has_no_solution() {
+        let mut model = Model::new();
+        let [i, z] = [model.new_var(0..=2).unwrap(), model.new_var(0..=2).unwrap()];
+        let element = Element::new(&[], i, z);
+        assert!(!element.check(&[0, 0]));
+        let domains = [vec![0, 1, 2], vec![0, 1, 2]];
+        for level in [PropagationLevel::Forward, PropagationLevel::Full] {
+            assert_eq!(propagate(&element, &domains, level), Err(Conflict));
+        }
+    }
+}

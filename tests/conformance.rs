@@ -1,0 +1,423 @@
+//! The conformance kit on every built-in constraint, and on broken constraints it must catch.
+
+use cspkit::conformance::{ConformanceReport, ConformanceTest, Property, SplitMix64};
+use cspkit::{
+    AllDifferent, Conflict, Constraint, Element, NotEqual, Predicate, PropagationContext,
+    PropagationLevel, Table, VarId,
+};
+
+const CASES: usize = 400;
+
+/// Asserts what the documentation of a constraint claims: domain consistency and idempotence
+/// at `Full`, and that the checks had something to bite on.
+fn assert_full_is_domain_consistent(report: &ConformanceReport) {
+    let full = report.level(PropagationLevel::Full);
+    assert!(full.is_domain_consistent(), "{report}");
+    assert!(
+        full.declared_idempotent == full.propagations && full.looks_idempotent(),
+        "{report}"
+    );
+    assert!(full.pruned > 0 && full.conflicts > 0, "too easy: {report}");
+}
+
+#[test]
+fn all_different_conforms_with_and_without_offsets() {
+    for (values, max_domain_size) in [(-3..=4, 5), (-40..=40, 12)] {
+        let report = ConformanceTest::with_parameters(4, values, |vars, random| {
+            if random.chance(1, 3) {
+                AllDifferent::new(vars)
+            } else {
+                let offsets: Vec<i32> = vars.iter().map(|_| random.value_in(-2..=2)).collect();
+                AllDifferent::with_offsets(vars, &offsets).expect("one offset per variable")
+            }
+        })
+        .cases(CASES)
+        .max_domain_size(max_domain_size)
+        .assert_conforms();
+        // Régin's algorithm: domain consistency.
+        assert_full_is_domain_consistent(&report);
+    }
+}
+
+#[test]
+fn not_equal_conforms_and_is_arc_consistent_from_forward_up() {
+    let report = ConformanceTest::with_parameters(2, -3..=3, |vars, random| {
+        NotEqual::with_offset(vars[0], vars[1], random.value_in(-2..=2))
+    })
+    .cases(CASES)
+    .assert_conforms();
+    assert_full_is_domain_consistent(&report);
+    assert!(
+        report
+            .level(PropagationLevel::Forward)
+            .is_domain_consistent()
+    );
+}
+
+/// A random table over `arity` variables: up to `max_tuples` tuples of values in `values`.
+fn random_table(
+    vars: &[VarId],
+    random: &mut SplitMix64,
+    values: std::ops::RangeInclusive<i32>,
+    max_tuples: u64,
+) -> Table {
+    let count = random.below(max_tuples + 1);
+    let tuples: Vec<Vec<i32>> = (0..count)
+        .map(|_| {
+            vars.iter()
+                .map(|_| random.value_in(values.clone()))
+                .collect()
+        })
+        .collect();
+    Table::new(vars, &tuples).expect("tuples of the scope's length")
+}
+
+#[test]
+fn table_conforms_and_is_domain_consistent_at_full() {
+    for arity in 1..=4 {
+        let report = ConformanceTest::with_parameters(arity, -2..=3, |vars, random| {
+            random_table(vars, random, -2..=3, 30)
+        })
+        .cases(CASES)
+        .assert_conforms();
+        assert_full_is_domain_consistent(&report);
+    }
+}
+
+#[test]
+fn table_conforms_on_wide_domains_and_many_tuples() {
+    // Values over 100 integers (domains past one machine word) and up to 300 tuples (bitsets
+    // of several words).
+    let report = ConformanceTest::with_parameters(3, -50..=49, |vars, random| {
+        random_table(vars, random, -50..=49, 300)
+    })
+    .cases(CASES / 2)
+    .max_domain_size(40)
+    .assert_conforms();
+    assert!(
+        report.level(PropagationLevel::Full).is_domain_consistent(),
+        "{report}"
+    );
+}
+
+#[test]
+fn element_with_constants_conforms_and_is_domain_consistent_at_full() {
+    let report = ConformanceTest::with_parameters(2, -1..=5, |vars, random| {
+        let len = random.below(7) as usize;
+        let array: Vec<i32> = (0..len).map(|_| random.value_in(-1..=4)).collect();
+        Element::new(&array, vars[0], vars[1])
+    })
+    .cases(CASES)
+    .assert_conforms();
+    assert_full_is_domain_consistent(&report);
+}
+
+#[test]
+fn element_with_distinct_variables_conforms_and_is_domain_consistent_at_full() {
+    let report = ConformanceTest::new(5, -1..=3, |vars| {
+        Element::with_variables(&vars[2..], vars[0], vars[1])
+    })
+    .cases(CASES)
+    .assert_conforms();
+    assert_full_is_domain_consistent(&report);
+}
+
+#[test]
+fn element_with_repeated_variables_conforms() {
+    // The array draws from all the variables, index and value included, with repeats.
+    let report = ConformanceTest::with_parameters(4, -1..=3, |vars, random| {
+        let len = 1 + random.below(4) as usize;
+        let array: Vec<VarId> = (0..len)
+            .map(|_| vars[random.below(vars.len() as u64) as usize])
+            .collect();
+        Element::with_variables(&array, vars[0], vars[1])
+    })
+    .cases(CASES)
+    .assert_conforms();
+    let full = report.level(PropagationLevel::Full);
+    assert!(full.pruned > 0, "{report}");
+    // Only the instances without repeats declare idempotence.
+    assert!(0 < full.declared_idempotent && full.declared_idempotent < full.propagations);
+}
+
+#[test]
+fn predicate_conforms_and_forward_checks() {
+    let report = ConformanceTest::with_parameters(3, -2..=4, |vars, random| {
+        // A random rule: a linear combination of the values, compared with a constant.
+        let weights: Vec<i32> = vars.iter().map(|_| random.value_in(-2..=2)).collect();
+        let target = random.value_in(-3..=3);
+        Predicate::new(vars, move |values| {
+            values.iter().zip(&weights).map(|(v, w)| v * w).sum::<i32>() <= target
+        })
+    })
+    .cases(CASES)
+    .assert_conforms();
+    let forward = report.level(PropagationLevel::Forward);
+    assert!(forward.pruned > 0 && forward.looks_idempotent(), "{report}");
+    assert_eq!(report.level(PropagationLevel::None).pruned, 0, "{report}");
+}
+
+// ----- Broken constraints: the kit must catch each mistake. -----
+
+/// `x < y` with the pruning of `x` off by one: it removes `max(y) - 1`, a value of solutions.
+#[derive(Debug)]
+struct OffByOne([VarId; 2]);
+
+impl Constraint for OffByOne {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        values[0] < values[1]
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.0;
+        let max_y = ctx.domain(y).max().ok_or(Conflict)?;
+        ctx.remove_above(x, max_y - 2)?;
+        Ok(())
+    }
+}
+
+#[test]
+fn an_unsound_constraint_is_caught_with_a_reproducible_case() {
+    let failure = ConformanceTest::new(2, 0..=4, |vars| OffByOne([vars[0], vars[1]]))
+        .run()
+        .expect_err("the pruning is unsound");
+    assert_eq!(failure.property, Property::Soundness);
+    let text = failure.to_string();
+    assert!(
+        text.contains("soundness") && text.contains("OffByOne"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{:#x}", failure.case_seed)),
+        "{text}"
+    );
+    // The case's own seed runs it again, alone, with the same result.
+    let again = ConformanceTest::new(2, 0..=4, |vars| OffByOne([vars[0], vars[1]]))
+        .seed(failure.case_seed)
+        .cases(1)
+        .run()
+        .expect_err("the same case");
+    assert_eq!(again.message, failure.message);
+    assert_eq!(again.before, failure.before);
+}
+
+#[test]
+#[should_panic(expected = "conformance failure: soundness")]
+fn assert_conforms_panics_with_the_failure() {
+    ConformanceTest::new(2, 0..=4, |vars| OffByOne([vars[0], vars[1]])).assert_conforms();
+}
+
+/// `x ≠ y` that never reports a conflict.
+#[derive(Debug)]
+struct NeverFails([VarId; 2]);
+
+impl Constraint for NeverFails {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        values[0] != values[1]
+    }
+    fn propagate(&self, _ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_constraint_that_misses_conflicts_is_caught() {
+    let failure = ConformanceTest::new(2, 0..=3, |vars| NeverFails([vars[0], vars[1]]))
+        .run()
+        .expect_err("fixed equal values are not detected");
+    assert_eq!(failure.property, Property::FailureDetection);
+    assert!(failure.message.contains("no conflict"), "{failure}");
+}
+
+/// `x ≤ y` by bounds, one value at a time, yet declared idempotent.
+#[derive(Debug)]
+struct OneStepAtATime([VarId; 2]);
+
+impl Constraint for OneStepAtATime {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        values[0] <= values[1]
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.0;
+        let (max_x, max_y) = (ctx.domain(x).max(), ctx.domain(y).max());
+        if let (Some(max_x), Some(max_y)) = (max_x, max_y) {
+            if max_x > max_y {
+                ctx.remove(x, max_x)?; // only the largest value, not all those above max_y
+            }
+        }
+        let (min_x, min_y) = (ctx.domain(x).min(), ctx.domain(y).min());
+        if let (Some(min_x), Some(min_y)) = (min_x, min_y) {
+            if min_y < min_x {
+                ctx.remove(y, min_y)?;
+            }
+        }
+        Ok(())
+    }
+    fn is_idempotent(&self, _level: PropagationLevel) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_false_claim_of_idempotence_is_caught_and_an_honest_one_is_reported() {
+    let failure = ConformanceTest::new(2, 0..=5, |vars| OneStepAtATime([vars[0], vars[1]]))
+        .run()
+        .expect_err("a second call prunes more");
+    assert_eq!(failure.property, Property::Idempotence);
+    // Without the claim, the same behaviour passes and is counted.
+    #[derive(Debug)]
+    struct Honest(OneStepAtATime);
+    impl Constraint for Honest {
+        fn scope(&self) -> &[VarId] {
+            self.0.scope()
+        }
+        fn check(&self, values: &[i32]) -> bool {
+            self.0.check(values)
+        }
+        fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+            self.0.propagate(ctx)
+        }
+    }
+    let report = ConformanceTest::new(2, 0..=5, |vars| Honest(OneStepAtATime([vars[0], vars[1]])))
+        .assert_conforms();
+    let full = report.level(PropagationLevel::Full);
+    assert!(
+        full.declared_idempotent == 0 && !full.looks_idempotent(),
+        "{report}"
+    );
+}
+
+/// Declares the scope `[y]` but prunes `x` too.
+#[derive(Debug)]
+struct PrunesOutside {
+    declared: [VarId; 1],
+    hidden: VarId,
+}
+
+impl Constraint for PrunesOutside {
+    fn scope(&self) -> &[VarId] {
+        &self.declared
+    }
+    fn check(&self, _values: &[i32]) -> bool {
+        true
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        if let Some(min) = ctx.domain(self.hidden).min() {
+            if !ctx.is_fixed(self.hidden) {
+                ctx.remove(self.hidden, min)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn pruning_outside_the_scope_is_caught() {
+    let failure = ConformanceTest::new(2, 0..=3, |vars| PrunesOutside {
+        declared: [vars[1]],
+        hidden: vars[0],
+    })
+    .run()
+    .expect_err("it prunes a variable it does not declare");
+    assert_eq!(failure.property, Property::Locality);
+    assert!(failure.message.contains("outside the scope"), "{failure}");
+}
+
+/// Declares the scope `[y]`, and fixes `y` to the smallest value of `x`.
+#[derive(Debug)]
+struct ReadsOutside {
+    declared: [VarId; 1],
+    hidden: VarId,
+}
+
+impl Constraint for ReadsOutside {
+    fn scope(&self) -> &[VarId] {
+        &self.declared
+    }
+    fn check(&self, _values: &[i32]) -> bool {
+        true
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let [y] = self.declared;
+        // Unsound as well, but only where x's minimum is outside y's domain; the kit looks
+        // at locality first.
+        if let Some(min) = ctx.domain(self.hidden).min() {
+            if ctx.domain(y).contains(min) && ctx.domain(y).size() > 1 {
+                ctx.remove(y, min)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn reading_outside_the_scope_is_caught() {
+    let failure = ConformanceTest::new(2, 0..=3, |vars| ReadsOutside {
+        declared: [vars[1]],
+        hidden: vars[0],
+    })
+    .run()
+    .expect_err("its pruning depends on a variable it does not declare");
+    assert!(
+        matches!(failure.property, Property::Locality | Property::Soundness),
+        "{failure}"
+    );
+}
+
+#[test]
+fn a_panicking_constraint_is_reported_with_its_case() {
+    let failure = ConformanceTest::new(3, 0..=3, |vars| {
+        Predicate::new(vars, |values| {
+            assert!(values[0] != 2, "the rule refuses to look at a 2");
+            true
+        })
+    })
+    .run()
+    .expect_err("the rule panics");
+    assert_eq!(failure.property, Property::NoPanic);
+    assert!(
+        failure.message.contains("refuses to look at a 2"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn a_configuration_that_cannot_make_a_case_is_a_failure_not_a_panic() {
+    #[allow(
+        clippy::reversed_empty_ranges,
+        reason = "an empty range is the point of the test"
+    )]
+    let empty = 3..=1;
+    for mut test in [
+        ConformanceTest::new(0, 0..=3, |vars| Predicate::new(vars, |_| true)),
+        ConformanceTest::new(1, empty, |vars| Predicate::new(vars, |_| true)),
+        ConformanceTest::new(1, i32::MIN..=i32::MAX, |vars| {
+            Predicate::new(vars, |_| true)
+        }),
+    ] {
+        let failure = test.run().expect_err("no case can be made");
+        assert_eq!(failure.property, Property::Setup, "{failure}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report() {
+    let run = |seed| {
+        ConformanceTest::with_parameters(3, -2..=3, |vars, random| {
+            random_table(vars, random, -2..=3, 12)
+        })
+        .seed(seed)
+        .cases(50)
+        .assert_conforms()
+    };
+    assert_eq!(run(11), run(11));
+    assert_ne!(run(11).levels, run(12).levels);
+}

@@ -1,0 +1,44 @@
+//! The guide stays true to its worked example: its excerpts are the example's code, verbatim,
+//! and the conformance report it shows is the one the kit prints.
+
+use cspkit::conformance::ConformanceTest;
+
+#[allow(
+    dead_code,
+    reason = "only the constraint is used here, not the example's main"
+)]
+#[path = "../examples/custom_constraint.rs"]
+mod example;
+
+const GUIDE: &str = include_str!("../docs/custom-constraints.md");
+
+/// Every `rust,ignore` block of the guide is an excerpt of `examples/custom_constraint.rs`
+/// (the guide's complete blocks run as doctests instead).
+#[test]
+fn the_guides_excerpts_are_verbatim_in_the_example() {
+    let example = include_str!("../examples/custom_constraint.rs");
+    let mut excerpts = 0;
+    for block in GUIDE.split("```rust,ignore\n").skip(1) {
+        let code = block.split("\n```").next().expect("a closed code block");
+        assert!(
+            example.contains(code),
+            "this excerpt is not in examples/custom_constraint.rs:\n{code}"
+        );
+        excerpts += 1;
+    }
+    assert_eq!(excerpts, 7, "the guide's excerpts were counted wrong");
+}
+
+#[test]
+fn the_guides_conformance_report_is_the_one_the_kit_prints() {
+    let report = ConformanceTest::new(2, -3..=6, |vars| {
+        example::NotConsecutive::new(vars[0], vars[1])
+    })
+    .cases(500)
+    .assert_conforms();
+    let printed = report.to_string();
+    assert!(
+        GUIDE.contains(&printed),
+        "the guide should show:\n{printed}"
+    );
+}
