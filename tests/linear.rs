@@ -2,7 +2,8 @@
 //! `LinearExpr`, against brute force on small random instances.
 //!
 //! The oracle never uses the constraints' own arithmetic: [`Recipe::holds`] restates each rule
-//! directly, and the checkers are first tested against it.
+//! directly, and the checkers are first tested against it. The last tests run the crate's
+//! conformance kit on each constraint, and assert the consistency the documentation claims.
 
 mod common;
 
@@ -12,6 +13,7 @@ use common::{
     ConstraintRecipe, LEVELS, ModelSpec, brute_force, collect_solutions, domain, model_specs,
     root_domains, scale, scope, supported_values,
 };
+use cspkit::conformance::{ConformanceReport, ConformanceTest, SplitMix64};
 use cspkit::{
     Comparison, Constraint, Distance, Linear, LinearExpr, Model, PropagationLevel, Relation,
     SmallestDomain, VarId,
@@ -458,4 +460,93 @@ fn a_large_equality_keeps_to_bounds_and_stays_correct() {
     let mut solver = model.solver();
     let _ = solver.count();
     assert_eq!(solver.stats().nodes, 0);
+}
+
+// ----- The conformance kit -----
+
+/// A random comparison.
+fn random_comparison(random: &mut SplitMix64) -> Comparison {
+    Comparison::ALL[random.below(6) as usize]
+}
+
+/// Asserts what the documentation claims at `Full`: every call reaches its own fixpoint (and
+/// says so), the checks had something to bite on, and, if `consistent`, domain consistency.
+fn assert_full(report: &ConformanceReport, consistent: bool) {
+    let full = report.level(PropagationLevel::Full);
+    assert!(!consistent || full.is_domain_consistent(), "{report}");
+    assert_eq!(full.declared_idempotent, full.propagations, "{report}");
+    assert!(full.looks_idempotent(), "{report}");
+    assert!(full.pruned > 0 && full.conflicts > 0, "too easy: {report}");
+}
+
+/// `Σ aᵢ·xᵢ op c` over the kit's variables, with a repeated variable now and then (merged, or
+/// cancelled down to the other terms) and coefficients in `-max..=max`.
+fn random_linear(vars: &[VarId], random: &mut SplitMix64, max: i32) -> Linear {
+    let mut terms: Vec<(i64, VarId)> = vars
+        .iter()
+        .map(|&var| (i64::from(random.value_in(-max..=max)), var))
+        .collect();
+    if random.chance(1, 4) {
+        let (a, var) = terms[random.below(terms.len() as u64) as usize];
+        terms.push((if random.chance(1, 2) { -a } else { a }, var));
+    }
+    let op = random_comparison(random);
+    let constant = i64::from(random.value_in(-4 * max..=4 * max));
+    let linear = Linear::new(&terms, op, constant);
+    if linear.terms().len() == 0 {
+        Linear::new(&[(1, vars[0])], op, constant)
+    } else {
+        linear
+    }
+}
+
+#[test]
+fn linear_conforms_and_is_domain_consistent_at_full_on_small_spans() {
+    for (arity, values, max_domain_size) in [(1, -4..=6, 5), (3, -4..=6, 5), (4, -30..=30, 9)] {
+        let report = ConformanceTest::with_parameters(arity, values, |vars, random| {
+            random_linear(vars, random, 3)
+        })
+        .cases(400)
+        .max_domain_size(max_domain_size)
+        .assert_conforms();
+        // Spans stay below Linear::SUPPORT_SPAN: 4 terms × 3 × 60 = 720.
+        assert_full(&report, true);
+    }
+}
+
+#[test]
+fn linear_with_large_coefficients_conforms_with_bounds_only() {
+    // Coefficients up to 2000 on values -30..=30: spans beyond 4096, so `=` keeps to bounds.
+    let report = ConformanceTest::with_parameters(3, -30..=30, |vars, random| {
+        random_linear(vars, random, 2000)
+    })
+    .cases(400)
+    .max_domain_size(9)
+    .assert_conforms();
+    assert_full(&report, false);
+}
+
+#[test]
+fn relation_conforms_and_is_arc_consistent_at_full() {
+    let report = ConformanceTest::with_parameters(2, -4..=4, |vars, random| {
+        let op = random_comparison(random);
+        Relation::with_offset(vars[0], op, vars[1], random.value_in(-3..=3))
+    })
+    .cases(400)
+    .assert_conforms();
+    assert_full(&report, true);
+}
+
+#[test]
+fn distance_conforms_and_is_arc_consistent_at_full() {
+    for (values, max_domain_size) in [(-4..=4, 5), (-50..=50, 12)] {
+        let report = ConformanceTest::with_parameters(2, values, |vars, random| {
+            let op = random_comparison(random);
+            Distance::new(vars[0], vars[1], op, random.value_in(-1..=6))
+        })
+        .cases(400)
+        .max_domain_size(max_domain_size)
+        .assert_conforms();
+        assert_full(&report, true);
+    }
 }
