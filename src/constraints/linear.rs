@@ -46,6 +46,10 @@ const INLINE: usize = 16;
 ///
 /// Every level reaches its own fixpoint in one call.
 ///
+/// At `Full`, an equality whose coefficients have a common divisor that does not divide `c`
+/// fails at once. Otherwise common divisors are divided out when the constraint is built, and
+/// the spans and magnitudes below are those of the reduced constraint.
+///
 /// Arithmetic: the terms are summed in `i64`. Posting checks, on the initial domains, that
 /// `Σ |aᵢ|·max|xᵢ| + |c|` is at most [`MAX_MAGNITUDE`](Linear::MAX_MAGNITUDE) (2⁶¹), so that no
 /// sum, difference or bound computed during the search overflows.
@@ -207,15 +211,16 @@ impl Linear {
         let divisor = coefficients
             .iter()
             .fold(0u64, |g, &a| gcd(g, a.unsigned_abs()));
+        // (A divisor of 2⁶³, from a lone coefficient `i64::MIN`, is not an i64: left alone.)
+        let divisor = i64::try_from(divisor).unwrap_or(1);
         if divisor > 1 && kind != Kind::Ne && invalid.is_none() {
-            let g = divisor as i64; // ≤ the magnitude of a coefficient, which is an i64
-            if kind == Kind::Eq && rhs % g != 0 {
+            if kind == Kind::Eq && rhs % divisor != 0 {
                 infeasible = true;
             }
             for a in &mut coefficients {
-                *a /= g;
+                *a /= divisor;
             }
-            rhs = rhs.div_euclid(g);
+            rhs = rhs.div_euclid(divisor);
         }
         Linear {
             scope,
@@ -689,6 +694,18 @@ mod tests {
             Err(ModelError::ArithmeticOverflow { .. })
         ));
         assert_eq!(m.num_constraints(), 0);
+    }
+
+    #[test]
+    fn a_lone_coefficient_of_i64_min_keeps_its_meaning() {
+        // i64::MIN · x ≤ 5 holds for x ≥ 0 only; x in {0} fits the arithmetic.
+        let mut m = Model::new();
+        let x = m.new_var([0]).unwrap();
+        m.post(Linear::new(&[(i64::MIN, x)], Comparison::Le, 5))
+            .unwrap();
+        assert_eq!(m.solver().count().solutions, 1);
+        let c = Linear::new(&[(i64::MIN, x)], Comparison::Le, 5);
+        assert!(c.check(&[0]) && c.check(&[1]) && !c.check(&[-1]));
     }
 
     #[test]
