@@ -528,6 +528,21 @@ mod tests {
     }
 
     #[test]
+    fn arrays_and_grids_are_named_by_their_indices_and_found_by_name() {
+        let mut m = Model::new();
+        let xs = m.new_named_vars("x", 3, 0..=1).unwrap();
+        let grid = m.new_grid("cell", 2, 3, 1..=6).unwrap();
+        assert_eq!(m.var_name(xs[2]), "x[2]");
+        assert_eq!((grid.len(), grid[1].len()), (2, 3));
+        assert_eq!(m.var_name(grid[1][0]), "cell[1][0]");
+        assert_eq!(m.var_by_name("cell[0][2]"), Some(grid[0][2]));
+        assert_eq!(m.var_by_name("cell[2][0]"), None);
+        let err = m.new_grid("empty", 2, 2, Vec::new()).unwrap_err();
+        assert_eq!(err.to_string(), "variable empty[0][0]: the domain is empty");
+        assert_eq!(m.num_variables(), 9);
+    }
+
+    #[test]
     fn degree_counts_the_constraints_on_a_variable() {
         let mut m = Model::new();
         let xs = m.new_vars(3, 0..3).unwrap();
