@@ -95,6 +95,14 @@ pub enum ModelError {
         /// The number of variables in the scope.
         expected: usize,
     },
+    /// A coefficient or constant is too large for the arithmetic of a constraint.
+    #[error("constraint {constraint}: arithmetic overflow: {detail}")]
+    ArithmeticOverflow {
+        /// The constraint's name.
+        constraint: String,
+        /// Which number overflows, and why.
+        detail: String,
+    },
     /// A constraint's own argument check failed.
     #[error("constraint {constraint}: {reason}")]
     InvalidConstraint {

@@ -4,8 +4,9 @@
 //! value orderings, and chronological backtracking with propagation and a trail for undo.
 //!
 //! Contents: [quick start](#quick-start) · [concepts](#concepts-and-glossary) ·
-//! [choosing a strategy](#choosing-a-strategy) · [writing a constraint](#writing-your-own-constraint)
-//! · [watching the search](#watching-the-search) · [cargo features](#cargo-features)
+//! [arithmetic](#arithmetic) · [choosing a strategy](#choosing-a-strategy) ·
+//! [writing a constraint](#writing-your-own-constraint) ·
+//! [watching the search](#watching-the-search) · [cargo features](#cargo-features)
 //!
 //! # Quick start
 //!
@@ -64,6 +65,38 @@
 //! fixpoint. The outcome of a search is one of three answers: [`Outcome::Solved`],
 //! [`Outcome::Exhausted`] (no further solution) or [`Outcome::LimitReached`] (stopped by a node
 //! limit, a time limit or a cancellation flag before knowing).
+//!
+//! # Arithmetic
+//!
+//! Sums and comparisons are written as arithmetic on variables: `+`, `-` and `*` by an integer
+//! build a [`LinearExpr`], and its [`eq`](LinearExpr::eq), [`le`](LinearExpr::le) (and `ne`,
+//! `lt`, `ge`, `gt`) make a [`Linear`] constraint to post. [`Relation`] (`x op y + c`) and
+//! [`Distance`] (`|x − y| op c`) cover two variables; all share [`Comparison`]. Grids and
+//! arrays of named variables come from [`Model::new_grid`] and [`Model::new_named_vars`], and
+//! [`Model::var_by_name`] finds a variable again. The `examples/` directory holds worked
+//! puzzles: SEND + MORE = MONEY, map colouring, magic squares, Killer Sudoku, the zebra puzzle
+//! and Kakuro.
+//!
+//! ```
+//! use cspkit::{AllDifferent, LinearExpr, Model};
+//!
+//! let mut model = Model::new();
+//! let mut digit = |letter: &str| model.new_named_var(letter, 0..=9);
+//! let [s, e, n, d] = [digit("S")?, digit("E")?, digit("N")?, digit("D")?];
+//! let [m, o, r, y] = [digit("M")?, digit("O")?, digit("R")?, digit("Y")?];
+//! let send = LinearExpr::from_digits(&[s, e, n, d], 10);
+//! let more = LinearExpr::from_digits(&[m, o, r, e], 10);
+//! let money = LinearExpr::from_digits(&[m, o, n, e, y], 10);
+//! model.post((send.clone() + more).eq(money))?;
+//! model.post(AllDifferent::new(&[s, e, n, d, m, o, r, y]))?;
+//! model.remove(s, 0)?; // no leading zero
+//! model.remove(m, 0)?;
+//!
+//! let solution = model.solve().solution().unwrap();
+//! assert_eq!(send.value(&solution), Some(9567));
+//! assert_eq!(solution[model.var_by_name("Y").unwrap()], 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Choosing a strategy
 //!
@@ -129,10 +162,11 @@ pub mod models;
 mod search;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
+pub use constraints::{Comparison, Distance, Linear, Relation};
 pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
-pub use model::{ConstraintId, Model, VarId};
+pub use model::{ConstraintId, LinearExpr, Model, VarId};
 pub use search::limits::Limit;
 pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
 pub use search::ordering::{

@@ -77,15 +77,25 @@
 //! ```
 
 mod all_different;
+mod bounds;
+mod comparison;
+mod distance;
 mod element;
+mod linear;
 mod not_equal;
 mod predicate;
+mod relation;
 mod table;
 
 pub use all_different::AllDifferent;
+pub use comparison::Comparison;
+pub use distance::Distance;
 pub use element::Element;
+pub(crate) use linear::Invalid as InvalidLinear;
+pub use linear::Linear;
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
+pub use relation::Relation;
 pub use table::Table;
 
 use std::fmt;

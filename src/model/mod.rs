@@ -4,8 +4,10 @@
 //! one model can be solved many times, with different strategies, even from several threads.
 //! Every way of building a model that a user can get wrong returns a [`ModelError`].
 
+mod linear_expr;
 mod variables;
 
+pub use linear_expr::LinearExpr;
 pub use variables::VarId;
 
 use std::borrow::Cow;
@@ -110,6 +112,78 @@ impl Model {
         (0..count)
             .map(|_| self.declare(None, domain.clone()))
             .collect()
+    }
+
+    /// Declares `count` variables named `name[0]`, `name[1]`, … with the same initial domain.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::new_var`].
+    pub fn new_named_vars(
+        &mut self,
+        name: &str,
+        count: usize,
+        domain: impl IntoDomain,
+    ) -> Result<Vec<VarId>, ModelError> {
+        let domain = domain
+            .into_domain()
+            .map_err(|source| ModelError::InvalidDomain {
+                variable: format!("{name}[0]"),
+                source,
+            })?;
+        (0..count)
+            .map(|i| self.declare(Some(format!("{name}[{i}]")), domain.clone()))
+            .collect()
+    }
+
+    /// Declares a grid of `rows × cols` variables with the same initial domain, named
+    /// `name[r][c]` (from 0), and returns it row by row: `grid[r][c]`.
+    ///
+    /// ```
+    /// use cspkit::{AllDifferent, Model};
+    ///
+    /// let mut model = Model::new();
+    /// let cell = model.new_grid("cell", 2, 3, 1..=6)?;
+    /// model.post(AllDifferent::new(&cell.concat()))?;
+    /// assert_eq!(model.var_name(cell[1][2]), "cell[1][2]");
+    /// assert_eq!(model.var_by_name("cell[0][1]"), Some(cell[0][1]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::new_var`].
+    pub fn new_grid(
+        &mut self,
+        name: &str,
+        rows: usize,
+        cols: usize,
+        domain: impl IntoDomain,
+    ) -> Result<Vec<Vec<VarId>>, ModelError> {
+        let domain = domain
+            .into_domain()
+            .map_err(|source| ModelError::InvalidDomain {
+                variable: format!("{name}[0][0]"),
+                source,
+            })?;
+        (0..rows)
+            .map(|r| {
+                (0..cols)
+                    .map(|c| self.declare(Some(format!("{name}[{r}][{c}]")), domain.clone()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The first variable declared with the name `name`, if any (a linear search).
+    ///
+    /// With it a solution can be read by name: `solution[model.var_by_name("x").unwrap()]`.
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        let index = self.names.iter().position(|n| n.as_deref() == Some(name))?;
+        Some(VarId {
+            model: self.id,
+            index: index as u32,
+        })
     }
 
     fn declare(
@@ -451,6 +525,21 @@ mod tests {
             m.remove(x, 3),
             Err(ModelError::DomainWipeout { .. })
         ));
+    }
+
+    #[test]
+    fn arrays_and_grids_are_named_by_their_indices_and_found_by_name() {
+        let mut m = Model::new();
+        let xs = m.new_named_vars("x", 3, 0..=1).unwrap();
+        let grid = m.new_grid("cell", 2, 3, 1..=6).unwrap();
+        assert_eq!(m.var_name(xs[2]), "x[2]");
+        assert_eq!((grid.len(), grid[1].len()), (2, 3));
+        assert_eq!(m.var_name(grid[1][0]), "cell[1][0]");
+        assert_eq!(m.var_by_name("cell[0][2]"), Some(grid[0][2]));
+        assert_eq!(m.var_by_name("cell[2][0]"), None);
+        let err = m.new_grid("empty", 2, 2, Vec::new()).unwrap_err();
+        assert_eq!(err.to_string(), "variable empty[0][0]: the domain is empty");
+        assert_eq!(m.num_variables(), 9);
     }
 
     #[test]

@@ -645,6 +645,12 @@ impl Sudoku {
         &self.model
     }
 
+    /// The model, to extend: variants such as Killer Sudoku post their own constraints on the
+    /// cells' variables.
+    pub fn model_mut(&mut self) -> &mut Model {
+        &mut self.model
+    }
+
     /// The variables of the cells, row by row.
     pub fn cells(&self) -> &[VarId] {
         &self.cells
