@@ -4,7 +4,8 @@
 //!   model's initial domains, in lexicographic order, filtered by the constraints' own checkers;
 //! - [`ModelSpec`], a printable, shrinkable description of a small model, and
 //!   [`model_specs`], the proptest strategy that produces them (with planted solutions half
-//!   the time, so that many cases are satisfiable);
+//!   the time, so that many cases are satisfiable), and [`clustered_model_specs`], the same over
+//!   domains that straddle machine-word boundaries;
 //! - small observation helpers: [`collect_solutions`] and [`root_domains`].
 
 #![allow(
@@ -17,8 +18,8 @@ use std::fmt::Debug;
 use std::ops::RangeInclusive;
 
 use cspkit::{
-    AllDifferent, Constraint, Limit, Model, NotEqual, PropagationLevel, SearchObserver,
-    SearchView, Solver, ValueOrder, VarId, VariableOrder,
+    AllDifferent, Constraint, Limit, Model, NotEqual, PropagationLevel, SearchObserver, SearchView,
+    Solver, ValueOrder, VarId, VariableOrder,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -285,7 +286,10 @@ pub fn offset(scale: i32) -> impl Strategy<Value = i32> {
 }
 
 /// A random scope of `sizes` distinct variables among `num_variables`, in random order.
-pub fn scope(num_variables: usize, sizes: RangeInclusive<usize>) -> impl Strategy<Value = Vec<usize>> {
+pub fn scope(
+    num_variables: usize,
+    sizes: RangeInclusive<usize>,
+) -> impl Strategy<Value = Vec<usize>> {
     subsequence((0..num_variables).collect::<Vec<_>>(), sizes).prop_shuffle()
 }
 
@@ -300,10 +304,12 @@ pub fn builtin_constraint<X: Debug + Clone>(
         any::<bool>(),
         vec(offset(scale), num_variables),
     )
-        .prop_map(|(scope, with_offsets, offsets)| ConstraintSpec::AllDifferent {
-            offsets: with_offsets.then(|| offsets[..scope.len()].to_vec()),
-            scope,
-        });
+        .prop_map(
+            |(scope, with_offsets, offsets)| ConstraintSpec::AllDifferent {
+                offsets: with_offsets.then(|| offsets[..scope.len()].to_vec()),
+                scope,
+            },
+        );
     let not_equal = (scope(num_variables, 2..=2), offset(scale)).prop_map(|(pair, offset)| {
         ConstraintSpec::NotEqual {
             x: pair[0],
@@ -330,7 +336,65 @@ where
     S: Strategy<Value = X> + 'static,
     F: Fn(usize, i32) -> S + Clone + 'static,
 {
-    (num_variables, scale(), any::<bool>())
+    model_specs_over(num_variables, scale(), domain, extra_weight, extra)
+}
+
+/// The values of [`clustered_domain`]: runs of consecutive integers spread over more than 64,
+/// with runs that straddle the multiples of 64 and zero.
+pub const CLUSTERED_VALUES: [i32; 16] = [
+    -70, -69, -68, -2, -1, 0, 1, 2, 62, 63, 64, 65, 66, 127, 128, 129,
+];
+
+/// A random domain of at most [`MAX_DOMAIN_SIZE`] values from [`CLUSTERED_VALUES`]: some fit
+/// one machine word, others span several, and neighbouring values are common (so offsets of a
+/// few units make values collide across word boundaries).
+pub fn clustered_domain() -> impl Strategy<Value = Vec<i32>> {
+    subsequence(CLUSTERED_VALUES.to_vec(), 1..=MAX_DOMAIN_SIZE)
+}
+
+/// Random small models like [`model_specs`], but with domains from [`clustered_domain`] (and
+/// offsets of a few units).
+pub fn clustered_model_specs<X, S, F>(
+    num_variables: RangeInclusive<usize>,
+    extra_weight: u32,
+    extra: F,
+) -> impl Strategy<Value = ModelSpec<X>>
+where
+    X: ConstraintRecipe + 'static,
+    S: Strategy<Value = X> + 'static,
+    F: Fn(usize, i32) -> S + Clone + 'static,
+{
+    model_specs_over(
+        num_variables,
+        Just(1),
+        |_| clustered_domain(),
+        extra_weight,
+        extra,
+    )
+}
+
+/// Random small models of `num_variables` variables with domains from `domain(scale)`, for a
+/// scale drawn from `scales`, and up to six constraints: built-ins, and, with weight
+/// `extra_weight` against 2 for the built-ins, constraints drawn from
+/// `extra(num_variables, scale)`.
+///
+/// Half the cases are planted: a random assignment of the domains is drawn, and only the
+/// constraints it satisfies (by their own `check`) are kept, so the model has that solution.
+pub fn model_specs_over<X, S, F, D, DS>(
+    num_variables: RangeInclusive<usize>,
+    scales: impl Strategy<Value = i32> + 'static,
+    domain: D,
+    extra_weight: u32,
+    extra: F,
+) -> impl Strategy<Value = ModelSpec<X>>
+where
+    X: ConstraintRecipe + 'static,
+    S: Strategy<Value = X> + 'static,
+    F: Fn(usize, i32) -> S + Clone + 'static,
+    D: Fn(i32) -> DS + Clone + 'static,
+    DS: Strategy<Value = Vec<i32>> + 'static,
+{
+    (num_variables, scales, any::<bool>())
         .prop_flat_map(move |(n, scale, planted)| {
             let constraint = prop_oneof![
                 2 => builtin_constraint(n, scale),
