@@ -1,0 +1,595 @@
+//! Properties of the whole engine on random small models, checked against brute force.
+//!
+//! The models mix `AllDifferent` (with and without offsets), `NotEqual` with offsets, and a
+//! linear inequality defined below with the public API only. Every property compares the search
+//! with the naive enumeration of `common::brute_force`, which trusts nothing but the
+//! constraints' own `check`.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use common::{
+    ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, brute_force, clustered_domain,
+    clustered_model_specs, collect_solutions, domain, has_no_repeats, initial_domains, model_specs,
+    offset, root_domains, scale, scope, supported_values,
+};
+use cspkit::{
+    Ascending, Conflict, Constraint, Descending, DomainOverDegree, InputOrder, Limit, Outcome,
+    PropagationContext, PropagationLevel, SearchObserver, SearchView, SmallestDomain, ValueOrder,
+    VarId, VariableOrder, WakeOn,
+};
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+// ----- A constraint written the way a user would: Σ cᵢ·xᵢ ≤ bound. -----
+
+/// `Σ coefficients[i] · scope[i] ≤ bound`, with bounds pruning.
+///
+/// A value `v` of `xᵢ` is kept exactly when `cᵢ·v` plus the smallest possible sum of the other
+/// terms is at most `bound`; that is the rule itself, so at `Full` the pruning is exact (every
+/// value left belongs to some solution of the constraint alone).
+#[derive(Debug)]
+struct LinearAtMost {
+    scope: Vec<VarId>,
+    coefficients: Vec<i64>,
+    bound: i64,
+}
+
+impl LinearAtMost {
+    /// The smallest value of `c·x` over the domain of `x`.
+    fn smallest_term(ctx: &PropagationContext<'_>, var: VarId, c: i64) -> Option<i64> {
+        let domain = ctx.domain(var);
+        let end = if c >= 0 { domain.min() } else { domain.max() };
+        end.map(|v| c * i64::from(v))
+    }
+}
+
+impl Constraint for LinearAtMost {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        let sum: i64 = values
+            .iter()
+            .zip(&self.coefficients)
+            .map(|(&v, &c)| c * i64::from(v))
+            .sum();
+        sum <= self.bound
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        if ctx.level() == PropagationLevel::None {
+            let values: Option<Vec<i32>> = self.scope.iter().map(|&x| ctx.value(x)).collect();
+            return match values {
+                Some(values) if !self.check(&values) => Err(Conflict),
+                _ => Ok(()),
+            };
+        }
+        let smallest: Vec<i64> = self
+            .scope
+            .iter()
+            .zip(&self.coefficients)
+            .map(|(&x, &c)| Self::smallest_term(ctx, x, c).ok_or(Conflict))
+            .collect::<Result<_, _>>()?;
+        let total: i64 = smallest.iter().sum();
+        if total > self.bound {
+            return Err(Conflict);
+        }
+        // Pruning a term's largest values never changes its smallest value, so `total` stays
+        // right through the loop.
+        for ((&x, &c), &own) in self.scope.iter().zip(&self.coefficients).zip(&smallest) {
+            let slack = self.bound - (total - own); // c·x ≤ slack
+            if c > 0 {
+                let highest = slack.div_euclid(c);
+                ctx.remove_above(x, clamp_to_i32(highest))?;
+            } else if c < 0 {
+                let lowest = -slack.div_euclid(-c);
+                ctx.remove_below(x, clamp_to_i32(lowest))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        match level {
+            PropagationLevel::Full => WakeOn::AnyChange,
+            _ => WakeOn::Fixed,
+        }
+    }
+
+    fn is_idempotent(&self, _level: PropagationLevel) -> bool {
+        true
+    }
+}
+
+fn clamp_to_i32(value: i64) -> i32 {
+    value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+}
+
+/// How to build a [`LinearAtMost`]: variables by index, one coefficient each.
+#[derive(Debug, Clone)]
+struct Linear {
+    terms: Vec<(usize, i64)>,
+    bound: i64,
+}
+
+impl ConstraintRecipe for Linear {
+    fn build(&self, vars: &[VarId]) -> Box<dyn Constraint> {
+        Box::new(LinearAtMost {
+            scope: self.terms.iter().map(|&(i, _)| vars[i]).collect(),
+            coefficients: self.terms.iter().map(|&(_, c)| c).collect(),
+            bound: self.bound,
+        })
+    }
+}
+
+/// A random linear inequality over one to three of `num_variables` variables, with
+/// coefficients in ±{1, 2} and a bound around zero (so that about half the assignments pass).
+fn linear(num_variables: usize, scale: i32) -> impl Strategy<Value = Linear> {
+    let coefficient = prop_oneof![Just(-2i64), Just(-1), Just(1), Just(2)];
+    (
+        scope(num_variables, 1..=num_variables.min(3)),
+        vec(coefficient, 3),
+        -8i64..=8,
+    )
+        .prop_map(move |(scope, coefficients, bound)| Linear {
+            terms: scope.into_iter().zip(coefficients).collect(),
+            bound: bound * i64::from(scale),
+        })
+}
+
+/// Random models of two to six variables: built-ins and linear inequalities, over small or
+/// spread-out domains half the time, over clustered domains the other half.
+fn models() -> impl Strategy<Value = ModelSpec<Linear>> {
+    prop_oneof![
+        model_specs(2..=6, 1, linear),
+        clustered_model_specs(2..=6, 1, linear),
+    ]
+}
+
+// ----- Strategies of the search, as trait objects so that they can be listed. -----
+
+/// The variable orders tried: every built-in one and a closure.
+#[derive(Debug, Clone, Copy)]
+enum VariableChoice {
+    Input,
+    SmallestDomain,
+    DomainOverDegree,
+    /// A closure: the last unfixed variable in declaration order.
+    LastUnfixed,
+}
+
+impl VariableChoice {
+    const ALL: [VariableChoice; 4] = [
+        VariableChoice::Input,
+        VariableChoice::SmallestDomain,
+        VariableChoice::DomainOverDegree,
+        VariableChoice::LastUnfixed,
+    ];
+
+    fn order(self) -> Box<dyn VariableOrder> {
+        match self {
+            VariableChoice::Input => Box::new(InputOrder),
+            VariableChoice::SmallestDomain => Box::new(SmallestDomain),
+            VariableChoice::DomainOverDegree => Box::new(DomainOverDegree),
+            VariableChoice::LastUnfixed => {
+                Box::new(|view: &SearchView<'_>| view.unfixed().next_back())
+            }
+        }
+    }
+}
+
+/// The value orders tried: every built-in one and a closure.
+#[derive(Debug, Clone, Copy)]
+enum ValueChoice {
+    Ascending,
+    Descending,
+    /// A closure: the middle value of the domain (the upper one of two).
+    Middle,
+}
+
+impl ValueChoice {
+    const ALL: [ValueChoice; 3] = [
+        ValueChoice::Ascending,
+        ValueChoice::Descending,
+        ValueChoice::Middle,
+    ];
+
+    fn order(self) -> Box<dyn ValueOrder> {
+        match self {
+            ValueChoice::Ascending => Box::new(Ascending),
+            ValueChoice::Descending => Box::new(Descending),
+            ValueChoice::Middle => Box::new(|var: VarId, view: &SearchView<'_>| {
+                let domain = view.domain(var);
+                domain
+                    .iter()
+                    .nth(domain.size() / 2)
+                    .expect("the variable is not fixed")
+            }),
+        }
+    }
+}
+
+/// An observer that raises a cancellation flag after every `every` decisions.
+#[derive(Debug)]
+struct CancelEvery {
+    flag: Arc<AtomicBool>,
+    every: u64,
+    decisions: u64,
+}
+
+impl SearchObserver for CancelEvery {
+    fn decision(&mut self, _var: VarId, _value: i32, _depth: usize) {
+        self.decisions += 1;
+        if self.decisions % self.every == 0 {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig::with_cases(256)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn every_reported_solution_satisfies_every_constraint(spec in models()) {
+        let (model, _) = spec.build();
+        for level in LEVELS {
+            for variables in VariableChoice::ALL {
+                let mut solver = model
+                    .solver()
+                    .with_variable_order(variables.order())
+                    .with_propagation(level);
+                for solution in solver.solutions() {
+                    prop_assert!(
+                        model.is_solution(solution.values()),
+                        "{solution:?} at {level:?} with {variables:?} violates a constraint"
+                    );
+                    for (_, constraint) in model.constraints() {
+                        let scoped: Vec<i32> =
+                            constraint.scope().iter().map(|&x| solution[x]).collect();
+                        prop_assert!(
+                            constraint.check(&scoped),
+                            "{solution:?} violates {constraint:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_solutions_are_the_brute_force_solutions_each_reported_once(spec in models()) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        if let Some(planted) = &spec.planted {
+            prop_assert!(expected.contains(planted), "the oracle misses the planted solution");
+        }
+        for level in LEVELS {
+            let mut solver = model.solver().with_propagation(level);
+            let (mut found, stopped_by) = collect_solutions(&mut solver);
+            prop_assert_eq!(stopped_by, None);
+            prop_assert_eq!(solver.stats().solutions, found.len() as u64);
+            found.sort();
+            prop_assert!(has_no_repeats(&found), "a solution is reported twice at {:?}", level);
+            prop_assert_eq!(&found, &expected, "at {:?}", level);
+        }
+    }
+
+    #[test]
+    fn the_solutions_are_the_same_under_every_variable_order_value_order_and_level(
+        spec in models(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            for variables in VariableChoice::ALL {
+                for values in ValueChoice::ALL {
+                    let strategy = format!("{variables:?}, {values:?}, {level:?}");
+                    let solver = || {
+                        model
+                            .solver()
+                            .with_variable_order(variables.order())
+                            .with_value_order(values.order())
+                            .with_propagation(level)
+                    };
+                    let count = solver().count();
+                    prop_assert!(count.is_exact(), "{}", strategy);
+                    prop_assert_eq!(count.solutions, expected.len() as u64, "{}", strategy);
+                    let (mut found, _) = collect_solutions(&mut solver());
+                    found.sort();
+                    prop_assert!(has_no_repeats(&found), "{}", strategy);
+                    prop_assert_eq!(&found, &expected, "{}", strategy);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn input_order_and_ascending_values_report_solutions_in_lexicographic_order(
+        spec in models(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            let mut solver = model.solver().with_propagation(level);
+            let (found, _) = collect_solutions(&mut solver);
+            prop_assert_eq!(&found, &expected, "at {:?}", level);
+            let first = model.solver().with_propagation(level).next_solution();
+            match expected.first() {
+                Some(minimum) => {
+                    let first = first.solution().map(|s| s.values().to_vec());
+                    prop_assert_eq!(first.as_ref(), Some(minimum), "at {:?}", level);
+                }
+                None => prop_assert_eq!(first, Outcome::Exhausted, "at {:?}", level),
+            }
+        }
+        let default = model.solve().solution().map(|s| s.values().to_vec());
+        prop_assert_eq!(default.as_ref(), expected.first());
+    }
+
+    #[test]
+    fn root_propagation_never_removes_a_value_of_a_solution(
+        spec in prop_oneof![models(), lone_all_different()],
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        let supported = supported_values(&expected, model.num_variables());
+        let initial = initial_domains(&model);
+        for level in LEVELS {
+            match root_domains(&model, level) {
+                None => prop_assert!(
+                    expected.is_empty(),
+                    "root propagation failed at {:?} on a model with solutions", level
+                ),
+                Some(root) => {
+                    for (i, ((root, supported), initial)) in
+                        root.iter().zip(&supported).zip(&initial).enumerate()
+                    {
+                        prop_assert!(
+                            supported.is_subset(root),
+                            "x{} at {:?}: {:?} pruned, but solutions use {:?}",
+                            i, level, root, supported
+                        );
+                        prop_assert!(root.is_subset(initial), "x{} grew at {:?}", i, level);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_model_whose_variables_are_all_fixed_is_solved_exactly_when_the_values_satisfy_it(
+        spec in models(),
+    ) {
+        // The planted picks give one value per variable even when the case was not planted.
+        let values: Vec<i32> = match &spec.planted {
+            Some(planted) => planted.clone(),
+            None => spec.domains.iter().map(|d| d[d.len() / 2]).collect(),
+        };
+        let fixed = ModelSpec {
+            domains: values.iter().map(|&v| vec![v]).collect(),
+            constraints: spec.constraints.clone(),
+            planted: None,
+        };
+        let (model, _) = fixed.build();
+        let satisfied = spec.constraints.iter().all(|c| c.is_satisfied_by(&values));
+        for level in LEVELS {
+            let outcome = model.solver().with_propagation(level).next_solution();
+            prop_assert_eq!(outcome.is_solved(), satisfied, "{:?} at {:?}", values, level);
+        }
+    }
+
+    #[test]
+    fn a_node_limited_search_reports_exhausted_only_when_it_finished(
+        spec in models(),
+        fraction in 0.0f64..1.25,
+    ) {
+        let (model, _) = spec.build();
+        for level in LEVELS {
+            let mut unlimited = model.solver().with_propagation(level);
+            let (all, _) = collect_solutions(&mut unlimited);
+            let needed = unlimited.stats().nodes;
+            let limit = (needed as f64 * fraction) as u64;
+
+            // Through `next_solution`: the solutions found are a prefix of the unlimited ones.
+            let mut limited = model.solver().with_propagation(level).with_node_limit(limit);
+            let (found, stopped_by) = collect_solutions(&mut limited);
+            prop_assert!(limited.stats().nodes <= limit, "the limit is exceeded");
+            prop_assert_eq!(&found[..], &all[..found.len()]);
+            match stopped_by {
+                None => {
+                    prop_assert!(needed <= limit, "exhausted after {} of {} nodes", limit, needed);
+                    prop_assert_eq!(found.len(), all.len());
+                }
+                Some(limit_reached) => {
+                    prop_assert_eq!(limit_reached, Limit::Nodes);
+                    // Asking again reports the same limit and does no more work.
+                    let nodes = limited.stats().nodes;
+                    prop_assert_eq!(limited.next_solution(), Outcome::LimitReached(Limit::Nodes));
+                    prop_assert_eq!(limited.stats().nodes, nodes);
+                }
+            }
+            if limit > needed {
+                prop_assert_eq!(stopped_by, None, "a limit above what is needed stopped the search");
+            }
+
+            // Through `count`: a count is exact only if the search finished.
+            let mut counting = model.solver().with_propagation(level).with_node_limit(limit);
+            let count = counting.count();
+            prop_assert!(count.solutions <= all.len() as u64);
+            if count.is_exact() {
+                prop_assert!(needed <= limit, "exact count after {} of {} nodes", limit, needed);
+                prop_assert_eq!(count.solutions, all.len() as u64);
+            } else {
+                prop_assert_eq!(count.stopped_by, Some(Limit::Nodes));
+                prop_assert!(counting.stats().nodes <= limit);
+            }
+        }
+    }
+
+    #[test]
+    fn resuming_after_a_cancellation_continues_to_the_same_solutions(
+        spec in models(),
+        every in 1u64..=5,
+    ) {
+        let (model, _) = spec.build();
+        for level in LEVELS {
+            let mut unlimited = model.solver().with_propagation(level);
+            let (all, _) = collect_solutions(&mut unlimited);
+
+            let flag = Arc::new(AtomicBool::new(false));
+            let mut solver = model
+                .solver()
+                .with_propagation(level)
+                .with_cancel_flag(Arc::clone(&flag))
+                .with_observer(CancelEvery { flag: Arc::clone(&flag), every, decisions: 0 });
+            let mut found = Vec::new();
+            let mut stops = 0u64;
+            loop {
+                match solver.next_solution() {
+                    Outcome::Solved(solution) => found.push(solution.values().to_vec()),
+                    Outcome::Exhausted => break,
+                    Outcome::LimitReached(limit) => {
+                        prop_assert_eq!(limit, Limit::Cancelled);
+                        stops += 1;
+                        prop_assert!(stops <= unlimited.stats().nodes, "no progress between stops");
+                        flag.store(false, Ordering::Relaxed);
+                    }
+                }
+            }
+            prop_assert_eq!(&found, &all, "at {:?}", level);
+            // Resuming neither repeats nor skips work.
+            let (resumed, straight) = (solver.stats(), unlimited.stats());
+            prop_assert_eq!(
+                (resumed.nodes, resumed.failures, resumed.backtracks, resumed.propagations),
+                (straight.nodes, straight.failures, straight.backtracks, straight.propagations),
+                "nodes, failures, backtracks, propagations at {:?}", level
+            );
+            prop_assert_eq!(solver.next_solution(), Outcome::Exhausted);
+        }
+    }
+
+    #[test]
+    fn count_up_to_k_finds_the_smaller_of_k_and_the_total(
+        spec in models(),
+        extra in 0u64..=3,
+        fraction in 0.0f64..=1.0,
+    ) {
+        let (model, _) = spec.build();
+        let total = brute_force(&model).len() as u64;
+        // k ranges over 0..=total + 3, with the interesting values near the total.
+        let k = if extra == 0 { (total as f64 * fraction) as u64 } else { total + extra - 1 };
+        for level in LEVELS {
+            let mut solver = model.solver().with_propagation(level);
+            let count = solver.count_up_to(k);
+            prop_assert_eq!(count.solutions, k.min(total), "k = {} at {:?}", k, level);
+            if k <= total {
+                prop_assert_eq!(count.stopped_by, Some(Limit::Solutions));
+            } else {
+                prop_assert!(count.is_exact());
+            }
+            // The same solver counts the rest.
+            let rest = solver.count();
+            prop_assert!(rest.is_exact());
+            prop_assert_eq!(count.solutions + rest.solutions, total, "k = {} at {:?}", k, level);
+        }
+    }
+}
+
+// ----- Exactness of the strongest filtering, on a lone constraint. -----
+
+/// A model with a single constraint built by `constraint` over variables with `domains`.
+fn lone(domains: Vec<Vec<i32>>, constraint: ConstraintSpec<Linear>) -> ModelSpec<Linear> {
+    ModelSpec {
+        domains,
+        constraints: vec![constraint],
+        planted: None,
+    }
+}
+
+/// Value pools for dense `AllDifferent` instances, where the variables have few values to share
+/// so that Hall sets and alternating cycles are common, each with the unit of its offsets: one
+/// pool fits a machine word, one is spread out, one straddles a word boundary.
+const DENSE_POOLS: [([i32; 6], i32); 3] = [
+    ([0, 1, 2, 3, 4, 5], 1),
+    ([0, 40, 80, 120, 160, 200], 40),
+    ([-2, -1, 0, 62, 63, 64], 1),
+];
+
+/// A lone `AllDifferent`, with or without offsets, over two to six variables: dense three times
+/// in four (domains of one to four values from one of [`DENSE_POOLS`], offsets of at most one
+/// unit), otherwise with domains as in the random models.
+fn lone_all_different() -> impl Strategy<Value = ModelSpec<Linear>> {
+    let dense = (2usize..=6, proptest::sample::select(DENSE_POOLS.to_vec())).prop_flat_map(
+        |(n, (pool, unit))| {
+            let domain = proptest::sample::subsequence(pool.to_vec(), 1..=4);
+            let offset = (-1i32..=1).prop_map(move |o| o * unit);
+            (vec(domain, n), scope(n, 2..=n), vec(offset, n))
+        },
+    );
+    let sparse = (2usize..=6, scale(), any::<bool>()).prop_flat_map(|(n, scale, clustered)| {
+        let domain = if clustered {
+            clustered_domain().boxed()
+        } else {
+            domain(scale).boxed()
+        };
+        (vec(domain, n), scope(n, 2..=n), vec(offset(scale), n))
+    });
+    (prop_oneof![3 => dense, 1 => sparse], any::<bool>()).prop_map(
+        |((domains, scope, offsets), with_offsets)| {
+            let offsets = with_offsets.then(|| offsets[..scope.len()].to_vec());
+            lone(domains, ConstraintSpec::AllDifferent { scope, offsets })
+        },
+    )
+}
+
+/// A lone linear inequality over two to four variables.
+fn lone_linear() -> impl Strategy<Value = ModelSpec<Linear>> {
+    (2usize..=4, scale())
+        .prop_flat_map(|(n, scale)| (vec(domain(scale), n), linear(n, scale)))
+        .prop_map(|(domains, linear)| lone(domains, ConstraintSpec::Extra(linear)))
+}
+
+/// Root propagation at `Full` on `spec` keeps exactly the values some solution uses, and fails
+/// exactly when there is no solution.
+fn full_root_propagation_is_exact(spec: &ModelSpec<Linear>) -> Result<(), TestCaseError> {
+    let (model, _) = spec.build();
+    let expected = brute_force(&model);
+    let supported = supported_values(&expected, model.num_variables());
+    match root_domains(&model, PropagationLevel::Full) {
+        None => prop_assert!(expected.is_empty(), "root failed, yet there are solutions"),
+        Some(root) => {
+            prop_assert!(
+                !expected.is_empty(),
+                "no solution, yet the root did not fail"
+            );
+            prop_assert_eq!(root, supported, "root domains vs supported values");
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn full_propagation_of_a_lone_all_different_keeps_only_supported_values(
+        spec in lone_all_different(),
+    ) {
+        full_root_propagation_is_exact(&spec)?;
+    }
+
+    #[test]
+    fn full_propagation_of_a_lone_linear_inequality_keeps_only_supported_values(
+        spec in lone_linear(),
+    ) {
+        full_root_propagation_is_exact(&spec)?;
+    }
+}
