@@ -16,9 +16,9 @@ use common::{
     offset, root_domains, scale, scope, supported_values,
 };
 use cspkit::{
-    Ascending, Conflict, Constraint, Descending, DomainOverDegree, InputOrder, Limit, Outcome,
-    PropagationContext, PropagationLevel, SearchObserver, SearchView, SmallestDomain, ValueOrder,
-    VarId, VariableOrder, WakeOn,
+    Ascending, Conflict, Constraint, Descending, DomainOverDegree, InputOrder, Limit, Model,
+    NotEqual, Outcome, PropagationContext, PropagationLevel, SearchObserver, SearchView,
+    SmallestDomain, ValueOrder, VarId, VariableOrder, WakeOn,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -416,8 +416,11 @@ proptest! {
                     prop_assert_eq!(limited.stats().nodes, nodes);
                 }
             }
-            if limit > needed {
-                prop_assert_eq!(stopped_by, None, "a limit above what is needed stopped the search");
+            if limit >= needed {
+                prop_assert_eq!(
+                    stopped_by, None,
+                    "a limit of {} stopped a search that needs {} nodes", limit, needed
+                );
             }
 
             // Through `count`: a count is exact only if the search finished.
@@ -500,6 +503,32 @@ proptest! {
             prop_assert!(rest.is_exact());
             prop_assert_eq!(count.solutions + rest.solutions, total, "k = {} at {:?}", k, level);
         }
+    }
+}
+
+#[test]
+fn a_node_limit_of_zero_still_reports_a_solution_that_root_propagation_finds() {
+    // x = 1 and x ≠ y leave y = 2: forward checking and full propagation solve the model at the
+    // root, without a decision.
+    let mut model = Model::new();
+    let x = model.new_var([1]).expect("a valid domain");
+    let y = model.new_var([1, 2]).expect("a valid domain");
+    model.post(NotEqual::new(x, y)).expect("a valid constraint");
+    let expected = brute_force(&model);
+    for level in [PropagationLevel::Forward, PropagationLevel::Full] {
+        let mut unlimited = model.solver().with_propagation(level);
+        let (all, _) = collect_solutions(&mut unlimited);
+        assert_eq!(
+            (all.as_slice(), unlimited.stats().nodes),
+            (&expected[..], 0)
+        );
+        let mut limited = model.solver().with_propagation(level).with_node_limit(0);
+        let first = limited
+            .next_solution()
+            .solution()
+            .map(|s| s.values().to_vec());
+        assert_eq!(first.as_ref(), expected.first(), "at {level:?}");
+        assert_eq!(limited.next_solution(), Outcome::Exhausted, "at {level:?}");
     }
 }
 
