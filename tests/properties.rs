@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{
-    ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, brute_force, clustered_domain,
-    clustered_model_specs, collect_solutions, domain, has_no_repeats, initial_domains, model_specs,
-    offset, root_domains, scale, scope, supported_values,
+    ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, Pair, brute_force, clustered_domain,
+    clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint, has_no_repeats,
+    initial_domains, model_specs, offset, root_domains, scale, scope, supported_values,
 };
 use cspkit::{
     Ascending, Conflict, Constraint, Descending, DomainOverDegree, InputOrder, Limit, Model,
@@ -25,11 +25,15 @@ use proptest::prelude::*;
 
 // ----- A constraint written the way a user would: Σ cᵢ·xᵢ ≤ bound. -----
 
-/// `Σ coefficients[i] · scope[i] ≤ bound`, with bounds pruning.
+/// `Σ coefficients[i] · scope[i] ≤ bound`.
 ///
-/// A value `v` of `xᵢ` is kept exactly when `cᵢ·v` plus the smallest possible sum of the other
-/// terms is at most `bound`; that is the rule itself, so at `Full` the pruning is exact (every
-/// value left belongs to some solution of the constraint alone).
+/// - `None`: fails when the whole scope is fixed and violates the rule.
+/// - `Forward`: when all variables but one are fixed, keeps in the last one the values that
+///   satisfy the rule with the fixed ones (so it looks at fixed variables only, and is woken
+///   only by fixing).
+/// - `Full`: bounds pruning. A value `v` of `xᵢ` is kept exactly when `cᵢ·v` plus the smallest
+///   possible sum of the other terms is at most `bound`; that is the rule itself, so the pruning
+///   is exact (every value left belongs to some solution of the constraint alone).
 #[derive(Debug)]
 struct LinearAtMost {
     scope: Vec<VarId>,
@@ -39,10 +43,27 @@ struct LinearAtMost {
 
 impl LinearAtMost {
     /// The smallest value of `c·x` over the domain of `x`.
-    fn smallest_term(ctx: &PropagationContext<'_>, var: VarId, c: i64) -> Option<i64> {
+    fn smallest_term(ctx: &PropagationContext<'_>, var: VarId, c: i64) -> Result<i64, Conflict> {
         let domain = ctx.domain(var);
         let end = if c >= 0 { domain.min() } else { domain.max() };
-        end.map(|v| c * i64::from(v))
+        end.map(|v| c * i64::from(v)).ok_or(Conflict)
+    }
+
+    /// Keeps in `x` the values with `c·x ≤ slack`.
+    fn prune(
+        ctx: &mut PropagationContext<'_>,
+        x: VarId,
+        c: i64,
+        slack: i64,
+    ) -> Result<(), Conflict> {
+        if c > 0 {
+            ctx.remove_above(x, clamp_to_i32(slack.div_euclid(c)))?;
+        } else if c < 0 {
+            ctx.remove_below(x, clamp_to_i32(-slack.div_euclid(-c)))?;
+        } else if slack < 0 {
+            return Err(Conflict);
+        }
+        Ok(())
     }
 }
 
@@ -61,18 +82,31 @@ impl Constraint for LinearAtMost {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        if ctx.level() == PropagationLevel::None {
-            let values: Option<Vec<i32>> = self.scope.iter().map(|&x| ctx.value(x)).collect();
-            return match values {
-                Some(values) if !self.check(&values) => Err(Conflict),
+        let terms = self
+            .scope
+            .iter()
+            .copied()
+            .zip(self.coefficients.iter().copied());
+        if ctx.level() != PropagationLevel::Full {
+            let mut fixed_sum = 0;
+            let mut unfixed = Vec::new();
+            for (x, c) in terms {
+                match ctx.value(x) {
+                    Some(v) => fixed_sum += c * i64::from(v),
+                    None => unfixed.push((x, c)),
+                }
+            }
+            return match unfixed[..] {
+                [] if fixed_sum > self.bound => Err(Conflict),
+                [(x, c)] if ctx.level() == PropagationLevel::Forward => {
+                    Self::prune(ctx, x, c, self.bound - fixed_sum)
+                }
                 _ => Ok(()),
             };
         }
-        let smallest: Vec<i64> = self
-            .scope
-            .iter()
-            .zip(&self.coefficients)
-            .map(|(&x, &c)| Self::smallest_term(ctx, x, c).ok_or(Conflict))
+        let smallest: Vec<i64> = terms
+            .clone()
+            .map(|(x, c)| Self::smallest_term(ctx, x, c))
             .collect::<Result<_, _>>()?;
         let total: i64 = smallest.iter().sum();
         if total > self.bound {
@@ -80,15 +114,8 @@ impl Constraint for LinearAtMost {
         }
         // Pruning a term's largest values never changes its smallest value, so `total` stays
         // right through the loop.
-        for ((&x, &c), &own) in self.scope.iter().zip(&self.coefficients).zip(&smallest) {
-            let slack = self.bound - (total - own); // c·x ≤ slack
-            if c > 0 {
-                let highest = slack.div_euclid(c);
-                ctx.remove_above(x, clamp_to_i32(highest))?;
-            } else if c < 0 {
-                let lowest = -slack.div_euclid(-c);
-                ctx.remove_below(x, clamp_to_i32(lowest))?;
-            }
+        for ((x, c), own) in terms.zip(smallest) {
+            Self::prune(ctx, x, c, self.bound - (total - own))?;
         }
         Ok(())
     }
@@ -151,6 +178,23 @@ fn models() -> impl Strategy<Value = ModelSpec<Linear>> {
 }
 
 // ----- Strategies of the search, as trait objects so that they can be listed. -----
+
+/// Random models of built-in constraints only.
+fn builtin_models() -> impl Strategy<Value = ModelSpec<Linear>> {
+    models().prop_map(|mut spec| {
+        spec.constraints
+            .retain(|c| !matches!(c, ConstraintSpec::Extra(_)));
+        spec
+    })
+}
+
+/// The binary relations of a model of built-in constraints.
+fn builtin_pairs(spec: &ModelSpec<Linear>) -> Vec<Pair> {
+    spec.constraints
+        .iter()
+        .flat_map(|c| c.builtin_pairs().expect("a built-in constraint"))
+        .collect()
+}
 
 /// The variable orders tried: every built-in one and a closure.
 #[derive(Debug, Clone, Copy)]
@@ -362,6 +406,27 @@ proptest! {
                 }
             }
         }
+    }
+
+    #[test]
+    fn plain_backtracking_prunes_nothing_at_the_root(spec in builtin_models()) {
+        let (model, _) = spec.build();
+        // It fails at once exactly when two fixed variables break a constraint.
+        let fixed = |i: usize| (spec.domains[i].len() == 1).then(|| spec.domains[i][0]);
+        let broken = builtin_pairs(&spec).iter().any(|pair| {
+            matches!((fixed(pair.x), fixed(pair.y)), (Some(a), Some(b)) if !(pair.allowed)(a, b))
+        });
+        let expected = (!broken).then(|| initial_domains(&model));
+        prop_assert_eq!(root_domains(&model, PropagationLevel::None), expected);
+    }
+
+    #[test]
+    fn forward_checking_at_the_root_reaches_the_value_elimination_fixpoint(
+        spec in builtin_models(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = forward_checking_fixpoint(&spec.domains, &builtin_pairs(&spec));
+        prop_assert_eq!(root_domains(&model, PropagationLevel::Forward), expected);
     }
 
     #[test]

@@ -154,6 +154,70 @@ pub fn has_no_repeats<T: PartialEq>(sorted: &[T]) -> bool {
     sorted.windows(2).all(|pair| pair[0] != pair[1])
 }
 
+/// A binary relation between two variables (indices in declaration order): what forward
+/// checking enforces once one of them is fixed.
+pub struct Pair {
+    /// The first variable.
+    pub x: usize,
+    /// The second variable.
+    pub y: usize,
+    /// Whether `x = a` and `y = b` go together.
+    pub allowed: Box<dyn Fn(i32, i32) -> bool>,
+}
+
+impl Pair {
+    /// The relation `allowed` between `x` and `y`.
+    pub fn new(x: usize, y: usize, allowed: impl Fn(i32, i32) -> bool + 'static) -> Self {
+        Pair {
+            x,
+            y,
+            allowed: Box::new(allowed),
+        }
+    }
+}
+
+/// The domains that forward checking leaves, worked out naively: as long as some pair has one
+/// variable fixed, remove from the other variable every value the pair forbids with it; `None`
+/// if a domain runs empty (which includes two fixed variables that a pair forbids together).
+///
+/// The result does not depend on the order of the steps: each step only removes values, and a
+/// step that is possible stays possible until it is taken.
+pub fn forward_checking_fixpoint(
+    domains: &[Vec<i32>],
+    pairs: &[Pair],
+) -> Option<Vec<BTreeSet<i32>>> {
+    let mut domains: Vec<BTreeSet<i32>> = domains
+        .iter()
+        .map(|d| d.iter().copied().collect())
+        .collect();
+    loop {
+        let mut changed = false;
+        for pair in pairs {
+            for (fixed, other, fixed_is_x) in [(pair.x, pair.y, true), (pair.y, pair.x, false)] {
+                if domains[fixed].len() != 1 {
+                    continue;
+                }
+                let v = *domains[fixed].first()?;
+                let before = domains[other].len();
+                domains[other].retain(|&w| {
+                    if fixed_is_x {
+                        (pair.allowed)(v, w)
+                    } else {
+                        (pair.allowed)(w, v)
+                    }
+                });
+                if domains[other].is_empty() {
+                    return None;
+                }
+                changed |= domains[other].len() != before;
+            }
+        }
+        if !changed {
+            return Some(domains);
+        }
+    }
+}
+
 /// A constraint type defined by a test file, described by a printable value that builds it.
 pub trait ConstraintRecipe: Clone + Debug {
     /// Builds the constraint; `vars` are the model's variables in declaration order.
@@ -191,6 +255,34 @@ pub enum ConstraintSpec<X> {
     },
     /// A constraint defined by the test file.
     Extra(X),
+}
+
+impl<X> ConstraintSpec<X> {
+    /// The built-in constraint as the binary relations forward checking enforces: every pair of
+    /// an `AllDifferent`, or the `NotEqual` itself; `None` for a constraint of a test file.
+    pub fn builtin_pairs(&self) -> Option<Vec<Pair>> {
+        match self {
+            ConstraintSpec::AllDifferent { scope, offsets } => {
+                let offset = |k: usize| offsets.as_ref().map_or(0, |o| i64::from(o[k]));
+                let mut pairs = Vec::new();
+                for (k, &x) in scope.iter().enumerate() {
+                    for (l, &y) in scope.iter().enumerate().skip(k + 1) {
+                        let (ox, oy) = (offset(k), offset(l));
+                        pairs.push(Pair::new(x, y, move |a, b| {
+                            i64::from(a) + ox != i64::from(b) + oy
+                        }));
+                    }
+                }
+                Some(pairs)
+            }
+            &ConstraintSpec::NotEqual { x, y, offset } => {
+                Some(vec![Pair::new(x, y, move |a, b| {
+                    i64::from(a) != i64::from(b) + i64::from(offset)
+                })])
+            }
+            ConstraintSpec::Extra(_) => None,
+        }
+    }
 }
 
 impl<X: ConstraintRecipe> ConstraintSpec<X> {
