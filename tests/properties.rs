@@ -56,14 +56,28 @@ impl LinearAtMost {
         c: i64,
         slack: i64,
     ) -> Result<(), Conflict> {
+        // A bound beyond the i32 range keeps every value or none.
+        let everything = Ok(());
+        let nothing = Err(Conflict);
         if c > 0 {
-            ctx.remove_above(x, clamp_to_i32(slack.div_euclid(c)))?;
+            let highest = slack.div_euclid(c);
+            match i32::try_from(highest) {
+                Ok(highest) => ctx.remove_above(x, highest).map(drop),
+                Err(_) if highest < 0 => nothing,
+                Err(_) => everything,
+            }
         } else if c < 0 {
-            ctx.remove_below(x, clamp_to_i32(-slack.div_euclid(-c)))?;
+            let lowest = -slack.div_euclid(-c);
+            match i32::try_from(lowest) {
+                Ok(lowest) => ctx.remove_below(x, lowest).map(drop),
+                Err(_) if lowest > 0 => nothing,
+                Err(_) => everything,
+            }
         } else if slack < 0 {
-            return Err(Conflict);
+            nothing
+        } else {
+            everything
         }
-        Ok(())
     }
 }
 
@@ -130,10 +144,6 @@ impl Constraint for LinearAtMost {
     fn is_idempotent(&self, _level: PropagationLevel) -> bool {
         true
     }
-}
-
-fn clamp_to_i32(value: i64) -> i32 {
-    value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 /// How to build a [`LinearAtMost`]: variables by index, one coefficient each.
@@ -594,6 +604,86 @@ fn a_node_limit_of_zero_still_reports_a_solution_that_root_propagation_finds() {
             .map(|s| s.values().to_vec());
         assert_eq!(first.as_ref(), expected.first(), "at {level:?}");
         assert_eq!(limited.next_solution(), Outcome::Exhausted, "at {level:?}");
+    }
+}
+
+// ----- Values at the ends of the i32 range. -----
+
+/// Random models whose variables take values within four of `i32::MIN` or of `i32::MAX`, with
+/// offsets that carry values from one end to the middle (so that shifted values collide and
+/// sums overflow `i32`).
+fn extreme_models() -> impl Strategy<Value = ModelSpec<Linear>> {
+    (2usize..=5)
+        .prop_flat_map(|n| {
+            let domain = (
+                any::<bool>(),
+                proptest::sample::subsequence(vec![0, 1, 2, 3, 4], 1..=4),
+            )
+                .prop_map(|(top, steps)| {
+                    steps
+                        .into_iter()
+                        .map(|k| if top { i32::MAX - k } else { i32::MIN + k })
+                        .collect::<Vec<i32>>()
+                });
+            let offset = proptest::sample::select(vec![
+                i32::MIN,
+                i32::MIN + 1,
+                -1,
+                0,
+                1,
+                i32::MAX - 1,
+                i32::MAX,
+            ]);
+            let all_different =
+                (scope(n, 2..=n), vec(offset.clone(), n)).prop_map(|(scope, offsets)| {
+                    ConstraintSpec::AllDifferent {
+                        offsets: Some(offsets[..scope.len()].to_vec()),
+                        scope,
+                    }
+                });
+            let not_equal =
+                (scope(n, 2..=2), offset).prop_map(|(pair, offset)| ConstraintSpec::NotEqual {
+                    x: pair[0],
+                    y: pair[1],
+                    offset,
+                });
+            let constraint = prop_oneof![
+                all_different,
+                not_equal,
+                linear(n, 1).prop_map(ConstraintSpec::Extra),
+            ];
+            (vec(domain, n), vec(constraint, 0..=4))
+        })
+        .prop_map(|(domains, constraints)| ModelSpec {
+            domains,
+            constraints,
+            planted: None,
+        })
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn models_at_the_ends_of_the_i32_range_have_the_brute_force_solutions(
+        spec in extreme_models(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        let supported = supported_values(&expected, model.num_variables());
+        for level in LEVELS {
+            let mut solver = model.solver().with_propagation(level);
+            let (found, stopped_by) = collect_solutions(&mut solver);
+            prop_assert_eq!(stopped_by, None);
+            prop_assert_eq!(&found, &expected, "at {:?}", level);
+            if let Some(root) = root_domains(&model, level) {
+                for (root, supported) in root.iter().zip(&supported) {
+                    prop_assert!(supported.is_subset(root), "{:?} pruned at {:?}", root, level);
+                }
+            } else {
+                prop_assert!(expected.is_empty(), "the root failed at {:?}", level);
+            }
+        }
     }
 }
 
