@@ -16,9 +16,9 @@ use common::{
     initial_domains, model_specs, offset, root_domains, scale, scope, supported_values,
 };
 use cspkit::{
-    Ascending, Conflict, Constraint, Descending, DomainOverDegree, InputOrder, Limit, Model,
-    NotEqual, Outcome, PropagationContext, PropagationLevel, SearchObserver, SearchView,
-    SmallestDomain, ValueOrder, VarId, VariableOrder, WakeOn,
+    Ascending, Conflict, Constraint, Descending, DomainOverDegree, EventRecorder, InputOrder,
+    Limit, Model, NotEqual, Outcome, PropagationContext, PropagationLevel, SearchEvent,
+    SearchObserver, SearchView, SmallestDomain, ValueOrder, VarId, VariableOrder, WakeOn,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -551,6 +551,73 @@ proptest! {
                 "nodes, failures, backtracks, propagations at {:?}", level
             );
             prop_assert_eq!(solver.next_solution(), Outcome::Exhausted);
+        }
+    }
+
+    #[test]
+    fn the_observer_sees_a_consistent_search_that_the_statistics_count(spec in models()) {
+        let (model, _) = spec.build();
+        for level in LEVELS {
+            let mut solver = model
+                .solver()
+                .with_variable_order(SmallestDomain)
+                .with_propagation(level)
+                .with_observer(EventRecorder::default());
+            // Replays the events on a stack of decisions, checking each against it.
+            let mut path: Vec<(VarId, i32)> = Vec::new();
+            let mut seen = 0;
+            let (mut decisions, mut failures, mut backtracks, mut solutions) = (0, 0, 0, 0);
+            let mut deepest = 0;
+            loop {
+                let outcome = solver.next_solution();
+                let events = solver.observer().events();
+                for event in &events[seen..] {
+                    match *event {
+                        SearchEvent::Decision { var, value, depth } => {
+                            path.push((var, value));
+                            prop_assert_eq!(depth, path.len());
+                            deepest = deepest.max(depth);
+                            decisions += 1;
+                        }
+                        SearchEvent::Backtrack { var, value, depth } => {
+                            prop_assert_eq!(depth, path.len());
+                            prop_assert_eq!(path.pop(), Some((var, value)));
+                            backtracks += 1;
+                        }
+                        SearchEvent::Failure { constraint, depth } => {
+                            prop_assert_eq!(depth, path.len());
+                            if let Some(c) = constraint {
+                                prop_assert!(c.index() < model.num_constraints());
+                            }
+                            failures += 1;
+                        }
+                        SearchEvent::Solution { depth } => {
+                            prop_assert_eq!(depth, path.len());
+                            solutions += 1;
+                        }
+                    }
+                }
+                seen = events.len();
+                match outcome {
+                    Outcome::Solved(solution) => {
+                        let last_is_solution =
+                            matches!(events.last(), Some(SearchEvent::Solution { .. }));
+                        prop_assert!(last_is_solution, "the last event is the solution");
+                        for &(var, value) in &path {
+                            prop_assert_eq!(solution[var], value, "a decision on the path");
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            prop_assert!(path.is_empty(), "an exhausted search undoes every decision");
+            let stats = solver.stats();
+            prop_assert_eq!(
+                (stats.nodes, stats.failures, stats.backtracks, stats.solutions),
+                (decisions, failures, backtracks, solutions),
+                "nodes, failures, backtracks, solutions at {:?}", level
+            );
+            prop_assert_eq!(stats.max_depth, deepest);
         }
     }
 
