@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -16,8 +17,8 @@ use common::{
     initial_domains, model_specs, offset, root_domains, scale, scope, supported_values,
 };
 use cspkit::{
-    Ascending, Conflict, Constraint, Descending, DomainOverDegree, EventRecorder, InputOrder,
-    Limit, Model, NotEqual, Outcome, PropagationContext, PropagationLevel, SearchEvent,
+    AllDifferent, Ascending, Conflict, Constraint, Descending, DomainOverDegree, EventRecorder,
+    InputOrder, Limit, Model, NotEqual, Outcome, PropagationContext, PropagationLevel, SearchEvent,
     SearchObserver, SearchView, SmallestDomain, ValueOrder, VarId, VariableOrder, WakeOn,
 };
 use proptest::collection::vec;
@@ -827,6 +828,81 @@ fn full_root_propagation_is_exact(spec: &ModelSpec<Linear>) -> Result<(), TestCa
     Ok(())
 }
 
+/// A larger `AllDifferent` than brute force can enumerate: seven to twelve variables over
+/// `n + 2` values (dense, spread out, or straddling a word boundary), one to four values each,
+/// with or without offsets of at most one unit. Domains and offsets, in scope order.
+fn larger_all_different() -> impl Strategy<Value = (Vec<Vec<i32>>, Option<Vec<i32>>)> {
+    (7usize..=12, 0usize..3).prop_flat_map(|(n, kind)| {
+        let (pool, unit): (Vec<i32>, i32) = match kind {
+            0 => ((0..n as i32 + 2).collect(), 1),
+            1 => ((0..n as i32 + 2).map(|v| 40 * v).collect(), 40),
+            _ => ((0..n as i32 + 2).map(|v| 58 + v).chain([0]).collect(), 1),
+        };
+        let domain = proptest::sample::subsequence(pool, 1..=4);
+        let offset = (-1i32..=1).prop_map(move |o| o * unit);
+        (vec(domain, n), proptest::option::of(vec(offset, n)))
+    })
+}
+
+/// For each variable, the values `v` such that the others can take values making all shifted
+/// values `value + offset` distinct while it takes `v`; `None` if no variable has such a value.
+///
+/// A naive depth-first search over the variables in order, remembering which sets of shifted
+/// values the later variables cannot complete.
+fn values_with_distinct_completions(
+    domains: &[Vec<i32>],
+    offsets: &[i64],
+) -> Option<Vec<BTreeSet<i32>>> {
+    let mut keys: Vec<i64> = domains
+        .iter()
+        .zip(offsets)
+        .flat_map(|(d, &o)| d.iter().map(move |&v| i64::from(v) + o))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let key = |i: usize, v: i32| {
+        keys.binary_search(&(i64::from(v) + offsets[i]))
+            .expect("a key")
+    };
+    // `dead` holds (next variable, keys used) pairs from which no completion exists.
+    fn complete(
+        next: usize,
+        used: u64,
+        choices: &[Vec<usize>],
+        dead: &mut HashSet<(usize, u64)>,
+    ) -> bool {
+        if next == choices.len() {
+            return true;
+        }
+        if dead.contains(&(next, used)) {
+            return false;
+        }
+        let found = choices[next]
+            .iter()
+            .any(|&k| used & 1 << k == 0 && complete(next + 1, used | 1 << k, choices, dead));
+        if !found {
+            dead.insert((next, used));
+        }
+        found
+    }
+    let mut supported = vec![BTreeSet::new(); domains.len()];
+    for (i, domain) in domains.iter().enumerate() {
+        for &v in domain {
+            // Put variable i first, fixed to v.
+            let mut choices: Vec<Vec<usize>> = vec![vec![key(i, v)]];
+            choices.extend(
+                (0..domains.len())
+                    .filter(|&j| j != i)
+                    .map(|j| domains[j].iter().map(|&w| key(j, w)).collect()),
+            );
+            if complete(0, 0, &choices, &mut HashSet::new()) {
+                supported[i].insert(v);
+            }
+        }
+    }
+    supported.iter().all(|s| !s.is_empty()).then_some(supported)
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -835,6 +911,28 @@ proptest! {
         spec in lone_all_different(),
     ) {
         full_root_propagation_is_exact(&spec)?;
+    }
+
+    #[test]
+    fn full_propagation_of_a_larger_all_different_keeps_only_supported_values(
+        (domains, offsets) in larger_all_different(),
+    ) {
+        let mut model = Model::new();
+        let vars: Vec<VarId> = domains
+            .iter()
+            .map(|d| model.new_var(d.as_slice()).expect("a valid domain"))
+            .collect();
+        let constraint = match &offsets {
+            Some(offsets) => AllDifferent::with_offsets(&vars, offsets).expect("one each"),
+            None => AllDifferent::new(&vars),
+        };
+        model.post(constraint).expect("a valid constraint");
+        let offsets: Vec<i64> = match &offsets {
+            Some(offsets) => offsets.iter().map(|&o| i64::from(o)).collect(),
+            None => vec![0; domains.len()],
+        };
+        let expected = values_with_distinct_completions(&domains, &offsets);
+        prop_assert_eq!(root_domains(&model, PropagationLevel::Full), expected);
     }
 
     #[test]
