@@ -23,6 +23,7 @@ use cspkit::{
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
+use proptest::sample::Index;
 
 // ----- A constraint written the way a user would: Σ cᵢ·xᵢ ≤ bound. -----
 
@@ -438,6 +439,32 @@ proptest! {
         let (model, _) = spec.build();
         let expected = forward_checking_fixpoint(&spec.domains, &builtin_pairs(&spec));
         prop_assert_eq!(root_domains(&model, PropagationLevel::Forward), expected);
+    }
+
+    #[test]
+    fn fixing_and_removing_values_after_posting_leaves_the_brute_force_solutions(
+        spec in models(),
+        edits in vec((any::<Index>(), any::<Index>(), any::<bool>()), 1..=3),
+    ) {
+        let (mut model, vars) = spec.build();
+        for (which, pick, fix) in edits {
+            let var = *which.get(&vars);
+            let values: Vec<i32> = model.domain(var).iter().collect();
+            let value = *pick.get(&values);
+            if fix {
+                model.fix(var, value).expect("a value of the domain");
+            } else if values.len() > 1 {
+                model.remove(var, value).expect("not the last value");
+            } else {
+                prop_assert!(model.remove(var, value).is_err(), "the last value is removed");
+            }
+        }
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            let mut solver = model.solver().with_propagation(level);
+            let (found, _) = collect_solutions(&mut solver);
+            prop_assert_eq!(&found, &expected, "at {:?}", level);
+        }
     }
 
     #[test]
