@@ -157,7 +157,7 @@ impl Domain {
     pub fn max(&self) -> Option<i32> {
         match &self.bits {
             Bits::Word(0) => None,
-            Bits::Word(w) => Some(self.offset + 63 - w.leading_zeros() as i32),
+            Bits::Word(w) => Some(self.offset + (63 - w.leading_zeros() as i32)),
             Bits::Set(set) => set.maximum().map(|i| self.value_at(i)),
         }
     }
@@ -620,6 +620,21 @@ mod tests {
         assert_eq!(wide.window(70), 1 | 1 << 60);
         assert_eq!(wide.window(67), 0b1000 | 1 << 63);
         assert_eq!(wide.window(-1), 0b10);
+    }
+
+    #[test]
+    fn the_ends_of_the_i32_range_are_values_like_any_other() {
+        let top = Domain::from_values([i32::MAX - 1, i32::MAX]).unwrap();
+        assert_eq!((top.min(), top.max()), (Some(i32::MAX - 1), Some(i32::MAX)));
+        assert_eq!(
+            Domain::from_values([i32::MAX]).unwrap().value(),
+            Some(i32::MAX)
+        );
+        let bottom = Domain::from_values([i32::MIN, i32::MIN + 1]).unwrap();
+        assert_eq!(
+            (bottom.min(), bottom.max()),
+            (Some(i32::MIN), Some(i32::MIN + 1))
+        );
     }
 
     #[test]

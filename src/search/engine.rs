@@ -9,8 +9,8 @@
 //!   if the last step failed: backtrack — pop the last decision x = v, undo its level,
 //!                            post x ≠ v at the parent level and propagate (repeat on failure;
 //!                            an empty stack means the tree is exhausted)
-//!   if a limit is reached:   return LimitReached (the node is kept for resuming)
 //!   if every variable is fixed: return Solved (resuming treats it as a failure)
+//!   if a limit is reached:   return LimitReached (the node is kept for resuming)
 //!   decide: choose x and v, open a level, fix x = v, propagate
 //! ```
 
@@ -114,9 +114,6 @@ impl Engine {
                 self.phase = Phase::Done;
                 return Step::Exhausted;
             }
-            if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
-                return Step::Limit(limit);
-            }
             let depth = self.frames.len();
             let view = SearchView::new(run.model, &self.domains, depth);
             let chosen = run.variable_order.select_variable(&view);
@@ -133,6 +130,10 @@ impl Engine {
                     return Step::Solution;
                 }
             };
+            // Limits stop the search before a decision, not at a node that needs none.
+            if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
+                return Step::Limit(limit);
+            }
             let value = run.value_order.select_value(var, &view);
             assert!(
                 self.domains[var.index()].contains(value),

@@ -4,7 +4,8 @@
 //!   model's initial domains, in lexicographic order, filtered by the constraints' own checkers;
 //! - [`ModelSpec`], a printable, shrinkable description of a small model, and
 //!   [`model_specs`], the proptest strategy that produces them (with planted solutions half
-//!   the time, so that many cases are satisfiable);
+//!   the time, so that many cases are satisfiable), and [`clustered_model_specs`], the same over
+//!   domains that straddle machine-word boundaries;
 //! - small observation helpers: [`collect_solutions`] and [`root_domains`].
 
 #![allow(
@@ -153,6 +154,70 @@ pub fn has_no_repeats<T: PartialEq>(sorted: &[T]) -> bool {
     sorted.windows(2).all(|pair| pair[0] != pair[1])
 }
 
+/// A binary relation between two variables (indices in declaration order): what forward
+/// checking enforces once one of them is fixed.
+pub struct Pair {
+    /// The first variable.
+    pub x: usize,
+    /// The second variable.
+    pub y: usize,
+    /// Whether `x = a` and `y = b` go together.
+    pub allowed: Box<dyn Fn(i32, i32) -> bool>,
+}
+
+impl Pair {
+    /// The relation `allowed` between `x` and `y`.
+    pub fn new(x: usize, y: usize, allowed: impl Fn(i32, i32) -> bool + 'static) -> Self {
+        Pair {
+            x,
+            y,
+            allowed: Box::new(allowed),
+        }
+    }
+}
+
+/// The domains that forward checking leaves, worked out naively: as long as some pair has one
+/// variable fixed, remove from the other variable every value the pair forbids with it; `None`
+/// if a domain runs empty (which includes two fixed variables that a pair forbids together).
+///
+/// The result does not depend on the order of the steps: each step only removes values, and a
+/// step that is possible stays possible until it is taken.
+pub fn forward_checking_fixpoint(
+    domains: &[Vec<i32>],
+    pairs: &[Pair],
+) -> Option<Vec<BTreeSet<i32>>> {
+    let mut domains: Vec<BTreeSet<i32>> = domains
+        .iter()
+        .map(|d| d.iter().copied().collect())
+        .collect();
+    loop {
+        let mut changed = false;
+        for pair in pairs {
+            for (fixed, other, fixed_is_x) in [(pair.x, pair.y, true), (pair.y, pair.x, false)] {
+                if domains[fixed].len() != 1 {
+                    continue;
+                }
+                let v = *domains[fixed].first()?;
+                let before = domains[other].len();
+                domains[other].retain(|&w| {
+                    if fixed_is_x {
+                        (pair.allowed)(v, w)
+                    } else {
+                        (pair.allowed)(w, v)
+                    }
+                });
+                if domains[other].is_empty() {
+                    return None;
+                }
+                changed |= domains[other].len() != before;
+            }
+        }
+        if !changed {
+            return Some(domains);
+        }
+    }
+}
+
 /// A constraint type defined by a test file, described by a printable value that builds it.
 pub trait ConstraintRecipe: Clone + Debug {
     /// Builds the constraint; `vars` are the model's variables in declaration order.
@@ -190,6 +255,34 @@ pub enum ConstraintSpec<X> {
     },
     /// A constraint defined by the test file.
     Extra(X),
+}
+
+impl<X> ConstraintSpec<X> {
+    /// The built-in constraint as the binary relations forward checking enforces: every pair of
+    /// an `AllDifferent`, or the `NotEqual` itself; `None` for a constraint of a test file.
+    pub fn builtin_pairs(&self) -> Option<Vec<Pair>> {
+        match self {
+            ConstraintSpec::AllDifferent { scope, offsets } => {
+                let offset = |k: usize| offsets.as_ref().map_or(0, |o| i64::from(o[k]));
+                let mut pairs = Vec::new();
+                for (k, &x) in scope.iter().enumerate() {
+                    for (l, &y) in scope.iter().enumerate().skip(k + 1) {
+                        let (ox, oy) = (offset(k), offset(l));
+                        pairs.push(Pair::new(x, y, move |a, b| {
+                            i64::from(a) + ox != i64::from(b) + oy
+                        }));
+                    }
+                }
+                Some(pairs)
+            }
+            &ConstraintSpec::NotEqual { x, y, offset } => {
+                Some(vec![Pair::new(x, y, move |a, b| {
+                    i64::from(a) != i64::from(b) + i64::from(offset)
+                })])
+            }
+            ConstraintSpec::Extra(_) => None,
+        }
+    }
 }
 
 impl<X: ConstraintRecipe> ConstraintSpec<X> {
@@ -335,7 +428,65 @@ where
     S: Strategy<Value = X> + 'static,
     F: Fn(usize, i32) -> S + Clone + 'static,
 {
-    (num_variables, scale(), any::<bool>())
+    model_specs_over(num_variables, scale(), domain, extra_weight, extra)
+}
+
+/// The values of [`clustered_domain`]: runs of consecutive integers spread over more than 64,
+/// with runs that straddle the multiples of 64 and zero.
+pub const CLUSTERED_VALUES: [i32; 16] = [
+    -70, -69, -68, -2, -1, 0, 1, 2, 62, 63, 64, 65, 66, 127, 128, 129,
+];
+
+/// A random domain of at most [`MAX_DOMAIN_SIZE`] values from [`CLUSTERED_VALUES`]: some fit
+/// one machine word, others span several, and neighbouring values are common (so offsets of a
+/// few units make values collide across word boundaries).
+pub fn clustered_domain() -> impl Strategy<Value = Vec<i32>> {
+    subsequence(CLUSTERED_VALUES.to_vec(), 1..=MAX_DOMAIN_SIZE)
+}
+
+/// Random small models like [`model_specs`], but with domains from [`clustered_domain`] (and
+/// offsets of a few units).
+pub fn clustered_model_specs<X, S, F>(
+    num_variables: RangeInclusive<usize>,
+    extra_weight: u32,
+    extra: F,
+) -> impl Strategy<Value = ModelSpec<X>>
+where
+    X: ConstraintRecipe + 'static,
+    S: Strategy<Value = X> + 'static,
+    F: Fn(usize, i32) -> S + Clone + 'static,
+{
+    model_specs_over(
+        num_variables,
+        Just(1),
+        |_| clustered_domain(),
+        extra_weight,
+        extra,
+    )
+}
+
+/// Random small models of `num_variables` variables with domains from `domain(scale)`, for a
+/// scale drawn from `scales`, and up to six constraints: built-ins, and, with weight
+/// `extra_weight` against 2 for the built-ins, constraints drawn from
+/// `extra(num_variables, scale)`.
+///
+/// Half the cases are planted: a random assignment of the domains is drawn, and only the
+/// constraints it satisfies (by their own `check`) are kept, so the model has that solution.
+pub fn model_specs_over<X, S, F, D, DS>(
+    num_variables: RangeInclusive<usize>,
+    scales: impl Strategy<Value = i32> + 'static,
+    domain: D,
+    extra_weight: u32,
+    extra: F,
+) -> impl Strategy<Value = ModelSpec<X>>
+where
+    X: ConstraintRecipe + 'static,
+    S: Strategy<Value = X> + 'static,
+    F: Fn(usize, i32) -> S + Clone + 'static,
+    D: Fn(i32) -> DS + Clone + 'static,
+    DS: Strategy<Value = Vec<i32>> + 'static,
+{
+    (num_variables, scales, any::<bool>())
         .prop_flat_map(move |(n, scale, planted)| {
             let constraint = prop_oneof![
                 2 => builtin_constraint(n, scale),
