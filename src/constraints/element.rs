@@ -332,21 +332,13 @@ impl Constraint for Element {
 mod tests {
     use super::*;
     use crate::Model;
-    use crate::search::trail::Trail;
 
     fn propagate(
         constraint: &Element,
         domains: &[Vec<i32>],
         level: PropagationLevel,
     ) -> Result<Vec<Vec<i32>>, Conflict> {
-        let mut domains: Vec<crate::Domain> = domains
-            .iter()
-            .map(|values| crate::Domain::from_values(values.iter().copied()).unwrap())
-            .collect();
-        let mut trail = Trail::default();
-        let mut ctx = PropagationContext::new(&mut domains, &mut trail, None, level);
-        constraint.propagate(&mut ctx)?;
-        Ok(domains.iter().map(|d| d.iter().collect()).collect())
+        crate::constraints::propagate_once(constraint, domains, level)
     }
 
     #[test]

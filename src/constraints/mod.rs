@@ -370,3 +370,20 @@ impl<'a> PropagationContext<'a> {
         Ok(true)
     }
 }
+
+/// Test support: runs one constraint once, outside a search, on the given value lists.
+#[cfg(test)]
+pub(crate) fn propagate_once(
+    constraint: &dyn Constraint,
+    domains: &[Vec<i32>],
+    level: PropagationLevel,
+) -> Result<Vec<Vec<i32>>, Conflict> {
+    let mut domains: Vec<Domain> = domains
+        .iter()
+        .map(|values| Domain::from_values(values.iter().copied()).expect("a non-empty domain"))
+        .collect();
+    let mut trail = Trail::default();
+    let mut ctx = PropagationContext::new(&mut domains, &mut trail, None, level);
+    constraint.propagate(&mut ctx)?;
+    Ok(domains.iter().map(|d| d.iter().collect()).collect())
+}

@@ -502,23 +502,14 @@ impl fmt::Debug for Table {
 mod tests {
     use super::*;
     use crate::Model;
-    use crate::search::trail::Trail;
     use proptest::prelude::*;
 
-    /// Propagates `table` once on `domains` (one value list per variable of `model`).
     fn propagate(
         table: &Table,
         domains: &[Vec<i32>],
         level: PropagationLevel,
     ) -> Result<Vec<Vec<i32>>, Conflict> {
-        let mut domains: Vec<crate::Domain> = domains
-            .iter()
-            .map(|values| crate::Domain::from_values(values.iter().copied()).unwrap())
-            .collect();
-        let mut trail = Trail::default();
-        let mut ctx = PropagationContext::new(&mut domains, &mut trail, None, level);
-        table.propagate(&mut ctx)?;
-        Ok(domains.iter().map(|d| d.iter().collect()).collect())
+        crate::constraints::propagate_once(table, domains, level)
     }
 
     fn posted(domains: &[Vec<i32>], tuples: &[Vec<i32>]) -> (Model, Table) {
