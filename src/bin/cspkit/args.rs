@@ -148,7 +148,7 @@ pub struct StrategyArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        allow_negative_numbers = true,
+        allow_hyphen_values = true,
         value_parser = parse_seconds
     )]
     pub time_limit: Option<Duration>,
