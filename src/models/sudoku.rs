@@ -280,8 +280,9 @@ impl Grid {
     }
 
     /// Reads a grid from text, in `format` or, if `None`, the format detected: one non-empty
-    /// line is the line format; several lines are spaced if a row has blanks between cells, and
-    /// compact otherwise. Returns the grid and the format it was read in.
+    /// line, or a first line of 81, 256 or 625 symbols, is the line format; several lines are
+    /// spaced if a row has blanks between cells, and compact otherwise. Returns the grid and the
+    /// format it was read in.
     ///
     /// The grid is the first run of non-empty lines; an empty line ends it, and only empty
     /// lines may follow.
@@ -497,7 +498,11 @@ fn significant_lines(text: &str) -> Result<Vec<(usize, &str)>, ParseError> {
 }
 
 fn detect(lines: &[(usize, &str)]) -> GridFormat {
-    if lines.len() == 1 {
+    // A compact row has at most 25 symbols: a first line of 81, 256 or 625 is a whole grid.
+    let first = lines[0].1;
+    let whole_grid =
+        !first.contains([' ', '\t']) && (3..=5).any(|b: usize| b.pow(4) == first.chars().count());
+    if lines.len() == 1 || whole_grid {
         GridFormat::Line
     } else if lines.iter().any(|(_, l)| l.trim().contains([' ', '\t'])) {
         GridFormat::Spaced
@@ -984,6 +989,10 @@ mod tests {
         assert_eq!(
             err(&format!("{line}\n\n{line}\n"), None),
             "line 3: unexpected text after the grid"
+        );
+        assert_eq!(
+            err(&format!("{line}\n{line}\n"), None),
+            "line 2: unexpected text after the grid"
         );
         assert_eq!(
             err(&format!("{line}\n{line}\n"), Some(GridFormat::Line)),

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::Parser as _;
 use cspkit::models::queens::Queens;
-use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, Sudoku};
+use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
 use cspkit::{
     Limit, Model, PropagationLevel, SearchStats, Solution, Solver, ValueOrder, VariableOrder,
 };
@@ -171,6 +171,11 @@ fn sudoku(args: &SudokuArgs) -> u8 {
     };
     let (grid, input_format) = match Grid::parse_bytes(&bytes, args.input_format.map(Into::into)) {
         Ok(parsed) => parsed,
+        Err(error @ ParseError::TextAfterGrid { .. }) => {
+            return bad_input(format_args!(
+                "{source}: {error} (to solve one puzzle per line, use --batch)"
+            ));
+        }
         Err(error) => return bad_input(format_args!("{source}: {error}")),
     };
     let format: GridFormat = args.format.map_or(input_format, Into::into);
