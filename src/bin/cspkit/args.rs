@@ -91,11 +91,19 @@ pub struct SudokuArgs {
     pub strategy: StrategyArgs,
 }
 
+/// The largest board `cspkit queens` accepts. The model's domains take N² bits and a decision
+/// costs about N² operations, so larger boards take hundreds of megabytes, and the few dozen
+/// decisions between two readings of the clock outlast a short time limit many times over.
+const MAX_QUEENS: i64 = 10_000;
+
 /// Arguments of `cspkit queens`.
 #[derive(Debug, Args)]
 pub struct QueensArgs {
-    /// The number of queens (and the size of the board).
-    #[arg(allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// The number of queens (and the size of the board), 1 to 10000.
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..=MAX_QUEENS)
+    )]
     pub n: u32,
     #[command(flatten)]
     pub mode: ModeArgs,
