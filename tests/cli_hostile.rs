@@ -460,6 +460,10 @@ fn unreadable_and_missing_files_are_named() {
     }
     let output = cspkit(&["sudoku", "-"], PUZZLE);
     assert_solved(&output, ANSWER, "- for standard input");
+    for args in [&["sudoku", "-"][..], &["sudoku", "--batch", "-"]] {
+        let output = cspkit(args, "\n");
+        assert_refused(&output, &["cspkit: standard input: "], &format!("{args:?}"));
+    }
 }
 
 #[cfg(unix)]

@@ -139,10 +139,11 @@ pub(crate) fn output_failed(error: io::Error, code: u8) -> u8 {
     bad_input(format_args!("cannot write the output: {error}"))
 }
 
+/// Reads at most one byte more than a grid may take, from `file` or standard input if `None`.
 fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
     let limit = MAX_INPUT_BYTES as u64 + 1;
     let mut bytes = Vec::new();
-    let result = match file.filter(|path| path.as_os_str() != "-") {
+    let result = match file {
         Some(path) => File::open(path)
             .and_then(|f| f.take(limit).read_to_end(&mut bytes))
             .map_err(|e| format!("{}: {e}", path.display())),
@@ -161,11 +162,9 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
 }
 
 fn sudoku(args: &SudokuArgs) -> u8 {
-    let source = args
-        .file
-        .as_deref()
-        .map_or("standard input".into(), |p| p.display().to_string());
-    let bytes = match read_input(args.file.as_deref()) {
+    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
+    let source = path.map_or("standard input".into(), |p| p.display().to_string());
+    let bytes = match read_input(path) {
         Ok(bytes) => bytes,
         Err(message) => return bad_input(message),
     };
