@@ -12,9 +12,13 @@
 //!   collections).
 //!
 //! Symbols: `0` or `.` for an empty cell, `1`-`9`, then, in grids larger than 9x9 only, the
-//! letters `A`-`P` (either case) for 10 to 25. Spaced grids use decimal numbers, so they are the
-//! only format for 36x36. Line endings may be LF or CRLF; trailing blanks on a line and empty
-//! lines before or after the grid are ignored.
+//! letters `A`-`P` (either case) for 10 to 25. Spaced grids use decimal numbers (`.` is also
+//! empty; a leading `+` or leading zeros are allowed, so `+5` and `005` are 5), so they are the
+//! only format for 36x36. Line endings may be LF, CRLF or CR; a byte order mark at the start,
+//! trailing blanks on a line and empty lines before or after the grid are ignored. Anything else
+//! is a [`ParseError`] naming the line and column: a character that is no cell symbol in any
+//! grid is reported first, then a wrong number of cells or rows, then a value out of range, then
+//! text after the grid.
 //!
 //! [`Sudoku`] turns a grid into a [`Model`]: one variable per cell with domain `1..=N`,
 //! [`AllDifferent`] over every row, column and box, and the givens fixed. With the default
@@ -109,6 +113,12 @@ pub enum ParseError {
         /// The empty line.
         line: usize,
     },
+    /// More text after a complete grid.
+    #[error("line {line}: unexpected text after the grid")]
+    TextAfterGrid {
+        /// The first line of that text.
+        line: usize,
+    },
     /// A character that is not a cell symbol.
     #[error("line {line}, column {column}: {character:?} is not a cell symbol ({expected})")]
     InvalidCharacter {
@@ -144,11 +154,9 @@ pub enum ParseError {
         max: usize,
     },
     /// The input is larger than any grid could be.
-    #[error("the input is {size} bytes long, more than the {limit} bytes a grid may take")]
+    #[error("the input is longer than {limit} bytes, more than any grid takes")]
     TooLarge {
-        /// The input's size.
-        size: usize,
-        /// The largest input accepted.
+        /// The largest input accepted, in bytes.
         limit: usize,
     },
 }
@@ -272,8 +280,12 @@ impl Grid {
     }
 
     /// Reads a grid from text, in `format` or, if `None`, the format detected: one non-empty
-    /// line is the line format; several lines are spaced if a row has blanks between cells, and
-    /// compact otherwise. Returns the grid and the format it was read in.
+    /// line, or a first line of 81, 256 or 625 symbols, is the line format; several lines are
+    /// spaced if a row has blanks between cells, and compact otherwise. Returns the grid and the
+    /// format it was read in.
+    ///
+    /// The grid is the first run of non-empty lines; an empty line ends it, and only empty
+    /// lines may follow.
     ///
     /// # Errors
     ///
@@ -284,18 +296,36 @@ impl Grid {
     ) -> Result<(Grid, GridFormat), ParseError> {
         if text.len() > MAX_INPUT_BYTES {
             return Err(ParseError::TooLarge {
-                size: text.len(),
                 limit: MAX_INPUT_BYTES,
             });
         }
-        let lines = significant_lines(text)?;
-        let format = format.unwrap_or_else(|| detect(&lines));
+        let lines = significant_lines(text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text))?;
+        let end = lines.iter().position(|(_, l)| l.is_empty());
+        let (grid_lines, rest) = lines.split_at(end.unwrap_or(lines.len()));
+        let format = format.unwrap_or_else(|| detect(grid_lines));
         let grid = match format {
-            GridFormat::Line => parse_line_format(&lines)?,
-            GridFormat::Compact => parse_rows(&lines, false)?,
-            GridFormat::Spaced => parse_rows(&lines, true)?,
+            GridFormat::Line => parse_line_format(grid_lines),
+            GridFormat::Compact => parse_rows(grid_lines, false),
+            GridFormat::Spaced => parse_rows(grid_lines, true),
         };
-        Ok((grid, format))
+        // `lines` ends with a non-empty line, so `rest` is empty or holds more text.
+        match (grid, rest.first()) {
+            (Ok(grid), None) => Ok((grid, format)),
+            (Ok(_), Some(_)) => Err(ParseError::TextAfterGrid {
+                line: rest.iter().find(|(_, l)| !l.is_empty()).map_or(0, |r| r.0),
+            }),
+            // Rows are missing and more text follows: the empty line split the grid.
+            (
+                Err(ParseError::WrongRowCount {
+                    expected, found, ..
+                }),
+                Some(&(line, _)),
+            ) if found < expected => Err(ParseError::EmptyLine { line }),
+            (Err(ParseError::UnsupportedSize { .. }), Some(&(line, _))) => {
+                Err(ParseError::EmptyLine { line })
+            }
+            (Err(error), _) => Err(error),
+        }
     }
 
     /// Reads a grid from text in `format`, or in the format detected if `None`. See
@@ -309,18 +339,38 @@ impl Grid {
     }
 
     /// Reads one grid in the line format from one line of a larger input, numbering errors
-    /// with `line`. A trailing line ending and blanks are ignored. This is how a batch of
-    /// puzzles, one per line, is read.
+    /// with `line`. A byte order mark at the start, and a trailing line ending and blanks, are
+    /// ignored. This is how a batch of puzzles, one per line, is read.
     ///
     /// # Errors
     ///
     /// A [`ParseError`] naming `line` and the column of the first problem.
     pub fn parse_line(text: &str, line: usize) -> Result<Grid, ParseError> {
+        let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
         let text = text.trim_end_matches([' ', '\t', '\r', '\n']);
         if text.is_empty() {
             return Err(ParseError::Empty);
         }
+        if text.len() > MAX_INPUT_BYTES {
+            return Err(ParseError::TooLarge {
+                limit: MAX_INPUT_BYTES,
+            });
+        }
         parse_line_format(&[(line, text)])
+    }
+
+    /// As [`Grid::parse_line`], from bytes that should be UTF-8 text.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseError::NotText`] at the first byte that is not UTF-8, otherwise as
+    /// [`Grid::parse_line`].
+    pub fn parse_line_bytes(bytes: &[u8], line: usize) -> Result<Grid, ParseError> {
+        let text = text_of(bytes).map_err(|(line_offset, column)| ParseError::NotText {
+            line: line + line_offset,
+            column,
+        })?;
+        Self::parse_line(text, line)
     }
 
     /// As [`Grid::parse_with_format`], from bytes that should be UTF-8 text.
@@ -335,18 +385,12 @@ impl Grid {
     ) -> Result<(Grid, GridFormat), ParseError> {
         if bytes.len() > MAX_INPUT_BYTES {
             return Err(ParseError::TooLarge {
-                size: bytes.len(),
                 limit: MAX_INPUT_BYTES,
             });
         }
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            let valid = &bytes[..e.valid_up_to()];
-            let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            let before = std::str::from_utf8(&valid[line_start..]).unwrap_or("");
-            ParseError::NotText {
-                line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
-                column: before.chars().count() + 1,
-            }
+        let text = text_of(bytes).map_err(|(line_offset, column)| ParseError::NotText {
+            line: 1 + line_offset,
+            column,
         })?;
         Self::parse_with_format(text, format)
     }
@@ -401,28 +445,64 @@ fn symbol(value: u8) -> char {
     }
 }
 
-/// The non-empty lines with their 1-based numbers, without line endings or trailing blanks.
-/// Empty lines before and after the grid are dropped; an empty line between rows is an error.
+/// The byte order mark some editors write at the start of UTF-8 text; it is skipped.
+const BYTE_ORDER_MARK: char = '\u{feff}';
+
+/// The symbols allowed, in words, when the grid size is not known yet.
+const ANY_SYMBOL: &str = "a digit, '.', or a letter in grids above 9x9";
+
+/// The longest token an error message quotes in full.
+const QUOTED_TOKEN_CHARS: usize = 20;
+
+/// `bytes` as text, or the position of the first byte that is not UTF-8: lines after the
+/// first, and the column (from 1) in characters.
+fn text_of(bytes: &[u8]) -> Result<&str, (usize, usize)> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        // The prefix up to `valid_up_to` is valid UTF-8 by definition.
+        let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+        let valid = valid.strip_prefix(BYTE_ORDER_MARK).unwrap_or(valid);
+        let lines = split_lines(valid).count() - 1;
+        let last = split_lines(valid).last().unwrap_or_default();
+        (lines, last.chars().count() + 1)
+    })
+}
+
+/// The lines of `text`, split at LF, CRLF or a lone CR, without their line endings.
+fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut pieces = text.split('\n').peekable();
+    std::iter::from_fn(move || {
+        let piece = pieces.next()?;
+        // A CR before an LF belongs to that line ending.
+        Some(if pieces.peek().is_some() {
+            piece.strip_suffix('\r').unwrap_or(piece)
+        } else {
+            piece
+        })
+    })
+    .flat_map(|piece| piece.split('\r'))
+}
+
+/// The lines from the first non-empty one to the last, with their 1-based numbers, without
+/// line endings or trailing blanks (so empty lines inside are kept, empty).
 fn significant_lines(text: &str) -> Result<Vec<(usize, &str)>, ParseError> {
-    let lines: Vec<(usize, &str)> = text
-        .lines()
+    let lines: Vec<(usize, &str)> = split_lines(text)
         .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches([' ', '\t', '\r'])))
+        .map(|(i, l)| (i + 1, l.trim_end_matches([' ', '\t'])))
         .collect();
     let first = lines.iter().position(|(_, l)| !l.is_empty());
     let last = lines.iter().rposition(|(_, l)| !l.is_empty());
     let (Some(first), Some(last)) = (first, last) else {
         return Err(ParseError::Empty);
     };
-    let lines = &lines[first..=last];
-    if let Some(&(line, _)) = lines.iter().find(|(_, l)| l.is_empty()) {
-        return Err(ParseError::EmptyLine { line });
-    }
-    Ok(lines.to_vec())
+    Ok(lines[first..=last].to_vec())
 }
 
 fn detect(lines: &[(usize, &str)]) -> GridFormat {
-    if lines.len() == 1 {
+    // A compact row has at most 25 symbols: a first line of 81, 256 or 625 is a whole grid.
+    let first = lines[0].1;
+    let whole_grid =
+        !first.contains([' ', '\t']) && (3..=5).any(|b: usize| b.pow(4) == first.chars().count());
+    if lines.len() == 1 || whole_grid {
         GridFormat::Line
     } else if lines.iter().any(|(_, l)| l.trim().contains([' ', '\t'])) {
         GridFormat::Spaced
@@ -433,6 +513,31 @@ fn detect(lines: &[(usize, &str)]) -> GridFormat {
 
 fn box_size_of(side: usize) -> Option<usize> {
     BOX_SIZES.clone().find(|b| b * b == side)
+}
+
+/// `token` for an error message: cut short if long, so that a huge token makes a short message.
+fn quoted(token: &str) -> String {
+    match token.char_indices().nth(QUOTED_TOKEN_CHARS) {
+        Some((end, _)) => format!("{}…", &token[..end]),
+        None => token.to_owned(),
+    }
+}
+
+/// Whether `c` is a cell symbol in a grid of some size: a digit, `.` or an ASCII letter (the
+/// letters beyond `P` are then reported as out of range).
+fn may_be_symbol(c: char) -> bool {
+    c == '.' || c.is_ascii_alphanumeric()
+}
+
+/// The first character of `text`, on `line`, that is not a cell symbol in any grid.
+fn foreign_character(line: usize, text: &str) -> Option<ParseError> {
+    let (column, character) = (1..).zip(text.chars()).find(|&(_, c)| !may_be_symbol(c))?;
+    Some(ParseError::InvalidCharacter {
+        line,
+        column,
+        character,
+        expected: ANY_SYMBOL,
+    })
 }
 
 /// The value of a compact or line symbol in a grid of side `n`.
@@ -463,19 +568,15 @@ fn symbol_value(c: char, n: usize, line: usize, column: usize) -> Result<u8, Par
 
 fn parse_line_format(lines: &[(usize, &str)]) -> Result<Grid, ParseError> {
     let (line, text) = lines[0];
-    if let Some(&(extra, _)) = lines.get(1) {
-        return Err(ParseError::WrongRowCount {
-            line: extra,
-            expected: 1,
-            found: lines.len(),
-        });
+    if let Some(error) = foreign_character(line, text) {
+        return Err(error);
     }
     let count = text.chars().count();
     let Some(box_size) = (2..=5).find(|b: &usize| b.pow(4) == count) else {
         return Err(ParseError::UnsupportedSize {
             line,
             found: count,
-            expected: "16, 81, 256 or 625 cells on one line",
+            expected: "16, 81, 256 or 625 cells on one line; 36x36 grids take the spaced format",
         });
     };
     let n = box_size * box_size;
@@ -484,6 +585,9 @@ fn parse_line_format(lines: &[(usize, &str)]) -> Result<Grid, ParseError> {
         .enumerate()
         .map(|(i, c)| symbol_value(c, n, line, i + 1))
         .collect::<Result<_, _>>()?;
+    if let Some(&(extra, _)) = lines.get(1) {
+        return Err(ParseError::TextAfterGrid { line: extra });
+    }
     Ok(Grid { box_size, cells })
 }
 
@@ -519,6 +623,23 @@ fn parse_rows(lines: &[(usize, &str)], spaced: bool) -> Result<Grid, ParseError>
         .iter()
         .map(|&(line, text)| (line, row_cells(text, spaced)))
         .collect();
+    // A cell that is no symbol or number in any grid is the clearest report, so it comes first.
+    for (&(line, text), (_, row)) in lines.iter().zip(&rows) {
+        let foreign = if spaced {
+            row.iter()
+                .find(|(_, token)| !is_number(token))
+                .map(|&(column, token)| ParseError::InvalidNumber {
+                    line,
+                    column,
+                    token: quoted(token),
+                })
+        } else {
+            foreign_character(line, text)
+        };
+        if let Some(error) = foreign {
+            return Err(error);
+        }
+    }
     let supported = |n: usize| box_size_of(n).filter(|_| spaced || n <= MAX_SYMBOL_VALUE);
     // The side is the number of rows if that is a supported size, else the length of the first
     // row (so that a missing or extra row is reported as such).
@@ -532,7 +653,7 @@ fn parse_rows(lines: &[(usize, &str)], spaced: bool) -> Result<Grid, ParseError>
             expected: if spaced {
                 "4, 9, 16, 25 or 36 rows"
             } else {
-                "4, 9, 16 or 25 rows"
+                "4, 9, 16 or 25 rows; 36x36 grids take the spaced format"
             },
         });
     };
@@ -568,29 +689,25 @@ fn parse_rows(lines: &[(usize, &str)], spaced: bool) -> Result<Grid, ParseError>
     Ok(Grid { box_size, cells })
 }
 
-/// The value of a spaced token: a decimal number in `0..=n`, or `.` for empty.
+/// Whether a spaced token is written as a number: `.`, or decimal digits after an optional
+/// sign.
+fn is_number(token: &str) -> bool {
+    let unsigned = token.strip_prefix(['+', '-']).unwrap_or(token);
+    token == "." || (!unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The value of a spaced token (see [`is_number`]) in a grid of side `n`: `.` is 0.
 fn number_value(token: &str, n: usize, line: usize, column: usize) -> Result<u8, ParseError> {
     if token == "." {
         return Ok(0);
     }
     let digits = token.strip_prefix('+').unwrap_or(token);
-    let is_number = {
-        let unsigned = digits.strip_prefix('-').unwrap_or(digits);
-        !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit())
-    };
-    if !is_number {
-        return Err(ParseError::InvalidNumber {
-            line,
-            column,
-            token: token.to_owned(),
-        });
-    }
     match digits.parse::<i64>() {
         Ok(v) if (0..=n as i64).contains(&v) => Ok(v as u8),
         _ => Err(ParseError::ValueOutOfRange {
             line,
             column,
-            value: token.to_owned(),
+            value: quoted(token),
             max: n,
         }),
     }
@@ -750,12 +867,187 @@ mod tests {
         );
         assert_eq!(
             err("12345"),
-            "line 1: 5 is not a supported grid size (16, 81, 256 or 625 cells on one line)"
+            "line 1: 5 is not a supported grid size (16, 81, 256 or 625 cells on one line; \
+             36x36 grids take the spaced format)"
         );
         assert!(matches!(
             Grid::parse_bytes(b"12\xff4", None),
             Err(ParseError::NotText { line: 1, column: 3 })
         ));
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_cr_line_endings_are_accepted() {
+        let expected = Grid::parse(BAEKJOON_2239, None);
+        let bom = format!("\u{feff}{BAEKJOON_2239}");
+        assert_eq!(Grid::parse(&bom, None), expected);
+        assert_eq!(
+            Grid::parse_bytes(bom.as_bytes(), None).map(|(g, _)| g),
+            expected
+        );
+        assert_eq!(
+            Grid::parse(&BAEKJOON_2239.replace('\n', "\r"), None),
+            expected
+        );
+        let line = BAEKJOON_2239.replace('\n', "");
+        assert_eq!(
+            Grid::parse_line(&format!("\u{feff}{line}\r\n"), 7),
+            expected
+        );
+        // A lone CR ends a line: the bad character is on line 3.
+        let mixed = BAEKJOON_2239
+            .replacen('\n', "\r", 1)
+            .replacen("000704000", "0007x4000", 1);
+        assert_eq!(
+            Grid::parse(&mixed, None).unwrap_err().to_string(),
+            "line 3, column 5: 'x' is not a cell symbol (a digit or '.')"
+        );
+    }
+
+    #[test]
+    fn characters_that_are_no_symbol_are_reported_before_sizes() {
+        let err = |text: &str| Grid::parse(text, None).unwrap_err();
+        let nul = BAEKJOON_2239.replacen("002109400", "0021\09400", 1);
+        assert!(matches!(
+            err(&nul),
+            ParseError::InvalidCharacter {
+                line: 2,
+                column: 5,
+                character: '\0',
+                ..
+            }
+        ));
+        let nul_added = BAEKJOON_2239.replacen("002109400", "0021\x009400", 1);
+        assert!(matches!(
+            err(&nul_added),
+            ParseError::InvalidCharacter {
+                line: 2,
+                column: 5,
+                character: '\0',
+                ..
+            }
+        ));
+        let indented = BAEKJOON_2239.replacen("002109400", "  002109400", 1);
+        assert!(matches!(
+            err(&indented),
+            ParseError::InvalidCharacter {
+                line: 2,
+                column: 1,
+                character: ' ',
+                ..
+            }
+        ));
+        let spaced_line = "1 2 3 4 3 4 1 2 2 1 4 3 4 3 2 1";
+        assert!(matches!(
+            err(spaced_line),
+            ParseError::InvalidCharacter {
+                line: 1,
+                column: 2,
+                character: ' ',
+                ..
+            }
+        ));
+        let wide = "１".repeat(81);
+        assert!(matches!(
+            err(&wide),
+            ParseError::InvalidCharacter {
+                line: 1,
+                column: 1,
+                character: '１',
+                ..
+            }
+        ));
+        assert_eq!(
+            err("1 2 3 4\n3 4 1 2\n2 1 4 3 x\n4 3 2 1\n").to_string(),
+            "line 3, column 9: \"x\" is not a number"
+        );
+    }
+
+    #[test]
+    fn spaced_numbers_may_have_a_plus_sign_leading_zeros_or_a_dot() {
+        let plain = Grid::parse("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 0\n", None);
+        let written = Grid::parse("+1 02 3 4\n3 4 001 2\n2 1 4 3\n4 3 2 .\n", None);
+        assert_eq!(written, plain);
+        let err = |text: &str| Grid::parse(text, None).unwrap_err().to_string();
+        assert_eq!(
+            err("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 -0x\n"),
+            "line 4, column 7: \"-0x\" is not a number"
+        );
+        let huge = format!("1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 {}\n", "9".repeat(10_000));
+        assert_eq!(
+            err(&huge),
+            format!(
+                "line 4, column 7: value {}… is out of range 0..=4",
+                "9".repeat(20)
+            )
+        );
+    }
+
+    #[test]
+    fn only_empty_lines_may_follow_the_grid() {
+        let err = |text: &str, format| Grid::parse(text, format).unwrap_err().to_string();
+        let garbage = format!("{BAEKJOON_2239}\n\nhello\n");
+        assert_eq!(
+            err(&garbage, None),
+            "line 12: unexpected text after the grid"
+        );
+        let line = BAEKJOON_2239.replace('\n', "");
+        assert_eq!(
+            err(&format!("{line}\n\n{line}\n"), None),
+            "line 3: unexpected text after the grid"
+        );
+        assert_eq!(
+            err(&format!("{line}\n{line}\n"), None),
+            "line 2: unexpected text after the grid"
+        );
+        assert_eq!(
+            err(&format!("{line}\n{line}\n"), Some(GridFormat::Line)),
+            "line 2: unexpected text after the grid"
+        );
+        assert_eq!(
+            err(BAEKJOON_2239, Some(GridFormat::Line)),
+            "line 1: 9 is not a supported grid size (16, 81, 256 or 625 cells on one line; \
+             36x36 grids take the spaced format)"
+        );
+        let first_row_alone = BAEKJOON_2239.replacen('\n', "\n\n", 1);
+        assert_eq!(
+            err(&first_row_alone, None),
+            "line 2: empty line inside the grid"
+        );
+    }
+
+    #[test]
+    fn input_larger_than_any_grid_is_refused_without_parsing() {
+        let big = "1".repeat(MAX_INPUT_BYTES + 1);
+        let expected = ParseError::TooLarge {
+            limit: MAX_INPUT_BYTES,
+        };
+        assert_eq!(Grid::parse(&big, None), Err(expected.clone()));
+        assert_eq!(
+            Grid::parse_bytes(big.as_bytes(), None),
+            Err(expected.clone())
+        );
+        assert_eq!(Grid::parse_line(&big, 1), Err(expected));
+    }
+
+    #[test]
+    fn invalid_utf8_is_located_by_line_and_column() {
+        let at = |bytes: &[u8]| match Grid::parse_bytes(bytes, None) {
+            Err(ParseError::NotText { line, column }) => (line, column),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(at(b"\xff"), (1, 1));
+        assert_eq!(at(b"12\r\n3\xc3"), (2, 2));
+        assert_eq!(at(b"12\r3\xc3"), (2, 2));
+        assert_eq!(at(b"12\r\xc3"), (2, 1));
+        assert_eq!(at(b"\xef\xbb\xbf\xc3\xa9\x80"), (1, 2));
+        assert_eq!(
+            Grid::parse_line_bytes(b"..\xff", 40),
+            Err(ParseError::NotText {
+                line: 40,
+                column: 3
+            })
+        );
     }
 
     #[test]

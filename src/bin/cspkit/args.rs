@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::{
     Ascending, Descending, DomainOverDegree, InputOrder, PropagationLevel, SmallestDomain,
@@ -16,6 +16,7 @@ Examples:
   cspkit sudoku puzzle.txt            lexicographically smallest solution of a Sudoku
   cspkit sudoku --batch puzzles.txt   one puzzle per line in, one solution per line out
   cspkit queens 8 --count             count the placements of 8 queens
+  cspkit help sudoku                  every option of a subcommand, with more examples
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.";
 
@@ -44,15 +45,20 @@ Input formats (detected automatically; 0 or . is an empty cell):
   compact  N lines of N digits          103000509 (9 lines)
   spaced   N lines of N numbers         1 0 3 0 0 0 5 0 9 (9 lines)
   line     the whole grid on one line   1.3...5.9..21.94.. (81 characters)
-Grids above 9x9 use the letters A-P for 10-25 in the compact and line formats.
+Grids above 9x9 use the letters A-P for 10-25 in the compact and line formats; 36x36 grids
+take the spaced format. CRLF or CR line endings and trailing blanks are fine.
+
+With --batch, each output line is a solution in the line format, a count with --count, or
+a marker: 'no solution', 'stopped: <limit>', 'malformed: line L, column C: <reason>'.
 
 Examples:
   cspkit sudoku puzzle.txt
   cspkit sudoku --count --limit 2 puzzle.txt     is the solution unique?
   cspkit sudoku --var-order mrv --stats < puzzle.txt
-  cspkit sudoku --batch top1465.txt > solutions.txt
+  cspkit sudoku --batch --time-limit 0.5 top1465.txt > solutions.txt
 
-Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.
+Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage (the message names the
+line and column), 3 stopped by a limit.
 With --batch: 2 if a line was malformed, else 3 if a search was stopped, else 1 if a puzzle
 had no solution, else 0.";
 
@@ -85,11 +91,19 @@ pub struct SudokuArgs {
     pub strategy: StrategyArgs,
 }
 
+/// The largest board `cspkit queens` accepts. The model's domains take N² bits and a decision
+/// costs about N² operations, so larger boards take hundreds of megabytes, and the few dozen
+/// decisions between two readings of the clock outlast a short time limit many times over.
+const MAX_QUEENS: i64 = 10_000;
+
 /// Arguments of `cspkit queens`.
 #[derive(Debug, Args)]
 pub struct QueensArgs {
-    /// The number of queens (and the size of the board).
-    #[arg(value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// The number of queens (and the size of the board), 1 to 10000.
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u32).range(1..=MAX_QUEENS)
+    )]
     pub n: u32,
     #[command(flatten)]
     pub mode: ModeArgs,
@@ -99,6 +113,7 @@ pub struct QueensArgs {
 
 /// What to compute: the first solution (the default), a count, or all solutions.
 #[derive(Debug, Args)]
+#[command(group = ArgGroup::new("listing").args(["count", "all"]))]
 pub struct ModeArgs {
     /// Print the number of solutions instead of a solution.
     #[arg(long, conflicts_with = "all")]
@@ -106,8 +121,14 @@ pub struct ModeArgs {
     /// Print every solution.
     #[arg(long)]
     pub all: bool,
-    /// With --count or --all: stop after this many solutions.
-    #[arg(long, value_name = "N")]
+    /// With --count or --all: stop after this many solutions (at least 1).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "listing",
+        allow_negative_numbers = true,
+        value_parser = parse_solution_limit
+    )]
     pub limit: Option<u64>,
 }
 
@@ -123,22 +144,67 @@ pub struct StrategyArgs {
     /// How hard constraints prune [default: full for sudoku, forward for queens].
     #[arg(long, value_name = "LEVEL")]
     pub propagation: Option<Propagation>,
-    /// Stop the search after this many decisions.
-    #[arg(long, value_name = "N")]
+    /// Stop the search after this many decisions (per puzzle with --batch).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
     pub node_limit: Option<u64>,
-    /// Stop the search after this many seconds (per puzzle with --batch).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    /// Stop the search after this many seconds, such as 0.5 (per puzzle with --batch).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        allow_hyphen_values = true,
+        value_parser = parse_seconds
+    )]
     pub time_limit: Option<Duration>,
     /// Print search statistics on standard error.
     #[arg(long)]
     pub stats: bool,
 }
 
+/// A whole number, 0 or more.
+fn parse_count(text: &str) -> Result<u64, String> {
+    parse_at_least(text, 0)
+}
+
+/// A solution limit: a whole number, 1 or more (0 would stop before the first solution).
+fn parse_solution_limit(text: &str) -> Result<u64, String> {
+    parse_at_least(text, 1)
+}
+
+fn parse_at_least(text: &str, min: u64) -> Result<u64, String> {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<u64>() {
+        Ok(count) if count >= min => Ok(count),
+        Ok(_) => Err(format!("give {min} or more")),
+        Err(_) if text.strip_prefix('-').is_some_and(digits) => {
+            Err(format!("{text} is negative; give {min} or more"))
+        }
+        Err(_) if digits(text) => Err(format!("{text} is too large (at most {})", u64::MAX)),
+        Err(_) => Err(format!("{text:?} is not a whole number")),
+    }
+}
+
+/// A time limit in seconds: a finite decimal number, 0 or more, that a [`Duration`] can hold.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let seconds: f64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number"))?;
-    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} is not a valid duration"))
+    let seconds: f64 = match text.parse() {
+        Ok(seconds) if !f64::is_nan(seconds) => seconds,
+        _ => return Err(format!("{text:?} is not a number of seconds")),
+    };
+    if seconds < 0.0 {
+        return Err(format!(
+            "{text} is negative; a time limit is 0 seconds or more"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| {
+        format!(
+            "{text} seconds is too long (at most {} seconds; leave out --time-limit for no limit)",
+            Duration::MAX.as_secs()
+        )
+    })
 }
 
 /// A grid format on the command line.

@@ -4,9 +4,13 @@
 //! format, the number of solutions with `--count`, or a marker — `no solution`,
 //! `malformed: <reason>`, `stopped: <limit>`. Empty lines are skipped. A summary goes to
 //! standard error, with a progress bar when standard error is a terminal.
+//!
+//! The input is streamed: memory stays bounded whatever its size, and a line longer than any
+//! puzzle is skipped without being stored. Lines end with LF, CRLF or CR, as in
+//! [`Grid::parse`].
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
@@ -14,17 +18,22 @@ use cspkit::{Outcome, PropagationLevel, SearchStats};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::SudokuArgs;
-use crate::{bad_input, configure, exit, output_failed, print_stats};
+use crate::{bad_input, configure, counted, exit, output_failed, print_stats};
 
 /// Lines longer than this are malformed without being read into memory (a 25x25 grid on one
 /// line is 625 characters).
 const MAX_LINE_BYTES: usize = 4096;
+
+/// The UTF-8 byte order mark, skipped at the start of the input.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// Files larger than this get a progress bar (when standard error is a terminal).
 const PROGRESS_BAR_BYTES: u64 = 64 * 1024;
 
 #[derive(Debug, Default)]
 struct Summary {
+    /// Lines read, empty ones included.
+    lines: usize,
     solved: u64,
     unsolvable: u64,
     malformed: u64,
@@ -61,39 +70,78 @@ impl Summary {
     }
 }
 
+/// Why a batch ended before the end of its input.
+#[derive(Debug)]
+enum Failure {
+    /// The input could not be read.
+    Read(io::Error),
+    /// The output could not be written.
+    Write(io::Error),
+}
+
 pub(crate) fn run(args: &SudokuArgs) -> u8 {
     if args.mode.all {
         return bad_input("--all cannot be combined with --batch (use --count)");
     }
-    if let Some(format) = args.format.map(GridFormat::from) {
-        if format != GridFormat::Line {
-            return bad_input("--batch writes the line format only");
+    for (flag, format) in [
+        ("--format", args.format),
+        ("--input-format", args.input_format),
+    ] {
+        if format.is_some_and(|f| GridFormat::from(f) != GridFormat::Line) {
+            return bad_input(format_args!(
+                "--batch reads and writes the line format only (drop {flag})"
+            ));
         }
     }
-    let (reader, size): (Box<dyn BufRead>, Option<u64>) =
-        match args.file.as_deref().filter(|p| p.as_os_str() != "-") {
-            Some(path) => match File::open(path) {
-                Ok(file) => {
-                    let size = file.metadata().ok().map(|m| m.len());
-                    (Box::new(BufReader::new(file)), size)
-                }
-                Err(e) => return bad_input(format_args!("{}: {e}", path.display())),
-            },
-            None => (Box::new(io::stdin().lock()), None),
-        };
+    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
+    let source = path.map_or("standard input".into(), |p| p.display().to_string());
+    let (reader, size): (Box<dyn BufRead>, Option<u64>) = match path {
+        Some(path) => match File::open(path) {
+            Ok(file) => {
+                let size = file.metadata().ok().map(|m| m.len());
+                (Box::new(BufReader::new(file)), size)
+            }
+            Err(e) => return bad_input(format_args!("{source}: {e}")),
+        },
+        None => {
+            if io::stdin().is_terminal() {
+                note!(
+                    "cspkit: reading puzzles from standard input, one per line (end with Ctrl-D)"
+                );
+            }
+            (Box::new(io::stdin().lock()), None)
+        }
+    };
     let progress = progress_bar(size);
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut out = BufWriter::new(io::stdout().lock());
-    let result = solve_lines(reader, &mut out, args, &mut summary, &progress);
+    let result = solve_lines(
+        LineReader::new(reader),
+        &mut out,
+        args,
+        &mut summary,
+        &progress,
+    )
+    .and_then(|()| out.flush().map_err(Failure::Write));
     progress.finish_and_clear();
-    if let Err(error) = result.and_then(|()| out.flush()) {
-        if error.kind() != io::ErrorKind::BrokenPipe {
-            return output_failed(error, exit::BAD_INPUT);
+    let code = match result {
+        Ok(()) if summary.puzzles() == 0 => {
+            return bad_input(format_args!("{source}: the input holds no puzzle"));
         }
-    }
+        Ok(()) => summary.exit_code(),
+        // A closed pipe (`cspkit sudoku --batch … | head`) ends the run quietly.
+        Err(Failure::Write(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            summary.exit_code()
+        }
+        Err(Failure::Write(error)) => output_failed(error, exit::BAD_INPUT),
+        Err(Failure::Read(error)) => bad_input(format_args!(
+            "{source}: cannot read line {}: {error}",
+            summary.lines + 1
+        )),
+    };
     report(&summary, started.elapsed(), args.strategy.stats);
-    summary.exit_code()
+    code
 }
 
 fn progress_bar(size: Option<u64>) -> ProgressBar {
@@ -111,70 +159,105 @@ fn progress_bar(size: Option<u64>) -> ProgressBar {
 }
 
 fn solve_lines(
-    mut reader: Box<dyn BufRead>,
+    mut reader: LineReader,
     out: &mut impl Write,
     args: &SudokuArgs,
     summary: &mut Summary,
     progress: &ProgressBar,
-) -> io::Result<()> {
+) -> Result<(), Failure> {
     let mut buffer = Vec::with_capacity(128);
-    let mut line = 0;
     loop {
         buffer.clear();
-        let (read, too_long) = read_line(&mut reader, &mut buffer)?;
-        if read == 0 {
+        let Some(line) = reader.read_line(&mut buffer).map_err(Failure::Read)? else {
             return Ok(());
-        }
-        line += 1;
-        progress.inc(read as u64);
-        let answer = if too_long {
+        };
+        summary.lines += 1;
+        let number = summary.lines;
+        progress.set_position(reader.consumed);
+        let answer = if line.too_long {
             summary.malformed += 1;
-            format!("malformed: line {line}: longer than {MAX_LINE_BYTES} bytes")
+            format!("malformed: line {number}: longer than {MAX_LINE_BYTES} bytes")
+        } else if buffer.iter().all(u8::is_ascii_whitespace) {
+            continue;
         } else {
-            match std::str::from_utf8(&buffer) {
-                Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => solve_one(text, line, args, summary),
-                Err(_) => {
+            match Grid::parse_line_bytes(&buffer, number) {
+                Ok(grid) => solve_one(&grid, number, args, summary),
+                Err(error) => {
                     summary.malformed += 1;
-                    format!("malformed: line {line}: not valid UTF-8 text")
+                    format!("malformed: {error}")
                 }
             }
         };
-        writeln!(out, "{answer}")?;
+        writeln!(out, "{answer}").map_err(Failure::Write)?;
     }
 }
 
-/// Reads one line (with its newline) into `buffer`, at most [`MAX_LINE_BYTES`] of it; the rest
-/// of a longer line is skipped. Returns the bytes consumed and whether the line was too long.
-fn read_line(reader: &mut dyn BufRead, buffer: &mut Vec<u8>) -> io::Result<(usize, bool)> {
-    let mut read = reader
-        .take(MAX_LINE_BYTES as u64)
-        .read_until(b'\n', buffer)?;
-    if buffer.len() < MAX_LINE_BYTES || buffer.ends_with(b"\n") {
-        return Ok((read, false));
+/// A line read by [`LineReader::read_line`].
+#[derive(Debug)]
+struct Line {
+    /// Whether the line was longer than [`MAX_LINE_BYTES`] (only the start of it was kept).
+    too_long: bool,
+}
+
+/// Reads lines ending with LF, CRLF or CR, keeping at most [`MAX_LINE_BYTES`] of each, so that
+/// memory stays bounded whatever the input.
+struct LineReader {
+    reader: Box<dyn BufRead>,
+    /// The last line ended with a CR: an LF right after it belongs to the same line ending.
+    after_cr: bool,
+    /// Bytes consumed so far.
+    consumed: u64,
+}
+
+impl LineReader {
+    fn new(reader: Box<dyn BufRead>) -> LineReader {
+        LineReader {
+            reader,
+            after_cr: false,
+            consumed: 0,
+        }
     }
-    let mut rest = Vec::new();
-    loop {
-        rest.clear();
-        let n = reader
-            .take(MAX_LINE_BYTES as u64)
-            .read_until(b'\n', &mut rest)?;
-        read += n;
-        if n == 0 || rest.ends_with(b"\n") {
-            return Ok((read, true));
+
+    /// Reads the next line, without its line ending, into `buffer`; `None` at the end of the
+    /// input. A byte order mark at the start of the input is skipped.
+    fn read_line(&mut self, buffer: &mut Vec<u8>) -> io::Result<Option<Line>> {
+        let mut too_long = false;
+        let mut empty = true;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok((!empty).then_some(Line { too_long }));
+            }
+            let mut skip = 0;
+            if self.consumed == 0 && available.starts_with(BYTE_ORDER_MARK) {
+                skip = BYTE_ORDER_MARK.len();
+            } else if std::mem::take(&mut self.after_cr) && available[0] == b'\n' {
+                skip = 1;
+            }
+            let rest = &available[skip..];
+            let end = rest.iter().position(|&b| b == b'\n' || b == b'\r');
+            let content = &rest[..end.unwrap_or(rest.len())];
+            let room = MAX_LINE_BYTES.saturating_sub(buffer.len());
+            buffer.extend_from_slice(&content[..content.len().min(room)]);
+            too_long |= content.len() > room;
+            empty &= content.is_empty() && end.is_none();
+            self.after_cr = end.is_some_and(|i| rest[i] == b'\r');
+            let used = skip + content.len() + usize::from(end.is_some());
+            self.reader.consume(used);
+            self.consumed += used as u64;
+            if end.is_some() {
+                return Ok(Some(Line { too_long }));
+            }
         }
     }
 }
 
-fn solve_one(text: &str, line: usize, args: &SudokuArgs, summary: &mut Summary) -> String {
-    let grid = match Grid::parse_line(text, line) {
-        Ok(grid) => grid,
-        Err(error) => {
-            summary.malformed += 1;
-            return format!("malformed: {error}");
-        }
-    };
-    let sudoku = match Sudoku::new(&grid) {
+fn solve_one(grid: &Grid, line: usize, args: &SudokuArgs, summary: &mut Summary) -> String {
+    let sudoku = match Sudoku::new(grid) {
         Ok(sudoku) => sudoku,
         Err(error) => {
             summary.malformed += 1;
@@ -187,7 +270,10 @@ fn solve_one(text: &str, line: usize, args: &SudokuArgs, summary: &mut Summary) 
         match count.stopped_by {
             Some(limit) if limit != cspkit::Limit::Solutions => {
                 summary.stopped += 1;
-                format!("stopped: {limit} after {} solutions", count.solutions)
+                format!(
+                    "stopped: {limit} after {}",
+                    counted(count.solutions, "solution")
+                )
             }
             _ if count.solutions == 0 => {
                 summary.unsolvable += 1;
@@ -226,9 +312,10 @@ fn report(summary: &Summary, elapsed: Duration, stats: bool) {
     } else {
         0.0
     };
-    eprintln!(
-        "{puzzles} puzzles: {} solved, {} without solution, {} malformed, {} stopped by a limit; \
+    note!(
+        "{}: {} solved, {} without solution, {} malformed, {} stopped by a limit; \
          {:.3} s in all, {per_puzzle:.1} µs per puzzle",
+        counted(puzzles, "puzzle"),
         summary.solved,
         summary.unsolvable,
         summary.malformed,

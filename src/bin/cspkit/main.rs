@@ -2,6 +2,15 @@
 //! models. It reads input, picks the strategy from the flags, and prints; all solving is the
 //! library's.
 
+/// Writes a line on standard error, like `eprintln!`, but without panicking when standard
+/// error is closed or full (`cspkit … 2>&1 | head`): there is nowhere left to report that.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod batch;
 
@@ -10,9 +19,9 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::Parser as _;
 use cspkit::models::queens::Queens;
-use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, Sudoku};
+use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
 use cspkit::{
     Limit, Model, PropagationLevel, SearchStats, Solution, Solver, ValueOrder, VariableOrder,
 };
@@ -45,7 +54,10 @@ const SAMPLE_SUDOKU: &str = "\
 ";
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return ExitCode::from(usage(&error)),
+    };
     let code = match cli.command {
         None => demo(),
         Some(Command::Sudoku(args)) if args.batch => batch::run(&args),
@@ -53,6 +65,19 @@ fn main() -> ExitCode {
         Some(Command::Queens(args)) => queens(&args),
     };
     ExitCode::from(code)
+}
+
+/// Prints a usage error, or the help or version asked for; returns the exit code.
+fn usage(error: &clap::Error) -> u8 {
+    let code = if error.use_stderr() {
+        exit::BAD_INPUT
+    } else {
+        exit::SOLVED
+    };
+    match error.print() {
+        Err(e) if !error.use_stderr() => output_failed(e, code),
+        _ => code,
+    }
 }
 
 /// The solver the flags ask for.
@@ -79,7 +104,7 @@ pub(crate) fn configure<'m>(
 }
 
 pub(crate) fn print_stats(stats: &SearchStats) {
-    eprintln!(
+    note!(
         "nodes {}, failures {}, backtracks {}, propagations {}, solutions {}, max depth {}, time {:.3} ms",
         stats.nodes,
         stats.failures,
@@ -91,9 +116,18 @@ pub(crate) fn print_stats(stats: &SearchStats) {
     );
 }
 
+/// `count` and `noun`, in the plural unless `count` is 1.
+pub(crate) fn counted(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Reports an error on standard error and returns the bad-input exit code.
 pub(crate) fn bad_input(message: impl std::fmt::Display) -> u8 {
-    eprintln!("cspkit: {message}");
+    note!("cspkit: {message}");
     exit::BAD_INPUT
 }
 
@@ -105,16 +139,17 @@ pub(crate) fn output_failed(error: io::Error, code: u8) -> u8 {
     bad_input(format_args!("cannot write the output: {error}"))
 }
 
+/// Reads at most one byte more than a grid may take, from `file` or standard input if `None`.
 fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
     let limit = MAX_INPUT_BYTES as u64 + 1;
     let mut bytes = Vec::new();
-    let result = match file.filter(|path| path.as_os_str() != "-") {
+    let result = match file {
         Some(path) => File::open(path)
             .and_then(|f| f.take(limit).read_to_end(&mut bytes))
             .map_err(|e| format!("{}: {e}", path.display())),
         None => {
             if io::stdin().is_terminal() {
-                eprintln!("cspkit: reading a puzzle from standard input (end it with Ctrl-D)");
+                note!("cspkit: reading a puzzle from standard input (end it with Ctrl-D)");
             }
             io::stdin()
                 .lock()
@@ -127,16 +162,19 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
 }
 
 fn sudoku(args: &SudokuArgs) -> u8 {
-    let source = args
-        .file
-        .as_deref()
-        .map_or("standard input".into(), |p| p.display().to_string());
-    let bytes = match read_input(args.file.as_deref()) {
+    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
+    let source = path.map_or("standard input".into(), |p| p.display().to_string());
+    let bytes = match read_input(path) {
         Ok(bytes) => bytes,
         Err(message) => return bad_input(message),
     };
     let (grid, input_format) = match Grid::parse_bytes(&bytes, args.input_format.map(Into::into)) {
         Ok(parsed) => parsed,
+        Err(error @ ParseError::TextAfterGrid { .. }) => {
+            return bad_input(format_args!(
+                "{source}: {error} (to solve one puzzle per line, use --batch)"
+            ));
+        }
         Err(error) => return bad_input(format_args!("{source}: {error}")),
     };
     let format: GridFormat = args.format.map_or(input_format, Into::into);
@@ -207,7 +245,7 @@ fn search(
         }
         let stopped_by = solutions
             .stopped_by()
-            .or((found == wanted && wanted > 1).then_some(Limit::Solutions));
+            .or((mode.all && found == wanted).then_some(Limit::Solutions));
         (found, stopped_by)
     };
     if let Err(e) = out.flush() {
@@ -218,17 +256,21 @@ fn search(
     }
     match stopped_by {
         Some(Limit::Solutions) => {
-            eprintln!("cspkit: stopped after {found} solutions (--limit); there may be more");
+            note!(
+                "cspkit: stopped after {} (--limit); there may be more",
+                counted(found, "solution")
+            );
             exit::SOLVED
         }
         Some(limit) => {
-            eprintln!(
-                "cspkit: search stopped ({limit}) after {found} solutions: the answer is incomplete"
+            note!(
+                "cspkit: search stopped ({limit}) after {}: the answer is incomplete",
+                counted(found, "solution")
             );
             exit::STOPPED
         }
         None if found == 0 => {
-            eprintln!("cspkit: no solution");
+            note!("cspkit: no solution");
             exit::NO_SOLUTION
         }
         None => exit::SOLVED,
@@ -236,15 +278,29 @@ fn search(
 }
 
 fn demo() -> u8 {
+    match write_demo(&mut io::stdout().lock()) {
+        Ok(()) => exit::SOLVED,
+        Err(error) => output_failed(error, exit::SOLVED),
+    }
+}
+
+/// What `cspkit` prints without arguments: the samples solved, and usage hints.
+fn write_demo(out: &mut impl Write) -> io::Result<()> {
     let grid = Grid::parse(SAMPLE_SUDOKU, None).expect("the built-in sample is a valid grid");
     let sudoku = Sudoku::new(&grid).expect("a valid grid makes a valid model");
     let solution = sudoku.solve().expect("the built-in sample is solvable");
     let solution = solution.to_text(GridFormat::Compact).unwrap_or_default();
-    println!("cspkit: a constraint-satisfaction engine, with Sudoku and N-Queens on top.\n");
-    println!("Sudoku (the Baekjoon 2239 example), lexicographically smallest solution:\n");
-    println!("  puzzle      solution");
+    writeln!(
+        out,
+        "cspkit: a constraint-satisfaction engine, with Sudoku and N-Queens on top.\n"
+    )?;
+    writeln!(
+        out,
+        "Sudoku (the Baekjoon 2239 example), lexicographically smallest solution:\n"
+    )?;
+    writeln!(out, "  puzzle      solution")?;
     for (p, s) in SAMPLE_SUDOKU.lines().zip(solution.lines()) {
-        println!("  {p}   {s}");
+        writeln!(out, "  {p}   {s}")?;
     }
     let queens = Queens::new(8).expect("8 queens is a valid model");
     let mut solver = queens
@@ -257,21 +313,23 @@ fn demo() -> u8 {
             .iter()
             .map(ToString::to_string)
             .collect();
-        println!(
+        writeln!(
+            out,
             "\n8-Queens, first placement (columns {}) of {}:\n",
             columns.join(" "),
             queens.count()
-        );
+        )?;
         for row in queens.board(&first).lines() {
-            println!("  {row}");
+            writeln!(out, "  {row}")?;
         }
     }
-    println!(
+    writeln!(
+        out,
         "\nTry:\n  \
          cspkit sudoku puzzle.txt           solve a puzzle (compact, spaced or line format)\n  \
          cspkit sudoku --batch puzzles.txt  one puzzle per line\n  \
          cspkit queens 12 --count           count the placements of 12 queens\n  \
          cspkit help sudoku                 every option, with examples"
-    );
-    exit::SOLVED
+    )?;
+    out.flush()
 }
