@@ -349,6 +349,11 @@ fn a_search_stopped_by_a_limit_exits_3_and_says_so() {
     let output = cspkit(&["queens", "20", "--count", "--time-limit", "0"], "");
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("time limit"));
+    // A count cut short is a lower bound: it is in the message, not on standard output.
+    let output = cspkit(&["queens", "10", "--count", "--node-limit", "200"], "");
+    assert_eq!(output.status.code(), Some(3));
+    assert!(output.stdout.is_empty(), "{}", stdout(&output));
+    assert!(stderr(&output).contains("node limit"));
 }
 
 #[test]

@@ -224,8 +224,13 @@ fn search(
     let limit = mode.limit.unwrap_or(u64::MAX);
     let (found, stopped_by) = if mode.count {
         let count = solver.count_up_to(limit);
-        if let Err(e) = writeln!(out, "{}", count.solutions) {
-            return output_failed(e, exit::SOLVED);
+        // A count cut short by a node or time limit is only a lower bound: it goes to the
+        // message on standard error, never to standard output, where it would read as the answer.
+        let answered = matches!(count.stopped_by, None | Some(Limit::Solutions));
+        if answered {
+            if let Err(e) = writeln!(out, "{}", count.solutions) {
+                return output_failed(e, exit::SOLVED);
+            }
         }
         (count.solutions, count.stopped_by)
     } else {
