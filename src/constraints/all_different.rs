@@ -228,20 +228,19 @@ impl AllDifferent {
         level: PropagationLevel,
     ) -> Result<(), Conflict> {
         let n = self.scope.len();
-        let mut before = [0u64; N];
-        for ((mask, &var), &base) in before.iter_mut().zip(&self.scope).zip(bases) {
+        let mut masks = [0u64; N];
+        for ((mask, &var), &base) in masks.iter_mut().zip(&self.scope).zip(bases) {
             *mask = ctx.domain(var).window(base);
         }
-        let mut masks = before;
-        match level {
+        let mut changed = match level {
             PropagationLevel::None => return check_fixed_masks(&masks[..n]),
             PropagationLevel::Forward => small::forward(&mut masks[..n])?,
             PropagationLevel::Full => small::regin(&mut masks[..n])?,
-        }
-        for i in 0..n {
-            if masks[i] != before[i] {
-                ctx.retain_window(self.scope[i], bases[i], masks[i])?;
-            }
+        };
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            ctx.retain_window(self.scope[i], bases[i], masks[i])?;
         }
         Ok(())
     }
@@ -340,7 +339,7 @@ mod small {
     const NONE: u8 = u8::MAX;
 
     /// Value elimination to a fixpoint.
-    pub(super) fn forward(masks: &mut [u64]) -> Result<(), Conflict> {
+    pub(super) fn forward(masks: &mut [u64]) -> Result<u64, Conflict> {
         let mut fixed = 0u64;
         for &m in masks.iter() {
             if m & m.wrapping_sub(1) == 0 {
@@ -354,11 +353,13 @@ mod small {
         // it fixes give the next pass its values. Two variables fixed to the same value in one
         // pass are a conflict.
         let mut removing = fixed;
+        let mut changed = 0u64;
         while removing != 0 {
             let mut newly_fixed = 0u64;
-            for m in masks.iter_mut() {
+            for (i, m) in masks.iter_mut().enumerate() {
                 if *m & !removing != *m && *m & m.wrapping_sub(1) != 0 {
                     *m &= !removing;
+                    changed |= 1 << i;
                     if *m & m.wrapping_sub(1) == 0 {
                         if *m == 0 || newly_fixed & *m != 0 {
                             return Err(Conflict);
@@ -369,7 +370,7 @@ mod small {
             }
             removing = newly_fixed;
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Régin's filtering: keeps exactly the values that belong to some maximum matching.
@@ -384,7 +385,7 @@ mod small {
     /// forward–backward reachability (the component of a pivot is what it reaches and what
     /// reaches it), each reachability a fixpoint of word operations over the scope. A variable
     /// keeps exactly the values of its component, plus the values that reach a free value.
-    pub(super) fn regin(masks: &mut [u64]) -> Result<(), Conflict> {
+    pub(super) fn regin(masks: &mut [u64]) -> Result<u64, Conflict> {
         if masks.len() <= 16 {
             regin_unfixed::<16>(masks)
         } else {
@@ -395,7 +396,7 @@ mod small {
     /// [`regin`] with room for `N` variables: the fixed variables are set aside (their values
     /// are simply removed from the others), and the matching and components are computed over
     /// the unfixed ones only, in arrays of `N` entries.
-    fn regin_unfixed<const N: usize>(masks: &mut [u64]) -> Result<(), Conflict> {
+    fn regin_unfixed<const N: usize>(masks: &mut [u64]) -> Result<u64, Conflict> {
         if masks.len() > N {
             return Err(Conflict);
         }
@@ -426,7 +427,7 @@ mod small {
             k += 1;
         }
         if k == 0 {
-            return Ok(());
+            return Ok(0);
         }
         if (union.count_ones() as usize) < k {
             return Err(Conflict);
@@ -529,10 +530,14 @@ mod small {
             rows &= rows - 1;
             doms[j] &= escape | 1 << mate[j];
         }
+        let mut changed = 0u64;
         for (&i, &m) in index.iter().zip(doms.iter()) {
-            masks[i as usize] = m;
+            if masks[i as usize] != m {
+                masks[i as usize] = m;
+                changed |= 1 << i;
+            }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Tries to match variable `i` by an augmenting path; `visited` holds the values tried.
