@@ -340,14 +340,15 @@ mod small {
 
     /// Value elimination to a fixpoint.
     pub(super) fn forward(masks: &mut [u64]) -> Result<u64, Conflict> {
-        let mut fixed = 0u64;
+        let (mut fixed, mut clash, mut empty) = (0u64, 0u64, false);
         for &m in masks.iter() {
-            if m & m.wrapping_sub(1) == 0 {
-                if m == 0 || fixed & m != 0 {
-                    return Err(Conflict);
-                }
-                fixed |= m;
-            }
+            let select = u64::from(m & m.wrapping_sub(1) == 0).wrapping_neg();
+            clash |= fixed & m & select;
+            fixed |= m & select;
+            empty |= m == 0;
+        }
+        if empty || clash != 0 {
+            return Err(Conflict);
         }
         // Each pass removes the values fixed so far from the unfixed variables; the variables
         // it fixes give the next pass its values. Two variables fixed to the same value in one
@@ -400,17 +401,19 @@ mod small {
         if masks.len() > N {
             return Err(Conflict);
         }
-        let mut fixed_values = 0u64;
-        let mut unfixed = 0u64;
+        // One branch-free pass: the values of the fixed variables, the unfixed variables, and
+        // whether some domain is empty or two fixed variables share a value.
+        let (mut fixed_values, mut unfixed, mut clash, mut empty) = (0u64, 0u64, 0u64, false);
         for (i, &m) in masks.iter().enumerate() {
-            if m & m.wrapping_sub(1) == 0 {
-                if m == 0 || fixed_values & m != 0 {
-                    return Err(Conflict);
-                }
-                fixed_values |= m;
-            } else {
-                unfixed |= 1 << i;
-            }
+            let single = m & m.wrapping_sub(1) == 0;
+            let select = u64::from(single).wrapping_neg();
+            clash |= fixed_values & m & select;
+            fixed_values |= m & select;
+            unfixed |= u64::from(!single) << i;
+            empty |= m == 0;
+        }
+        if empty || clash != 0 {
+            return Err(Conflict);
         }
         // The unfixed variables, renumbered `0..k`, without the fixed values.
         let mut index = [0u8; N];
