@@ -21,7 +21,8 @@
 //! excluded, building the model is included. The aggregate (puzzles/s, median and p99 µs per
 //! puzzle, mean nodes and failures) is printed on standard output; `--emit OUT` also writes one
 //! line per puzzle, `ITEM ANSWER MICROSECONDS NODES FAILURES`, the format every driver of
-//! `bench/run.sh` writes. `ANSWER` is the solution (81 digits, or the columns from 1 joined by
+//! `bench/run.sh` writes (`--emit -`: those lines on standard output, the aggregate on standard
+//! error). `ANSWER` is the solution (81 digits, or the columns from 1 joined by
 //! commas), the count, `none` (no solution) or `limit` (stopped by a limit).
 
 use std::fs::File;
@@ -247,7 +248,7 @@ fn queens(options: &Options) -> Result<(), String> {
         };
         let (answer, stats) = search(queens.model(), mode, options, level, u64::MAX, render)?;
         let time = started.elapsed();
-        println!(
+        eprintln!(
             "n = {n}: {answer_short} in {:.3} ms, {} nodes, {} failures",
             time.as_secs_f64() * 1e3,
             stats.nodes,
@@ -281,7 +282,12 @@ fn shorten(answer: &str) -> String {
 fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Result<(), String> {
     if let Some(path) = &options.emit {
         let write = || -> std::io::Result<()> {
-            let mut out = BufWriter::new(File::create(path)?);
+            let file: Box<dyn Write> = if path == "-" {
+                Box::new(std::io::stdout().lock())
+            } else {
+                Box::new(File::create(path)?)
+            };
+            let mut out = BufWriter::new(file);
             writeln!(out, "# cspkit {title}; time = build + solve")?;
             for r in records {
                 writeln!(
@@ -298,9 +304,17 @@ fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Res
         };
         write().map_err(|e| format!("{path}: {e}"))?;
     }
+    let to_stderr = options.emit.as_deref() == Some("-");
+    let report = |line: String| {
+        if to_stderr {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
     let count = records.len();
     if count == 0 {
-        println!("{title}: nothing to run");
+        report(format!("{title}: nothing to run"));
         return Ok(());
     }
     let mut micros: Vec<f64> = records.iter().map(|r| r.time.as_secs_f64() * 1e6).collect();
@@ -309,7 +323,7 @@ fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Res
     let nodes: u64 = records.iter().map(|r| r.stats.nodes).sum();
     let failures: u64 = records.iter().map(|r| r.stats.failures).sum();
     let stopped = records.iter().filter(|r| r.answer == "limit").count();
-    println!(
+    report(format!(
         "{title}: {count} {unit}, {:.1} {unit}/s, median {:.1} µs, p99 {:.1} µs, \
          mean {:.1} nodes and {:.1} failures per {}, {stopped} stopped by a limit",
         count as f64 / (total / 1e6),
@@ -318,7 +332,7 @@ fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Res
         nodes as f64 / count as f64,
         failures as f64 / count as f64,
         unit.trim_end_matches('s'),
-    );
+    ));
     Ok(())
 }
 
