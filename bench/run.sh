@@ -158,6 +158,7 @@ skip_reason() {
 # budget PEER: the wall-clock seconds one peer gets for one set or one list of boards.
 budget() {
   case $1 in
+    cspkit) echo $((fast_budget * 3)) ;;
     selen | python-constraint2 | cp-sat | puzzle-solver) echo "$slow_budget" ;;
     *) echo "$fast_budget" ;;
   esac
