@@ -218,17 +218,24 @@ def fmt_number(x):
 
 
 def ratio(peer, base, items):
-    """Peer time over cspkit time on the same items: (total ratio, median ratio, lower bound?)."""
+    """Peer time over cspkit time on the same items, as (total ratio, median ratio, bound).
+
+    Items where both searches hit their limit are left out. `bound` is ">=" when only the peer
+    hit a limit on some item (its true time, so the ratio, is larger), "<=" when only cspkit
+    did, "~" when both happened on different items, and "" otherwise.
+    """
     both_stopped = lambda i: peer[i][0] == "limit" and base[i][0] == "limit"
     common = [i for i in items if i in base and not both_stopped(i)]
     if not common:
         return None
     peer_times = [peer[i][1] for i in common]
     base_times = [base[i][1] for i in common]
-    lower_bound = any(peer[i][0] == "limit" for i in common)
+    peer_stopped = any(peer[i][0] == "limit" for i in common)
+    base_stopped = any(base[i][0] == "limit" for i in common)
+    bound = {(True, False): ">=", (False, True): "<=", (True, True): "~"}.get((peer_stopped, base_stopped), "")
     return (sum(peer_times) / sum(base_times),
             statistics.median(peer_times) / statistics.median(base_times),
-            lower_bound or any(base[i][0] == "limit" for i in common))
+            bound)
 
 
 def fmt_ratio(r, which=0):
@@ -236,7 +243,8 @@ def fmt_ratio(r, which=0):
         return "–"
     value = r[which]
     text = f"{value:.2f}" if value < 100 else f"{value:.0f}"
-    return ("≥ " if r[2] and which == 0 else "") + text
+    prefix = {">=": "≥ ", "<=": "≤ ", "~": "~ "}.get(r[2], "") if which == 0 else ""
+    return prefix + text
 
 
 # ------------------------------------------------------------------------------------------
@@ -411,8 +419,8 @@ class Report:
                 if r is not None:
                     self.summary.setdefault(label, {})[peer] = r
         self.out("Time per board (ratio to cspkit in brackets); `limit` means the per-board time limit "
-                 "stopped the search (the ratio is then a lower bound or meaningless); an empty cell "
-                 "is a board the peer was not given or did not reach within its budget.")
+                 "stopped the search (`≥`/`≤` mark the ratio as a bound, `–` means both stopped); an "
+                 "empty cell is a board the peer was not given or did not reach within its budget.")
         self.out()
         self.table(["n"] + peers, time_rows)
         self.out("Nodes (each peer's own count; see the peers table):")
@@ -424,7 +432,7 @@ class Report:
         self.out()
 
     def memory_section(self):
-        rows = read_tsv(self.results / "memory.tsv", ["command", "rss", "baseline"])
+        rows = read_tsv(self.results / "memory.tsv", ["command", "rss", "baseline", "input"])
         if not rows:
             return
         self.out("## Peak memory of the `cspkit` program")
@@ -433,7 +441,8 @@ class Report:
                  "baseline is `cspkit --version`.")
         self.out()
         mib = lambda kib: f"{int(kib) / 1024:.1f} MiB" if kib.strip().isdigit() else "?"
-        self.table(["command", "peak RSS", "baseline"], [[f"`{r['command']}`", mib(r["rss"]), mib(r["baseline"])] for r in rows])
+        self.table(["command", "input", "peak RSS", "baseline"],
+                   [[f"`{r['command']}`", r.get("input") or "", mib(r["rss"]), mib(r["baseline"])] for r in rows], 2)
 
     def startup_section(self):
         path = self.results / "startup.json"
@@ -475,8 +484,9 @@ class Report:
         self.out("## Summary: time ratios")
         self.out()
         self.out("Peer time / cspkit time on the same inputs (total over the puzzles or boards both "
-                 "ran): **above 1 means cspkit is faster**. `≥` marks a ratio where a search hit a "
-                 "limit, so the true ratio is larger. Medians and per-puzzle figures are in the "
+                 "ran): **above 1 means cspkit is faster**. `≥` marks a ratio where the peer hit a "
+                 "time limit on some input, so the true ratio is larger; `≤` one where cspkit did; "
+                 "`~` both, on different inputs. Inputs where both hit the limit are left out. Medians and per-puzzle figures are in the "
                  "sections below.")
         self.out()
         rows = [[label] + [fmt_ratio(ratios.get(p)) for p in peers] for label, ratios in self.summary.items()]
@@ -550,6 +560,8 @@ class Report:
             ["duration of the run", meta.get("duration", "?")],
             ["cspkit", meta.get("cspkit", "?")],
             ["rustc", meta.get("rustc", "?")],
+            ["cargo", meta.get("cargo", "?")],
+            ["criterion", meta.get("criterion", "?")],
             ["Python", meta.get("python", "?")],
         ]
         rows += [[row["peer"], row["version"]] for row in self.peers if row["status"] == "installed"]

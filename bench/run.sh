@@ -148,7 +148,7 @@ subset() {
 # skip_reason PEER DATASET: why the peer does not run this set at all (empty: it does).
 skip_reason() {
   case $1:$2 in
-    python-constraint2:17-clue) echo "not run: in trials no 17-clue puzzle finished within minutes" ;;
+    python-constraint2:17-clue) echo "not run: in trials no 17-clue puzzle finished within 20 s" ;;
     python-constraint2:top1465 | python-constraint2:hardest-1905)
       ((quick)) && echo "not run in a quick run: several seconds per puzzle" ;;
   esac
@@ -508,13 +508,17 @@ if wants_workload memory; then
     memory_file="$results/memory-puzzles.txt"
   fi
   memory_lines=$(wc -l < "$memory_file")
-  printf '%s\t%s\t%s\n' "cspkit sudoku --batch (17-clue, $memory_lines puzzles)" \
+  printf '%s\t%s\t%s\t%s\n' "cspkit sudoku --batch FILE" \
     "$(max_rss "$cli" sudoku --batch "$memory_file")" \
-    "$(max_rss "$cli" --version)" >> "$results/memory.tsv"
-  printf '%s\t%s\t%s\n' "cspkit queens $queens_memory_n --count" \
+    "$(max_rss "$cli" --version)" "17-clue, $memory_lines puzzles" >> "$results/memory.tsv"
+  printf '%s\t%s\t%s\t%s\n' "cspkit queens $queens_memory_n --count" \
     "$(max_rss "$cli" queens "$queens_memory_n" --count)" \
-    "$(max_rss "$cli" --version)" >> "$results/memory.tsv"
-  if [[ -x /usr/bin/time ]]; then meta "rss tool" "GNU time (/usr/bin/time -v)"; else meta "rss tool" "getrusage (Python)"; fi
+    "$(max_rss "$cli" --version)" "" >> "$results/memory.tsv"
+  if [[ -x /usr/bin/time ]]; then
+    meta "rss tool" "GNU time (/usr/bin/time -v)$(dpkg-query -W -f=' ${Version}' time 2> /dev/null || true)"
+  else
+    meta "rss tool" "getrusage (Python)"
+  fi
 fi
 
 if wants_workload startup; then
@@ -561,6 +565,8 @@ meta kernel "$(uname -sr)"
 meta load "$(cut -d ' ' -f 1-3 /proc/loadavg)"
 meta cspkit "$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1) at $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src benches Cargo.toml || echo ' with local changes')"
 meta rustc "$(rustc --version)"
+meta cargo "$(cargo --version)"
+meta criterion "$(grep -A1 '^name = "criterion"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')"
 meta python "$(python3 --version)"
 meta quick "$quick"
 meta duration "$((SECONDS / 60)) min $((SECONDS % 60)) s"
