@@ -3,31 +3,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// The Baekjoon 2239 example (problem statement).
-const BAEKJOON_2239: &str = "\
-103000509
-002109400
-000704000
-300502006
-060000050
-700803004
-000401000
-009205800
-804000107
-";
+mod common;
 
-/// Its expected output (problem statement).
-const BAEKJOON_2239_ANSWER: &str = "\
-143628579
-572139468
-986754231
-391542786
-468917352
-725863914
-237481695
-619275843
-854396127
-";
+use common::{BAEKJOON_2239, BAEKJOON_2239_ANSWER};
 
 /// The Baekjoon 2580 example (problem statement): spaced input.
 const BAEKJOON_2580: &str = "\

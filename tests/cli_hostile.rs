@@ -7,31 +7,9 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The Baekjoon 2239 example (problem statement).
-const PUZZLE: &str = "\
-103000509
-002109400
-000704000
-300502006
-060000050
-700803004
-000401000
-009205800
-804000107
-";
+mod common;
 
-/// Its answer (problem statement).
-const ANSWER: &str = "\
-143628579
-572139468
-986754231
-391542786
-468917352
-725863914
-237481695
-619275843
-854396127
-";
+use common::{BAEKJOON_2239 as PUZZLE, BAEKJOON_2239_ANSWER as ANSWER};
 
 /// Longer than this, a run counts as a hang.
 const DEADLINE: Duration = Duration::from_secs(60);

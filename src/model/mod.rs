@@ -103,12 +103,7 @@ impl Model {
         count: usize,
         domain: impl IntoDomain,
     ) -> Result<Vec<VarId>, ModelError> {
-        let domain = domain
-            .into_domain()
-            .map_err(|source| ModelError::InvalidDomain {
-                variable: format!("x{}", self.domains.len()),
-                source,
-            })?;
+        let domain = checked_domain(domain, || format!("x{}", self.domains.len()))?;
         (0..count)
             .map(|_| self.declare(None, domain.clone()))
             .collect()
@@ -125,12 +120,7 @@ impl Model {
         count: usize,
         domain: impl IntoDomain,
     ) -> Result<Vec<VarId>, ModelError> {
-        let domain = domain
-            .into_domain()
-            .map_err(|source| ModelError::InvalidDomain {
-                variable: format!("{name}[0]"),
-                source,
-            })?;
+        let domain = checked_domain(domain, || format!("{name}[0]"))?;
         (0..count)
             .map(|i| self.declare(Some(format!("{name}[{i}]")), domain.clone()))
             .collect()
@@ -160,12 +150,7 @@ impl Model {
         cols: usize,
         domain: impl IntoDomain,
     ) -> Result<Vec<Vec<VarId>>, ModelError> {
-        let domain = domain
-            .into_domain()
-            .map_err(|source| ModelError::InvalidDomain {
-                variable: format!("{name}[0][0]"),
-                source,
-            })?;
+        let domain = checked_domain(domain, || format!("{name}[0][0]"))?;
         (0..rows)
             .map(|r| {
                 (0..cols)
@@ -192,12 +177,9 @@ impl Model {
         domain: impl IntoDomain,
     ) -> Result<VarId, ModelError> {
         let index = self.domains.len() as u32;
-        let domain = domain
-            .into_domain()
-            .map_err(|source| ModelError::InvalidDomain {
-                variable: name.clone().unwrap_or_else(|| format!("x{index}")),
-                source,
-            })?;
+        let domain = checked_domain(domain, || {
+            name.clone().unwrap_or_else(|| format!("x{index}"))
+        })?;
         self.domains.push(domain);
         self.names.push(name.map(String::into_boxed_str));
         self.degrees.push(0);
@@ -462,6 +444,19 @@ impl fmt::Debug for Model {
             .field("constraints", &self.constraints.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Builds a domain, or the error naming the variable it was meant for.
+fn checked_domain(
+    domain: impl IntoDomain,
+    variable: impl FnOnce() -> String,
+) -> Result<Domain, ModelError> {
+    domain
+        .into_domain()
+        .map_err(|source| ModelError::InvalidDomain {
+            variable: variable(),
+            source,
+        })
 }
 
 #[cfg(test)]

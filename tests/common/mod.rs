@@ -25,6 +25,32 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
 
+/// The Baekjoon 2239 example (problem statement).
+pub const BAEKJOON_2239: &str = "\
+103000509
+002109400
+000704000
+300502006
+060000050
+700803004
+000401000
+009205800
+804000107
+";
+
+/// Its expected output (problem statement).
+pub const BAEKJOON_2239_ANSWER: &str = "\
+143628579
+572139468
+986754231
+391542786
+468917352
+725863914
+237481695
+619275843
+854396127
+";
+
 /// The three propagation levels, weakest first.
 pub const LEVELS: [PropagationLevel; 3] = [
     PropagationLevel::None,
