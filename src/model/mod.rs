@@ -239,7 +239,7 @@ impl Model {
                 constraint: describe(),
             });
         }
-        for &var in scope {
+        if let Some(&var) = scope.iter().find(|&&var| !self.owns(var)) {
             self.validate(var, &describe())?;
         }
         // Scopes are small; a sort of a copy beats hashing and keeps the error deterministic

@@ -10,7 +10,7 @@
 
 use crate::constraints::{Constraint, PropagationContext, WakeOn};
 use crate::domain::Domain;
-use crate::model::Model;
+use crate::model::{Model, VarId};
 use crate::search::PropagationLevel;
 use crate::search::trail::Trail;
 
@@ -26,39 +26,64 @@ pub(crate) struct Watchers {
 
 impl Watchers {
     pub(crate) fn new(model: &Model, level: PropagationLevel) -> Self {
-        let n = model.num_variables();
-        let mut change: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut fix: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut idempotent = Vec::with_capacity(model.num_constraints());
-        for (c, constraint) in model.constraint_list().iter().enumerate() {
-            let lists = match constraint.wake_on(level) {
-                WakeOn::Fixed => &mut fix,
-                _ => &mut change,
-            };
-            for var in constraint.scope() {
-                lists[var.index()].push(c as u32);
-            }
-            idempotent.push(constraint.is_idempotent(level));
-        }
-        let (on_change_start, on_change) = compress(change);
-        let (on_fix_start, on_fix) = compress(fix);
+        let constraints = model.constraint_list();
+        let on_fix: Vec<bool> = constraints
+            .iter()
+            .map(|c| matches!(c.wake_on(level), WakeOn::Fixed))
+            .collect();
+        let rows = |fix: bool| {
+            compressed_rows(
+                model.num_variables(),
+                constraints
+                    .iter()
+                    .zip(&on_fix)
+                    .filter(move |&(_, &f)| f == fix)
+                    .map(|(c, _)| c.scope()),
+                constraints
+                    .iter()
+                    .zip(&on_fix)
+                    .enumerate()
+                    .filter(move |&(_, (_, &f))| f == fix)
+                    .map(|(i, _)| i as u32),
+            )
+        };
+        let (on_change_start, on_change) = rows(false);
+        let (on_fix_start, on_fix) = rows(true);
         Watchers {
             on_change_start,
             on_change,
             on_fix_start,
             on_fix,
-            idempotent,
+            idempotent: constraints.iter().map(|c| c.is_idempotent(level)).collect(),
         }
     }
 }
 
-fn compress(rows: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
-    let mut start = Vec::with_capacity(rows.len() + 1);
-    let mut flat = Vec::with_capacity(rows.iter().map(Vec::len).sum());
-    start.push(0);
-    for row in rows {
-        flat.extend(row);
-        start.push(flat.len() as u32);
+/// For each of `n` variables, the constraints (numbered by `ids`) whose scopes hold it, as
+/// compressed rows: row `v` is `flat[start[v]..start[v + 1]]`, in constraint order. Two counting
+/// passes, so building it takes a fixed number of allocations whatever the model's size.
+fn compressed_rows<'a>(
+    n: usize,
+    scopes: impl Iterator<Item = &'a [VarId]> + Clone,
+    ids: impl Iterator<Item = u32>,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for scope in scopes.clone() {
+        for var in scope {
+            start[var.index() + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut flat = vec![0u32; start[n] as usize];
+    for (scope, c) in scopes.zip(ids) {
+        for var in scope {
+            let slot = &mut next[var.index()];
+            flat[*slot as usize] = c;
+            *slot += 1;
+        }
     }
     (start, flat)
 }
