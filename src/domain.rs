@@ -132,7 +132,19 @@ impl Domain {
     pub fn is_fixed(&self) -> bool {
         match &self.bits {
             Bits::Word(w) => w.is_power_of_two(),
-            Bits::Set(set) => set.count_ones(..) == 1,
+            Bits::Set(set) => {
+                // Exactly one non-zero block, holding one bit; stops at the second bit found.
+                let mut found = false;
+                for &block in set.as_slice() {
+                    if block != 0 {
+                        if found || !block.is_power_of_two() {
+                            return false;
+                        }
+                        found = true;
+                    }
+                }
+                found
+            }
         }
     }
 
@@ -293,6 +305,42 @@ impl Domain {
                         changed = true;
                     }
                 });
+                changed
+            }
+        }
+    }
+
+    /// Reduces the domain to `value` alone (to nothing if `value` is not in it); returns whether
+    /// the domain changed. A word operation per block, where [`retain`](Self::retain) would
+    /// visit every value.
+    pub(crate) fn fix_to(&mut self, value: i32, record: &mut impl Record) -> bool {
+        let index = self.index_of(value);
+        match &mut self.bits {
+            Bits::Word(w) => {
+                let new = index.map_or(0, |i| *w & 1 << i);
+                if new == *w {
+                    return false;
+                }
+                record.record(0, *w);
+                *w = new;
+                true
+            }
+            Bits::Set(set) => {
+                let mut changed = false;
+                for (block, word) in set.as_mut_slice().iter_mut().enumerate() {
+                    let keep = match index {
+                        Some(i) if i / BLOCK_BITS as usize == block => {
+                            1 << (i % BLOCK_BITS as usize)
+                        }
+                        _ => 0,
+                    };
+                    let new = *word & keep;
+                    if new != *word {
+                        record.record(block as u32, *word as u64);
+                        *word = new;
+                        changed = true;
+                    }
+                }
                 changed
             }
         }

@@ -82,7 +82,7 @@ impl Engine {
         Engine {
             domains: model.initial_domains().to_vec(),
             trail: Trail::with_capacity(16 * n),
-            queue: Queue::new(model.num_constraints()),
+            queue: Queue::new(model),
             watchers: Watchers::new(model, level),
             frames: Vec::with_capacity(n),
             phase: Phase::Root,
