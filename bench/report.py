@@ -572,9 +572,12 @@ class Report:
         self.table(["", ""], rows, 2)
         self.out("## How to read the tables")
         self.out()
-        self.out("- Every driver times each puzzle (or board) the same way: **building the model plus "
-                 "solving it**, excluding reading and parsing the input. Python peers pay for "
-                 "building their model in Python.")
+        self.out("- Every driver times each board the same way: **building the model plus solving "
+                 "it**, excluding reading and parsing the input. For Sudoku, cspkit and Gecode "
+                 "build the model of the empty grid once and time each puzzle from adding its "
+                 "givens (cspkit: a solver restarted with them; Gecode: a clone of the base space "
+                 "with `rel` posts) to the answer; the other peers build a model per puzzle. "
+                 "Python peers pay for building their model in Python.")
         self.out("- *puzzles/s* is the number of puzzles over the sum of their times; *median* and "
                  "*p99* are per puzzle; *nodes* and *failures* are each peer's own statistics (their "
                  "definitions differ: see the peers table).")

@@ -321,6 +321,52 @@ proptest! {
     }
 
     #[test]
+    fn a_restart_with_fixes_searches_as_the_model_with_those_values_fixed(
+        spec in models(),
+        picks in proptest::collection::vec(
+            (any::<prop::sample::Index>(), any::<prop::sample::Index>()),
+            0..4,
+        ),
+    ) {
+        let (model, vars) = spec.build();
+        // Fixes drawn from the initial domains, one per variable at most.
+        let mut fixes: Vec<(usize, i32)> = Vec::new();
+        for (var, value) in &picks {
+            let i = var.index(vars.len());
+            let values: Vec<i32> = model.domain(vars[i]).iter().collect();
+            if fixes.iter().all(|&(j, _)| j != i) {
+                fixes.push((i, values[value.index(values.len())]));
+            }
+        }
+        let (mut fixed, fixed_vars) = spec.build();
+        for &(i, value) in &fixes {
+            fixed.fix(fixed_vars[i], value).unwrap();
+        }
+        for level in LEVELS {
+            let mut expected_solver = fixed.solver().with_propagation(level);
+            let (expected, _) = collect_solutions(&mut expected_solver);
+            let expected_stats = expected_solver.stats();
+            let mut solver = model.solver().with_propagation(level);
+            // Twice: the second restart reuses the buffers of a finished search.
+            for _ in 0..2 {
+                solver.restart_with(fixes.iter().map(|&(i, value)| (vars[i], value))).unwrap();
+                let (found, _) = collect_solutions(&mut solver);
+                prop_assert_eq!(&found, &expected, "at {:?}", level);
+                let stats = solver.stats();
+                prop_assert_eq!(
+                    (stats.nodes, stats.failures, stats.propagations, stats.solutions),
+                    (
+                        expected_stats.nodes,
+                        expected_stats.failures,
+                        expected_stats.propagations,
+                        expected_stats.solutions,
+                    )
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_solutions_are_the_brute_force_solutions_each_reported_once(spec in models()) {
         let (model, _) = spec.build();
         let expected = brute_force(&model);

@@ -269,16 +269,22 @@ impl Model {
     /// [`ModelError::ForeignVariable`] for a variable of another model;
     /// [`ModelError::ValueNotInDomain`] if the value is not in the variable's domain.
     pub fn fix(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.check_fix(var, value)?;
+        self.domains[var.index()].fix_to(value, &mut |_, _| {});
+        Ok(())
+    }
+
+    /// Whether `var = value` can be fixed: `var` is a variable of this model and `value` is in
+    /// its domain.
+    pub(crate) fn check_fix(&self, var: VarId, value: i32) -> Result<(), ModelError> {
         self.validate(var, "fix")?;
-        let domain = &mut self.domains[var.index()];
-        if !domain.contains(value) {
+        if !self.domains[var.index()].contains(value) {
             return Err(ModelError::ValueNotInDomain {
                 variable: self.var_name(var).into_owned(),
                 value,
                 domain: self.domains[var.index()].to_string(),
             });
         }
-        domain.retain(|v| v == value, &mut |_, _| {});
         Ok(())
     }
 

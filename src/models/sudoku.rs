@@ -787,6 +787,38 @@ impl Sudoku {
         self.cells[row * n + col]
     }
 
+    /// The givens of `grid` as `(cell variable, value)` pairs, for solving the model of an
+    /// empty grid under many sets of givens with [`Solver::restart_with`](crate::Solver::restart_with),
+    /// rather than building a model per grid.
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let mut solver = empty.model().solver();
+    /// let grid = Grid::parse_line("1...............", 1)?;
+    /// solver.restart_with(empty.givens(&grid))?;
+    /// let solution = solver.next_solution().solution().unwrap();
+    /// assert_eq!(empty.grid_of(&solution).get(0, 0), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `grid` is not of this Sudoku's size.
+    pub fn givens<'a>(&'a self, grid: &'a Grid) -> impl Iterator<Item = (VarId, i32)> + 'a {
+        assert_eq!(
+            grid.box_size(),
+            self.box_size,
+            "the grid is not of this Sudoku's size"
+        );
+        self.cells
+            .iter()
+            .zip(grid.cells())
+            .filter(|&(_, &value)| value != 0)
+            .map(|(&var, &value)| (var, i32::from(value)))
+    }
+
     /// The grid a solution of [`model`](Sudoku::model) fills in.
     ///
     /// # Panics

@@ -90,6 +90,23 @@ impl Engine {
         }
     }
 
+    /// Goes back to the state of a new engine for `model` (which must be the model it was built
+    /// for), keeping its buffers.
+    pub(crate) fn reset(&mut self, model: &Model) {
+        self.domains.clone_from_slice(model.initial_domains());
+        self.trail.clear();
+        self.queue.clear();
+        self.frames.clear();
+        self.phase = Phase::Root;
+    }
+
+    /// Fixes a variable before the search starts (the root propagation then takes it into
+    /// account). The caller has checked that the value is in the domain.
+    pub(crate) fn fix_before_search(&mut self, var: VarId, value: i32) {
+        debug_assert_eq!(self.phase, Phase::Root);
+        self.domains[var.index()].fix_to(value, &mut |_, _| {});
+    }
+
     /// The current domains (a full assignment after [`Step::Solution`]).
     pub(crate) fn domains(&self) -> &[Domain] {
         &self.domains

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use crate::ModelError;
 use crate::domain::Domain;
 use crate::model::{Model, VarId};
 use engine::{Engine, Run, Step};
@@ -278,6 +279,55 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         self
     }
 
+    /// Starts the search afresh (statistics too) with each `(var, value)` of `fixed` fixed on
+    /// top of the model's own domains; the model itself is not changed. This is the way to solve
+    /// one model under many sets of givens, such as a batch of Sudoku grids, without rebuilding
+    /// it: the solver's buffers are reused, so a restart costs a copy of the domains. The fixes
+    /// last until the next restart.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::fix`]: [`ModelError::ForeignVariable`] for a variable of another model,
+    /// [`ModelError::ValueNotInDomain`] for a value outside its variable's domain in the model.
+    /// The solver is then restarted without any fix.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::{AllDifferent, Model};
+    ///
+    /// let mut model = Model::new();
+    /// let xs = model.new_vars(3, 1..=3)?;
+    /// model.post(AllDifferent::new(&xs))?;
+    /// let mut solver = model.solver();
+    /// solver.restart_with([(xs[0], 3)])?;
+    /// assert_eq!(solver.next_solution().solution().unwrap().values(), [3, 1, 2]);
+    /// solver.restart_with([(xs[0], 2), (xs[2], 1)])?;
+    /// assert_eq!(solver.count().solutions, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn restart_with(
+        &mut self,
+        fixed: impl IntoIterator<Item = (VarId, i32)>,
+    ) -> Result<(), ModelError> {
+        self.stats = SearchStats::default();
+        let engine = match &mut self.engine {
+            Some(engine) => {
+                engine.reset(self.model);
+                engine
+            }
+            None => self.engine.insert(Engine::new(self.model, self.level)),
+        };
+        for (var, value) in fixed {
+            if let Err(error) = self.model.check_fix(var, value) {
+                engine.reset(self.model);
+                return Err(error);
+            }
+            engine.fix_before_search(var, value);
+        }
+        Ok(())
+    }
+
     /// The model being solved.
     pub fn model(&self) -> &'m Model {
         self.model
@@ -432,4 +482,31 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Iterator for Solutions<
 impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> std::iter::FusedIterator
     for Solutions<'_, '_, V, W, O>
 {
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{AllDifferent, Model, ModelError};
+
+    #[test]
+    fn a_restart_with_a_bad_fix_is_an_error_and_leaves_no_fix() {
+        let mut model = Model::new();
+        let xs = model.new_vars(3, 1..=3).unwrap();
+        model.post(AllDifferent::new(&xs)).unwrap();
+        let other = Model::new().new_var(1..=3).unwrap();
+        let mut solver = model.solver();
+        assert!(matches!(
+            solver.restart_with([(xs[0], 1), (xs[1], 7)]),
+            Err(ModelError::ValueNotInDomain { value: 7, .. })
+        ));
+        assert_eq!(solver.count().solutions, 6);
+        assert!(matches!(
+            solver.restart_with([(other, 1)]),
+            Err(ModelError::ForeignVariable { .. })
+        ));
+        assert_eq!(solver.count().solutions, 6);
+        // Contradicting fixes are no error: the search finds nothing.
+        solver.restart_with([(xs[0], 1), (xs[1], 1)]).unwrap();
+        assert_eq!(solver.count().solutions, 0);
+    }
 }

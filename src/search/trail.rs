@@ -31,6 +31,12 @@ impl Trail {
         }
     }
 
+    /// Forgets every level and entry, keeping the capacity (a new search).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.marks.clear();
+    }
+
     /// The current level: the number of levels opened and not undone.
     #[cfg(test)]
     pub(crate) fn level(&self) -> usize {

@@ -9,6 +9,7 @@
 //! puzzle is skipped without being stored. Lines end with LF, CRLF or CR, as in
 //! [`Grid::parse`].
 
+use std::cell::OnceCell;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -18,7 +19,7 @@ use cspkit::{Outcome, PropagationLevel, SearchStats};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::SudokuArgs;
-use crate::{bad_input, configure, counted, exit, output_failed, print_stats};
+use crate::{CliSolver, bad_input, configure, counted, exit, output_failed, print_stats};
 
 /// Lines longer than this are malformed without being read into memory (a 25x25 grid on one
 /// line is 625 characters).
@@ -165,6 +166,8 @@ fn solve_lines(
     summary: &mut Summary,
     progress: &ProgressBar,
 ) -> Result<(), Failure> {
+    let models = Models::default();
+    let mut solvers = Solvers::new(&models, args);
     let mut buffer = Vec::with_capacity(128);
     loop {
         buffer.clear();
@@ -181,7 +184,7 @@ fn solve_lines(
             continue;
         } else {
             match Grid::parse_line_bytes(&buffer, number) {
-                Ok(grid) => solve_one(&grid, number, args, summary),
+                Ok(grid) => solve_one(&grid, number, &mut solvers, args, summary),
                 Err(error) => {
                     summary.malformed += 1;
                     format!("malformed: {error}")
@@ -256,15 +259,68 @@ impl LineReader {
     }
 }
 
-fn solve_one(grid: &Grid, line: usize, args: &SudokuArgs, summary: &mut Summary) -> String {
-    let sudoku = match Sudoku::new(grid) {
-        Ok(sudoku) => sudoku,
+/// The largest box size of a grid the parser accepts (36x36).
+const MAX_BOX_SIZE: usize = 6;
+
+/// The model of an empty grid for each box size (index), built on first use.
+type Models = [OnceCell<Result<Sudoku, String>>; MAX_BOX_SIZE + 1];
+
+/// A solver per box size, on the model of the empty grid of that size: each puzzle restarts
+/// it with its givens fixed, so the model is built once per size rather than once per line.
+struct Solvers<'m> {
+    models: &'m Models,
+    solvers: [Option<CliSolver<'m>>; MAX_BOX_SIZE + 1],
+    args: &'m SudokuArgs,
+}
+
+impl<'m> Solvers<'m> {
+    fn new(models: &'m Models, args: &'m SudokuArgs) -> Self {
+        Solvers {
+            models,
+            solvers: Default::default(),
+            args,
+        }
+    }
+
+    /// The Sudoku model and the solver for grids like `grid`, restarted with its givens.
+    fn restarted_for(&mut self, grid: &Grid) -> Result<(&'m Sudoku, &mut CliSolver<'m>), String> {
+        let b = grid.box_size();
+        let unsupported = || format!("no model for {b}x{b} boxes");
+        let sudoku = self
+            .models
+            .get(b)
+            .ok_or_else(unsupported)?
+            .get_or_init(|| {
+                let empty = Grid::empty(b).ok_or_else(unsupported)?;
+                Sudoku::new(&empty).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)?;
+        let args = self.args;
+        let solver = self.solvers[b].get_or_insert_with(|| {
+            configure(sudoku.model(), &args.strategy, PropagationLevel::Full)
+        });
+        solver
+            .restart_with(sudoku.givens(grid))
+            .map_err(|e| e.to_string())?;
+        Ok((sudoku, solver))
+    }
+}
+
+fn solve_one(
+    grid: &Grid,
+    line: usize,
+    solvers: &mut Solvers<'_>,
+    args: &SudokuArgs,
+    summary: &mut Summary,
+) -> String {
+    let (sudoku, solver) = match solvers.restarted_for(grid) {
+        Ok(found) => found,
         Err(error) => {
             summary.malformed += 1;
             return format!("malformed: line {line}: {error}");
         }
     };
-    let mut solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
     let answer = if args.mode.count {
         let count = solver.count_up_to(args.mode.limit.unwrap_or(u64::MAX));
         match count.stopped_by {
