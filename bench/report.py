@@ -549,6 +549,11 @@ class Report:
                  "rather than absolute times, and rerun before drawing fine conclusions. Every figure "
                  "comes from one run.")
         self.out()
+        # The engine's history and profile, written by hand (bench/engine.md), kept across runs.
+        notes = Path(__file__).resolve().parent / "engine.md"
+        if notes.is_file():
+            self.out(notes.read_text(encoding="utf-8").rstrip())
+            self.out()
         self.out("## Machine and tools")
         self.out()
         rows = [
