@@ -283,12 +283,7 @@ impl Domain {
                     _ => return false,
                 };
                 let new = *w & (keep | !in_window);
-                if new == *w {
-                    return false;
-                }
-                record.record(0, *w);
-                *w = new;
-                true
+                replace_word(w, new, record)
             }
             Bits::Set(set) => {
                 let len = set.len();
@@ -296,14 +291,9 @@ impl Domain {
                 for_each_block_in_window(len, shift, |block, bit, take, filled| {
                     let window_bits = (low_bits(take) as usize) << bit;
                     let keep = (((mask >> filled) & low_bits(take)) as usize) << bit;
-                    let words = set.as_mut_slice();
-                    let old = words[block];
-                    let new = old & (keep | !window_bits);
-                    if new != old {
-                        record.record(block as u32, old as u64);
-                        words[block] = new;
-                        changed = true;
-                    }
+                    let word = &mut set.as_mut_slice()[block];
+                    let new = *word & (keep | !window_bits);
+                    changed |= replace_block(word, block, new, record);
                 });
                 changed
             }
@@ -318,12 +308,7 @@ impl Domain {
         match &mut self.bits {
             Bits::Word(w) => {
                 let new = index.map_or(0, |i| *w & 1 << i);
-                if new == *w {
-                    return false;
-                }
-                record.record(0, *w);
-                *w = new;
-                true
+                replace_word(w, new, record)
             }
             Bits::Set(set) => {
                 let mut changed = false;
@@ -335,11 +320,7 @@ impl Domain {
                         _ => 0,
                     };
                     let new = *word & keep;
-                    if new != *word {
-                        record.record(block as u32, *word as u64);
-                        *word = new;
-                        changed = true;
-                    }
+                    changed |= replace_block(word, block, new, record);
                 }
                 changed
             }
@@ -364,12 +345,7 @@ impl Domain {
                         new &= !(1 << i);
                     }
                 }
-                if new == *w {
-                    return false;
-                }
-                record.record(0, *w);
-                *w = new;
-                true
+                replace_word(w, new, record)
             }
             Bits::Set(set) => {
                 let mut changed = false;
@@ -385,11 +361,7 @@ impl Domain {
                             new &= !(1 << bit);
                         }
                     }
-                    if new != *word {
-                        record.record(block as u32, *word as u64);
-                        *word = new;
-                        changed = true;
-                    }
+                    changed |= replace_block(word, block, new, record);
                 }
                 changed
             }
@@ -404,6 +376,29 @@ impl Domain {
             Bits::Set(set) => set.as_mut_slice()[word as usize] = old as usize,
         }
     }
+}
+
+/// Puts `new` in the word of a `Word` domain if it differs, recording the old content first;
+/// returns whether the word changed.
+#[inline]
+fn replace_word(word: &mut u64, new: u64, record: &mut impl Record) -> bool {
+    if new == *word {
+        return false;
+    }
+    record.record(0, *word);
+    *word = new;
+    true
+}
+
+/// [`replace_word`] for block `block` of a `Set` domain.
+#[inline]
+fn replace_block(word: &mut usize, block: usize, new: usize, record: &mut impl Record) -> bool {
+    if new == *word {
+        return false;
+    }
+    record.record(block as u32, *word as u64);
+    *word = new;
+    true
 }
 
 /// Receives the old content of each domain word just before a mutation changes it.
