@@ -64,7 +64,9 @@
 //! undoes changes through a trail, and runs the constraints woken by each change to a
 //! fixpoint. The outcome of a search is one of three answers: [`Outcome::Solved`],
 //! [`Outcome::Exhausted`] (no further solution) or [`Outcome::LimitReached`] (stopped by a node
-//! limit, a time limit or a cancellation flag before knowing).
+//! limit, a time limit or a cancellation flag before knowing). To solve one model under many
+//! sets of givens (a file of puzzles), keep one solver and call [`Solver::restart_with`] per
+//! instance: it fixes the givens on top of the model's domains without rebuilding anything.
 //!
 //! # Arithmetic
 //!
