@@ -280,6 +280,10 @@ impl<'a> PropagationContext<'a> {
     /// of the search (after a backtrack, since the state the search went back to, in which every
     /// constraint had run). `None` means "look at the whole scope".
     ///
+    /// A constraint that declares itself [idempotent](Constraint::is_idempotent) is not told
+    /// about the variables it fixed itself: it is expected to have dealt with them in the run
+    /// that fixed them.
+    ///
     /// It is `Some` only for a constraint that [wakes](Constraint::wake_on) on
     /// [`WakeOn::Fixed`] and [asks for it](Constraint::wants_newly_fixed), in a search, after
     /// its first run, and when at most a handful (16) of its variables were fixed in the

@@ -119,6 +119,14 @@ impl Engine {
         let mut failed = match self.phase {
             Phase::Done => return Step::Exhausted,
             Phase::Root => {
+                // An empty domain never reaches the search, whether or not a constraint
+                // watches the variable.
+                if self.domains.iter().any(Domain::is_empty) {
+                    run.stats.failures += 1;
+                    run.observer.failure(None, 0);
+                    self.phase = Phase::Done;
+                    return Step::Exhausted;
+                }
                 schedule_all(&mut self.queue, run.model.num_constraints());
                 self.propagate(run).is_err()
             }

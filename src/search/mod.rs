@@ -283,13 +283,15 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// top of the model's own domains; the model itself is not changed. This is the way to solve
     /// one model under many sets of givens, such as a batch of Sudoku grids, without rebuilding
     /// it: the solver's buffers are reused, so a restart costs a copy of the domains. The fixes
-    /// last until the next restart.
+    /// last until the next restart (a `with_*` method also restarts, without them). The limits,
+    /// a raised cancellation flag and the observer carry over.
     ///
     /// # Errors
     ///
-    /// As [`Model::fix`]: [`ModelError::ForeignVariable`] for a variable of another model,
-    /// [`ModelError::ValueNotInDomain`] for a value outside its variable's domain in the model.
-    /// The solver is then restarted without any fix.
+    /// As successive calls of [`Model::fix`]: [`ModelError::ForeignVariable`] for a variable of
+    /// another model, [`ModelError::ValueNotInDomain`] for a value outside its variable's domain
+    /// in the model, or a variable fixed twice to different values. The solver is then restarted
+    /// without any fix.
     ///
     /// # Examples
     ///
@@ -319,7 +321,20 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             None => self.engine.insert(Engine::new(self.model, self.level)),
         };
         for (var, value) in fixed {
-            if let Err(error) = self.model.check_fix(var, value) {
+            // Checked against the model, then against the fixes made so far: a variable fixed
+            // twice to different values is refused, as by two calls of `Model::fix`.
+            let checked = self.model.check_fix(var, value).and_then(|()| {
+                let domain = &engine.domains()[var.index()];
+                if domain.contains(value) {
+                    return Ok(());
+                }
+                Err(ModelError::ValueNotInDomain {
+                    variable: self.model.var_name(var).into_owned(),
+                    value,
+                    domain: domain.to_string(),
+                })
+            });
+            if let Err(error) = checked {
                 engine.reset(self.model);
                 return Err(error);
             }
@@ -505,8 +520,28 @@ mod tests {
             Err(ModelError::ForeignVariable { .. })
         ));
         assert_eq!(solver.count().solutions, 6);
-        // Contradicting fixes are no error: the search finds nothing.
+        // One variable fixed twice: refused, as two calls of `Model::fix` would be.
+        assert!(matches!(
+            solver.restart_with([(xs[0], 1), (xs[0], 2)]),
+            Err(ModelError::ValueNotInDomain { value: 2, .. })
+        ));
+        assert_eq!(solver.count().solutions, 6);
+        solver.restart_with([(xs[0], 1), (xs[0], 1)]).unwrap();
+        assert_eq!(solver.count().solutions, 2);
+        // Fixes that contradict a constraint are no error: the search finds nothing.
         solver.restart_with([(xs[0], 1), (xs[1], 1)]).unwrap();
         assert_eq!(solver.count().solutions, 0);
+    }
+
+    #[test]
+    fn a_variable_fixed_twice_is_refused_even_when_no_constraint_would_notice() {
+        // Unconstrained and at `None`: an empty domain reaching the search would be branched on.
+        let mut model = Model::new();
+        let x = model.new_var(1..=3).unwrap();
+        let mut solver = model
+            .solver()
+            .with_propagation(crate::PropagationLevel::None);
+        assert!(solver.restart_with([(x, 1), (x, 2)]).is_err());
+        assert_eq!(solver.count().solutions, 3);
     }
 }
