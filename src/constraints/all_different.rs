@@ -32,8 +32,9 @@ const INLINE: usize = 64;
 /// matching plus O(n + d) for the components. Wider value ranges (N-Queens diagonals beyond 32
 /// queens): `Forward` removes the value of each newly fixed variable from the others, O(n)
 /// domain operations per fixed variable (the engine says which ones were fixed, see
-/// [`PropagationContext::newly_fixed`]), with no heap allocation for scopes up to 64; `Full`
-/// uses a general implementation on sorted value lists that allocates per call.
+/// [`PropagationContext::newly_fixed`]), with no heap allocation for scopes up to 64 variables
+/// and shifted values spanning up to 1024 integers; `Full` uses a general implementation on
+/// sorted value lists that allocates per call.
 ///
 /// # Examples
 ///

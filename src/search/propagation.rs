@@ -7,6 +7,14 @@
 //! built once per search from [`Constraint::wake_on`]. A constraint that declares itself
 //! idempotent is not re-scheduled by its own changes. Constraints run in first-in, first-out
 //! order until the queue is empty (the fixpoint) or one reports a conflict, which empties it.
+//!
+//! For a constraint that asks for them ([`Constraint::wants_newly_fixed`]), each stay in the
+//! queue also collects the scope positions of the variables whose fixing scheduled it, in slots
+//! reserved per constraint (at most [`MAX_EVENTS`]; beyond, the list is marked unknown). They
+//! are handed over as [`PropagationContext::newly_fixed`]. The list is exact because the queue
+//! only empties at a fixpoint or on a conflict, and after a conflict the search backtracks to a
+//! state that was a fixpoint: since the constraint's last run on the current branch, every
+//! fixing of its variables woke it, except those it made itself while idempotent.
 
 use crate::constraints::{Constraint, PropagationContext, WakeOn};
 use crate::domain::Domain;
