@@ -6,7 +6,8 @@
 //! standard error, with a progress bar when standard error is a terminal.
 //!
 //! The input is streamed: memory stays bounded whatever its size, and a line longer than any
-//! puzzle is skipped without being stored. Lines end with LF, CRLF or CR, as in
+//! puzzle is skipped without being stored. Puzzles of one size share a model, that of the empty
+//! grid, built on first use; each puzzle restarts its size's solver with its givens. Lines end with LF, CRLF or CR, as in
 //! [`Grid::parse`].
 
 use std::cell::OnceCell;
