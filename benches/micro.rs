@@ -7,7 +7,9 @@
 //!   is a solver stopped before its first decision: setting up the search state plus the root
 //!   propagation. `all_different/setup_only` is the same without the constraint, to subtract;
 //! - `sudoku/*`: building the model of a 9x9 Sudoku, and solving it with the default strategy
-//!   (its lexicographically smallest solution). The puzzle of the `cspkit` demo is always run;
+//!   (its lexicographically smallest solution), from its own model or, as `cspkit sudoku
+//!   --batch` does, by restarting a solver of the empty grid with the givens
+//!   (`restart_solve_demo`). The puzzle of the `cspkit` demo is always run;
 //!   the first puzzle of top1465 is added when the data directory is found
 //!   (`CSPKIT_BENCH_DATA`, by default `../shared/data/sudoku` beside the crate).
 //!
@@ -108,6 +110,15 @@ fn sudoku(c: &mut Criterion) {
     group.bench_function("build_demo", |b| b.iter(|| Sudoku::new(black_box(&demo))));
     let model = Sudoku::new(&demo).unwrap();
     group.bench_function("solve_demo", |b| b.iter(|| black_box(&model).solve()));
+    // The batch path: one model of the empty grid, one solver restarted with the givens.
+    let empty = Sudoku::new(&Grid::empty(3).unwrap()).unwrap();
+    let mut solver = empty.model().solver();
+    group.bench_function("restart_solve_demo", |b| {
+        b.iter(|| {
+            solver.restart_with(empty.givens(black_box(&demo))).unwrap();
+            solver.next_solution()
+        })
+    });
     if let Some(line) = top1465_first() {
         let hard = Sudoku::new(&Grid::parse_line(&line, 1).unwrap()).unwrap();
         group.bench_function("solve_top1465_first", |b| {
