@@ -16,8 +16,8 @@ mod common;
 
 use common::{
     ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, Pair, brute_force, clustered_domain,
-    clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint, model_specs,
-    root_domains, scale, scope, supported_values,
+    clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint,
+    full_root_propagation_is_exact, model_specs, root_domains, scale, scope, supported_values,
 };
 use cspkit::{
     Conflict, Constraint, Descending, Domain, PropagationContext, PropagationLevel, SmallestDomain,
@@ -356,25 +356,6 @@ fn lone_sequences() -> impl Strategy<Value = ModelSpec<Custom>> {
             constraints: vec![ConstraintSpec::Extra(Custom::NoStep { sequence })],
             planted: None,
         })
-}
-
-/// Root propagation at `Full` on `spec` keeps exactly the values some solution uses, and fails
-/// exactly when there is no solution.
-fn full_root_propagation_is_exact(spec: &ModelSpec<Custom>) -> Result<(), TestCaseError> {
-    let (model, _) = spec.build();
-    let expected = brute_force(&model);
-    let supported = supported_values(&expected, model.num_variables());
-    match root_domains(&model, PropagationLevel::Full) {
-        None => prop_assert!(expected.is_empty(), "root failed, yet there are solutions"),
-        Some(root) => {
-            prop_assert!(
-                !expected.is_empty(),
-                "no solution, yet the root did not fail"
-            );
-            prop_assert_eq!(root, supported, "root domains vs supported values");
-        }
-    }
-    Ok(())
 }
 
 proptest! {

@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{
     ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, Pair, brute_force, clustered_domain,
-    clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint, has_no_repeats,
-    initial_domains, model_specs, offset, root_domains, scale, scope, supported_values,
+    clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint,
+    full_root_propagation_is_exact, has_no_repeats, initial_domains, model_specs, offset,
+    root_domains, scale, scope, supported_values,
 };
 use cspkit::{
     AllDifferent, Ascending, Conflict, Constraint, Descending, DomainOverDegree, EventRecorder,
@@ -881,25 +882,6 @@ fn lone_linear() -> impl Strategy<Value = ModelSpec<Linear>> {
     (2usize..=4, scale())
         .prop_flat_map(|(n, scale)| (vec(domain(scale), n), linear(n, scale)))
         .prop_map(|(domains, linear)| lone(domains, ConstraintSpec::Extra(linear)))
-}
-
-/// Root propagation at `Full` on `spec` keeps exactly the values some solution uses, and fails
-/// exactly when there is no solution.
-fn full_root_propagation_is_exact(spec: &ModelSpec<Linear>) -> Result<(), TestCaseError> {
-    let (model, _) = spec.build();
-    let expected = brute_force(&model);
-    let supported = supported_values(&expected, model.num_variables());
-    match root_domains(&model, PropagationLevel::Full) {
-        None => prop_assert!(expected.is_empty(), "root failed, yet there are solutions"),
-        Some(root) => {
-            prop_assert!(
-                !expected.is_empty(),
-                "no solution, yet the root did not fail"
-            );
-            prop_assert_eq!(root, supported, "root domains vs supported values");
-        }
-    }
-    Ok(())
 }
 
 /// A larger `AllDifferent` than brute force can enumerate: seven to twelve variables over

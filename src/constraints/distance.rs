@@ -168,6 +168,7 @@ impl Constraint for Distance {
 mod tests {
     use super::*;
     use crate::Model;
+    use crate::constraints::solutions_at;
 
     #[test]
     fn every_comparison_and_level_agrees_with_enumeration() {
@@ -187,12 +188,7 @@ mod tests {
                     PropagationLevel::Forward,
                     PropagationLevel::Full,
                 ] {
-                    let found: Vec<Vec<i32>> = m
-                        .solver()
-                        .with_propagation(level)
-                        .solutions()
-                        .map(|s| s.values().to_vec())
-                        .collect();
+                    let found = solutions_at(&m, level);
                     assert_eq!(found, expected, "|x - y| {op} {c} at {level:?}");
                 }
             }

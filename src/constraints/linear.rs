@@ -646,15 +646,7 @@ fn intersects_shifted(a: &[u64], b: &[u64], shift: usize) -> bool {
 mod tests {
     use super::*;
     use crate::Model;
-
-    fn solutions(model: &Model, level: PropagationLevel) -> Vec<Vec<i32>> {
-        model
-            .solver()
-            .with_propagation(level)
-            .solutions()
-            .map(|s| s.values().to_vec())
-            .collect()
-    }
+    use crate::constraints::solutions_at;
 
     #[test]
     fn repeated_variables_are_merged_and_zero_terms_dropped() {
@@ -735,7 +727,7 @@ mod tests {
                 PropagationLevel::Forward,
                 PropagationLevel::Full,
             ] {
-                assert_eq!(solutions(&m, level), expected, "{op} at {level:?}");
+                assert_eq!(solutions_at(&m, level), expected, "{op} at {level:?}");
             }
         }
     }

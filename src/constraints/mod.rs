@@ -409,6 +409,17 @@ impl<'a> PropagationContext<'a> {
     }
 }
 
+/// Test support: every solution of `model` at `level`, in the default (lexicographic) order.
+#[cfg(test)]
+pub(crate) fn solutions_at(model: &crate::Model, level: PropagationLevel) -> Vec<Vec<i32>> {
+    model
+        .solver()
+        .with_propagation(level)
+        .solutions()
+        .map(|s| s.values().to_vec())
+        .collect()
+}
+
 /// Test support: runs one constraint once, outside a search, on the given value lists.
 #[cfg(test)]
 pub(crate) fn propagate_once(

@@ -178,6 +178,7 @@ impl Constraint for Relation {
 mod tests {
     use super::*;
     use crate::Model;
+    use crate::constraints::solutions_at;
 
     #[test]
     fn every_comparison_and_level_agrees_with_enumeration() {
@@ -197,12 +198,7 @@ mod tests {
                     PropagationLevel::Forward,
                     PropagationLevel::Full,
                 ] {
-                    let found: Vec<Vec<i32>> = m
-                        .solver()
-                        .with_propagation(level)
-                        .solutions()
-                        .map(|s| s.values().to_vec())
-                        .collect();
+                    let found = solutions_at(&m, level);
                     assert_eq!(found, expected, "x {op} y + {offset} at {level:?}");
                 }
             }
@@ -221,12 +217,7 @@ mod tests {
         m.post(Relation::with_offset(y, Comparison::Le, x, i32::MIN))
             .unwrap();
         for level in [PropagationLevel::Forward, PropagationLevel::Full] {
-            let found: Vec<Vec<i32>> = m
-                .solver()
-                .with_propagation(level)
-                .solutions()
-                .map(|s| s.values().to_vec())
-                .collect();
+            let found = solutions_at(&m, level);
             assert_eq!(found, [[i32::MAX, -1]]);
         }
     }

@@ -175,6 +175,27 @@ pub fn root_domains(model: &Model, level: PropagationLevel) -> Option<Vec<BTreeS
     seen
 }
 
+/// Root propagation at `Full` on `spec` keeps exactly the values some solution uses, and fails
+/// exactly when there is no solution.
+pub fn full_root_propagation_is_exact<X: ConstraintRecipe>(
+    spec: &ModelSpec<X>,
+) -> Result<(), TestCaseError> {
+    let (model, _) = spec.build();
+    let expected = brute_force(&model);
+    let supported = supported_values(&expected, model.num_variables());
+    match root_domains(&model, PropagationLevel::Full) {
+        None => prop_assert!(expected.is_empty(), "root failed, yet there are solutions"),
+        Some(root) => {
+            prop_assert!(
+                !expected.is_empty(),
+                "no solution, yet the root did not fail"
+            );
+            prop_assert_eq!(root, supported, "root domains vs supported values");
+        }
+    }
+    Ok(())
+}
+
 /// Whether `sorted` holds no value twice (it must be sorted).
 pub fn has_no_repeats<T: PartialEq>(sorted: &[T]) -> bool {
     sorted.windows(2).all(|pair| pair[0] != pair[1])
