@@ -242,6 +242,34 @@ impl Domain {
     // old word on the trail. Word `0` of a `Word` domain is the whole domain; word `i` of a `Set`
     // domain is block `i` of the bitset.
 
+    /// For a domain of at most 64 values: its value `offset` and its word, where bit `i` stands
+    /// for `offset + i`. `None` for a wider domain.
+    #[inline]
+    pub(crate) fn small(&self) -> Option<(i32, u64)> {
+        match self.bits {
+            Bits::Word(w) => Some((self.offset, w)),
+            Bits::Set(_) => None,
+        }
+    }
+
+    /// Replaces the word of a domain of at most 64 values by `new`, which must keep only values
+    /// of the domain; returns the old word. A wider domain is left alone (the old word is then
+    /// reported equal to `new`).
+    #[inline]
+    pub(crate) fn replace_small(&mut self, new: u64, record: &mut impl Record) -> u64 {
+        match &mut self.bits {
+            Bits::Word(w) => {
+                let old = *w;
+                if old != new {
+                    record.record(0, old);
+                    *w = new;
+                }
+                old
+            }
+            Bits::Set(_) => new,
+        }
+    }
+
     /// Removes `value`; returns whether the domain changed.
     #[inline]
     pub(crate) fn remove(&mut self, value: i32, record: &mut impl Record) -> bool {

@@ -17,9 +17,12 @@
 //!    [`PropagationLevel::None`]: the engine never checks solutions itself (except in debug
 //!    builds, as a safety net).
 //! 3. **Local**: read and prune only the variables of the scope.
-//! 4. **Stateless**: keep state in the domains. `propagate` takes `&self`, so a model can be
-//!    shared and solved many times; scratch space lives on the stack (a `SmallVec`) or is
-//!    allocated per call.
+//! 4. **Stateless**: `propagate` takes `&self` and keeps no state but the domains, so a model
+//!    can be shared and solved many times; scratch space lives on the stack (a `SmallVec`) or
+//!    is allocated per call. A constraint that gains from remembering what it learnt creates a
+//!    [`Propagator`] with state for each search ([`Constraint::propagator`], see
+//!    [below](#state-a-propagator-per-search)); `propagate` then stays as the from-scratch
+//!    reference the stateful one is tested against.
 //! 5. **Need not reach a fixpoint**: if a call prunes, the engine calls again, unless
 //!    [`is_idempotent`](Constraint::is_idempotent) says that would find nothing new.
 //!
@@ -44,6 +47,21 @@
 //!    that is all the pruning looks at), say whether it is idempotent, use
 //!    [`Domain::window`](crate::Domain::window) and
 //!    [`retain_window`](PropagationContext::retain_window) for bit-parallel work on small domains.
+//! 6. Make it incremental, if a benchmark asks for it: return a [`Propagator`] from
+//!    [`Constraint::propagator`] that keeps what it learnt in [`Reversible`] values and reads
+//!    [`PropagationContext::changes`], and test it against `propagate` with the conformance kit,
+//!    which also checks that its state is restored exactly on backtracking.
+//!
+//! # State: a propagator per search
+//!
+//! When a search starts, the engine asks each constraint for a [`Propagator`]
+//! ([`Constraint::propagator`]); a constraint that returns `None` (the default) is run through
+//! its own `propagate`. A propagator is owned by the solver, so it takes `&mut self`; what it
+//! must remember about the current node goes into [`Reversible`] values, which the engine
+//! records on its trail and restores on backtracking, as it does domains. After its first run,
+//! it is told which variables of its scope changed and how ([`PropagationContext::changes`]).
+//! See the [`propagator`] module for the rules, and `docs/custom-constraints.md` for a worked
+//! example.
 //!
 //! ```
 //! use cspkit::{Conflict, Constraint, Model, PropagationContext, VarId, WakeOn, PropagationLevel};
@@ -84,6 +102,7 @@ mod element;
 mod linear;
 mod not_equal;
 mod predicate;
+pub mod propagator;
 mod relation;
 mod table;
 
@@ -95,6 +114,9 @@ pub(crate) use linear::Invalid as InvalidLinear;
 pub use linear::Linear;
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
+pub use propagator::{
+    Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
+};
 pub use relation::Relation;
 pub use table::Table;
 
@@ -148,12 +170,15 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         false
     }
 
-    /// Whether `propagate` reads [`PropagationContext::newly_fixed`] at this level. The engine
-    /// records which variables of the scope were fixed only for constraints that say so, as it
-    /// costs a little on every fixing. The default is `false`.
-    fn wants_newly_fixed(&self, level: PropagationLevel) -> bool {
-        let _ = level;
-        false
+    /// The propagator that enforces this constraint in one search, if it has one with state.
+    ///
+    /// Called once per search (and again when a solver restarts), with the level it will run
+    /// at and the model's domains; reversible values are created through `setup`. The default,
+    /// `None`, runs the constraint through [`propagate`](Constraint::propagate) itself. A
+    /// propagator may borrow the constraint. See the [`propagator`] module for its contract.
+    fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        let _ = setup;
+        None
     }
 
     /// Called once by [`Model::post`](crate::Model::post), before the constraint is stored, with
@@ -193,8 +218,8 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     fn is_idempotent(&self, level: PropagationLevel) -> bool {
         (**self).is_idempotent(level)
     }
-    fn wants_newly_fixed(&self, level: PropagationLevel) -> bool {
-        (**self).wants_newly_fixed(level)
+    fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        (**self).propagator(setup)
     }
     fn prepare(&mut self, model: &crate::Model) -> Result<(), crate::ModelError> {
         (**self).prepare(model)
@@ -210,6 +235,9 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
 pub enum WakeOn {
     /// When a variable of the scope becomes fixed (one value left).
     Fixed,
+    /// When the smallest or the largest value of a variable of the scope is removed (which
+    /// includes its becoming fixed).
+    Bounds,
     /// When any value is removed from a variable of the scope.
     AnyChange,
 }
@@ -228,7 +256,8 @@ impl fmt::Display for Conflict {
 
 impl std::error::Error for Conflict {}
 
-/// The only door to the domains during propagation: read them, prune them.
+/// The only door to the domains during propagation: read them, prune them; and, for a
+/// [`Propagator`], its reversible state and the changes since its last run.
 ///
 /// Every change is recorded on the search's trail (so backtracking undoes it) and wakes the
 /// constraints that watch the changed variable. A change that empties a domain returns
@@ -244,7 +273,7 @@ pub struct PropagationContext<'a> {
     trail: &'a mut Trail,
     wake: Option<Wake<'a>>,
     level: PropagationLevel,
-    fixed: Option<&'a [u32]>,
+    changes: Option<&'a [Change]>,
 }
 
 impl<'a> PropagationContext<'a> {
@@ -259,13 +288,13 @@ impl<'a> PropagationContext<'a> {
             trail,
             wake,
             level,
-            fixed: None,
+            changes: None,
         }
     }
 
-    /// Tells the constraint about to run which of its variables were fixed since it last ran.
-    pub(crate) fn with_fixed(mut self, fixed: Option<&'a [u32]>) -> Self {
-        self.fixed = fixed;
+    /// Tells the propagator about to run what changed since it last ran.
+    pub(crate) fn with_changes(mut self, changes: Option<&'a [Change]>) -> Self {
+        self.changes = changes;
         self
     }
 
@@ -275,27 +304,44 @@ impl<'a> PropagationContext<'a> {
         self.level
     }
 
-    /// Why the constraint runs, when the engine knows it exactly: the positions in the scope
-    /// of the variables that became fixed since the constraint last ran on the current branch
-    /// of the search (after a backtrack, since the state the search went back to, in which every
-    /// constraint had run). `None` means "look at the whole scope".
+    /// What changed since the running [`Propagator`] last ran on the current branch of the
+    /// search: the variables of its scope whose domains changed (each once, in the order of
+    /// their first change, with the strongest event each saw). After a backtrack, "last ran"
+    /// means the state the search went back to, in which every propagator had run and every
+    /// reversible value was restored.
     ///
-    /// A constraint that declares itself [idempotent](Constraint::is_idempotent) is not told
-    /// about the variables it fixed itself: it is expected to have dealt with them in the run
-    /// that fixed them.
+    /// `None` means "look at the whole scope": the first run of a propagator (the root of a
+    /// search), and always for a constraint run through its stateless
+    /// [`propagate`](Constraint::propagate).
     ///
-    /// It is `Some` only for a constraint that [wakes](Constraint::wake_on) on
-    /// [`WakeOn::Fixed`] and [asks for it](Constraint::wants_newly_fixed), in a search, after
-    /// its first run, and when at most a handful (16) of its variables were fixed in the
-    /// meantime. A constraint whose pruning depends only on
-    /// its fixed variables and that leaves nothing for a second call to do
-    /// ([idempotent](Constraint::is_idempotent)) was consistent with every other fixed variable
-    /// when it last ran, so it may handle just these: this is how
-    /// [`AllDifferent`] does forward checking in time proportional to its scope per fixed
-    /// variable, rather than rescanning every variable.
+    /// A propagator of an [idempotent](Constraint::is_idempotent) constraint is not told about
+    /// the changes it made itself: it is expected to have dealt with them in the run that made
+    /// them. It hears only of the events its [`wake_on`](Constraint::wake_on) asks for: a
+    /// propagator that wakes on [`WakeOn::Fixed`] is told of fixed variables only.
     #[inline]
-    pub fn newly_fixed(&self) -> Option<&[u32]> {
-        self.fixed
+    pub fn changes(&self) -> Option<&[Change]> {
+        self.changes
+    }
+
+    /// The current value of a reversible value of the running [`Propagator`].
+    ///
+    /// # Panics
+    ///
+    /// If `state` was not created for the search being run.
+    #[inline]
+    pub fn get<T: ReversibleValue>(&self, state: Reversible<T>) -> T {
+        T::from_word(self.trail.word(state.index()))
+    }
+
+    /// Changes a reversible value of the running [`Propagator`]; the engine restores the old
+    /// value when the search backtracks past this point.
+    ///
+    /// # Panics
+    ///
+    /// If `state` was not created for the search being run.
+    #[inline]
+    pub fn set<T: ReversibleValue>(&mut self, state: Reversible<T>, value: T) {
+        self.trail.set_word(state.index(), value.to_word());
     }
 
     /// The current domain of `var`.
@@ -387,6 +433,50 @@ impl<'a> PropagationContext<'a> {
         self.update(var, |d, rec| d.retain_window(base, mask, rec))
     }
 
+    /// The fast path for propagators on domains of at most 64 values: the domain's offset and
+    /// word (see [`Domain::small`]), `None` for a wider domain.
+    #[inline]
+    pub(crate) fn small(&self, var: VarId) -> Option<(i32, u64)> {
+        self.domains[var.index()].small()
+    }
+
+    /// The fast path's pruning: keeps in the word of `var` (a domain of at most 64 values) only
+    /// the bits set in `keep`, with the trail and the wake-ups of any change; returns the word
+    /// left (0 for a wider domain, which is left alone: callers check [`small`](Self::small)
+    /// first).
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if the domain is left empty.
+    #[inline]
+    pub(crate) fn retain_small(&mut self, var: VarId, keep: u64) -> Result<u64, Conflict> {
+        let domain = &mut self.domains[var.index()];
+        let Some((_, old)) = domain.small() else {
+            return Ok(0);
+        };
+        let new = old & keep;
+        if new == old {
+            return Ok(old);
+        }
+        domain.replace_small(new, &mut self.trail.recorder(var.index));
+        if new == 0 {
+            return Err(Conflict);
+        }
+        if let Some(wake) = &mut self.wake {
+            let event = if new.is_power_of_two() {
+                DomainEvent::Fixed
+            } else if new.trailing_zeros() != old.trailing_zeros()
+                || new.leading_zeros() != old.leading_zeros()
+            {
+                DomainEvent::Bounds
+            } else {
+                DomainEvent::Removed
+            };
+            wake.changed(var.index, event);
+        }
+        Ok(new)
+    }
+
     /// Applies a mutation, records it on the trail and wakes the watchers of `var`.
     #[inline]
     fn update(
@@ -395,6 +485,7 @@ impl<'a> PropagationContext<'a> {
         mutate: impl FnOnce(&mut Domain, &mut TrailRecorder<'_>) -> bool,
     ) -> Result<bool, Conflict> {
         let domain = &mut self.domains[var.index()];
+        let bounds = (domain.min(), domain.max());
         let changed = mutate(domain, &mut self.trail.recorder(var.index));
         if !changed {
             return Ok(false);
@@ -403,7 +494,14 @@ impl<'a> PropagationContext<'a> {
             return Err(Conflict);
         }
         if let Some(wake) = &mut self.wake {
-            wake.changed(var.index, domain.is_fixed());
+            let event = if domain.is_fixed() {
+                DomainEvent::Fixed
+            } else if (domain.min(), domain.max()) != bounds {
+                DomainEvent::Bounds
+            } else {
+                DomainEvent::Removed
+            };
+            wake.changed(var.index, event);
         }
         Ok(true)
     }

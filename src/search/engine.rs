@@ -14,14 +14,14 @@
 //!   decide: choose x and v, open a level, fix x = v, propagate
 //! ```
 
-use crate::constraints::{Conflict, PropagationContext};
+use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::model::{ConstraintId, Model, VarId};
 use crate::search::PropagationLevel;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::SearchObserver;
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
-use crate::search::propagation::{Queue, Wake, Watchers, fixpoint, schedule_all};
+use crate::search::propagation::{Propagators, Queue, Wake, Watchers, fixpoint, schedule_all};
 use crate::search::stats::SearchStats;
 use crate::search::trail::Trail;
 
@@ -64,11 +64,15 @@ pub(crate) struct Run<'a, V, W, O> {
     pub(crate) stats: &'a mut SearchStats,
 }
 
-/// The state of one search: domains, trail, queue and decision stack.
+/// The state of one search: domains, trail (with the propagators' reversible state), the
+/// propagators, queue and decision stack.
 #[derive(Debug)]
-pub(crate) struct Engine {
+pub(crate) struct Engine<'m> {
     domains: Vec<Domain>,
     trail: Trail,
+    propagators: Propagators<'m>,
+    /// Scratch space: the changes handed to the propagator that runs.
+    changes: Vec<Change>,
     queue: Queue,
     watchers: Watchers,
     frames: Vec<Frame>,
@@ -76,14 +80,32 @@ pub(crate) struct Engine {
     level: PropagationLevel,
 }
 
-impl Engine {
-    pub(crate) fn new(model: &Model, level: PropagationLevel) -> Self {
+impl<'m> Engine<'m> {
+    pub(crate) fn new(model: &'m Model, level: PropagationLevel) -> Self {
         let n = model.num_variables();
+        let mut trail = Trail::with_capacity(16 * n);
+        let propagators: Propagators<'m> = model
+            .constraint_list()
+            .iter()
+            .map(|c| {
+                let mut setup = PropagatorSetup::new(model.initial_domains(), &mut trail, level);
+                c.propagator(&mut setup)
+            })
+            .collect();
+        let records: Vec<bool> = propagators.iter().map(Option::is_some).collect();
+        let widest = model
+            .constraint_list()
+            .iter()
+            .map(|c| c.scope().len())
+            .max()
+            .unwrap_or(0);
         Engine {
             domains: model.initial_domains().to_vec(),
-            trail: Trail::with_capacity(16 * n),
-            queue: Queue::new(model),
-            watchers: Watchers::new(model, level),
+            trail,
+            propagators,
+            changes: Vec::with_capacity(widest),
+            queue: Queue::new(model, &records),
+            watchers: Watchers::new(model, level, &records),
             frames: Vec::with_capacity(n),
             phase: Phase::Root,
             level,
@@ -91,7 +113,8 @@ impl Engine {
     }
 
     /// Goes back to the state of a new engine for `model` (which must be the model it was built
-    /// for), keeping its buffers.
+    /// for), keeping its buffers and its propagators (whose reversible state goes back to its
+    /// initial values; anything else they keep is a cache, valid at any node).
     pub(crate) fn reset(&mut self, model: &Model) {
         self.domains.clone_from_slice(model.initial_domains());
         self.trail.clear();
@@ -232,6 +255,8 @@ impl Engine {
             &mut self.trail,
             &mut self.queue,
             &self.watchers,
+            &mut self.propagators,
+            &mut self.changes,
             self.level,
             &mut run.stats.propagations,
         );

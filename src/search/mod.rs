@@ -185,7 +185,7 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     level: PropagationLevel,
     limits: Limits,
     stats: SearchStats,
-    engine: Option<Engine>,
+    engine: Option<Engine<'m>>,
 }
 
 impl<'m> Solver<'m> {

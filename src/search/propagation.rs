@@ -2,108 +2,114 @@
 //!
 //! Invariants and costs: each constraint is in the queue at most once (a flag per constraint),
 //! so the queue is a ring buffer of fixed capacity, allocated once per search. A domain change
-//! of variable `x` schedules the constraints that watch `x` for any change, plus, if `x` became
-//! fixed, those that watch it for fixing; both lists are contiguous slices (compressed rows)
-//! built once per search from [`Constraint::wake_on`]. A constraint that declares itself
-//! idempotent is not re-scheduled by its own changes. Constraints run in first-in, first-out
-//! order until the queue is empty (the fixpoint) or one reports a conflict, which empties it.
+//! of variable `x` schedules the constraints that watch `x` for any change, then, if a bound of
+//! `x` moved, those that watch its bounds, then, if `x` became fixed, those that watch it for
+//! fixing: one contiguous prefix of `x`'s row of watchers (compressed rows, sorted by kind, built
+//! once per search from [`Constraint::wake_on`]). A constraint that declares itself idempotent is not re-scheduled by
+//! its own changes. Constraints run in first-in, first-out order until the queue is empty (the
+//! fixpoint) or one reports a conflict, which empties it.
 //!
-//! For a constraint that asks for them ([`Constraint::wants_newly_fixed`]), each stay in the
-//! queue also collects the scope positions of the variables whose fixing scheduled it, in slots
-//! reserved per constraint (at most [`MAX_EVENTS`]; beyond, the list is marked unknown). They
-//! are handed over as [`PropagationContext::newly_fixed`]. The list is exact because the queue
-//! only empties at a fixpoint or on a conflict, and after a conflict the search backtracks to a
-//! state that was a fixpoint: since the constraint's last run on the current branch, every
-//! fixing of its variables woke it, except those it made itself while idempotent.
+//! For a constraint run by a [`Propagator`], each stay in the queue also collects the changes
+//! that scheduled it: the positions in its scope of the changed variables, each once, with the
+//! strongest [`DomainEvent`] seen, in slots reserved per constraint (one per scope position, so
+//! the list is never cut short). They are handed over as [`PropagationContext::changes`]. The
+//! list is exact because the queue only empties at a fixpoint or on a conflict, and after a
+//! conflict the search backtracks to a state that was a fixpoint: since the propagator's last
+//! run on the current branch, every change of its variables that it watches woke it, except
+//! those it made itself while idempotent.
 
-use crate::constraints::{Constraint, PropagationContext, WakeOn};
+use crate::constraints::{Change, Constraint, DomainEvent, PropagationContext, Propagator, WakeOn};
 use crate::domain::Domain;
-use crate::model::{Model, VarId};
+use crate::model::Model;
 use crate::search::PropagationLevel;
 use crate::search::trail::Trail;
 
-/// For each variable, the constraints to wake on its changes (compressed rows).
+/// The propagators of one search: `Some` for a constraint that created one, `None` for a
+/// constraint run through its stateless `propagate`.
+pub(crate) type Propagators<'m> = Vec<Option<Box<dyn Propagator + 'm>>>;
+
+/// For each variable, the constraints to wake on its changes, as compressed rows: row `v` lists
+/// the constraints watching `v` for any change, then those watching its bounds, then those
+/// watching its fixing, so that an event schedules one contiguous prefix of the row. Each entry
+/// is a constraint and the position of the variable in its scope (or [`NO_EVENTS`] if the
+/// constraint does not read its changes).
 #[derive(Debug)]
 pub(crate) struct Watchers {
-    on_change_start: Vec<u32>,
-    on_change: Vec<u32>,
-    on_fix_start: Vec<u32>,
-    /// Constraint and position of the variable in its scope, or [`NO_EVENTS`] if the constraint
-    /// does not read them.
-    on_fix: Vec<(u32, u32)>,
+    /// Row `v` is `entries[ends[v][0]..ends[v][3]]`; `ends[v][k]` ends the watchers that
+    /// `Removed` (k = 1), `Bounds` (k = 2) and `Fixed` (k = 3) events wake.
+    ends: Vec<[u32; 4]>,
+    entries: Vec<(u32, u32)>,
     idempotent: Vec<bool>,
 }
 
+/// The rank of a [`WakeOn`] in a row of [`Watchers`].
+fn rank(wake: WakeOn) -> usize {
+    match wake {
+        WakeOn::AnyChange => 0,
+        WakeOn::Bounds => 1,
+        WakeOn::Fixed => 2,
+    }
+}
+
 impl Watchers {
-    pub(crate) fn new(model: &Model, level: PropagationLevel) -> Self {
+    /// The watch lists of `model` at `level`; `records[c]` says whether constraint `c` reads its
+    /// changes (it has a propagator).
+    pub(crate) fn new(model: &Model, level: PropagationLevel, records: &[bool]) -> Self {
         let constraints = model.constraint_list();
-        let on_fix: Vec<bool> = constraints
-            .iter()
-            .map(|c| matches!(c.wake_on(level), WakeOn::Fixed))
-            .collect();
-        let rows = |fix: bool| {
-            compressed_rows(
-                model.num_variables(),
-                constraints
-                    .iter()
-                    .zip(&on_fix)
-                    .enumerate()
-                    .filter(move |&(_, (_, &f))| f == fix)
-                    .map(|(c, (constraint, _))| (c as u32, constraint.scope())),
-            )
-        };
-        let (on_change_start, on_change) = rows(false);
-        let (on_fix_start, mut on_fix) = rows(true);
-        for (c, position) in &mut on_fix {
-            if !constraints[*c as usize].wants_newly_fixed(level) {
-                *position = NO_EVENTS;
+        let ranks: Vec<usize> = constraints.iter().map(|c| rank(c.wake_on(level))).collect();
+        let n = model.num_variables();
+        // Counting sort of (variable, rank) pairs: count, prefix sums, place.
+        let mut counts = vec![[0u32; 3]; n];
+        for (c, constraint) in constraints.iter().enumerate() {
+            for var in constraint.scope() {
+                counts[var.index()][ranks[c]] += 1;
+            }
+        }
+        let mut ends = Vec::with_capacity(n);
+        let mut total = 0u32;
+        for count in &counts {
+            let start = total;
+            let removed = start + count[0];
+            let bounds = removed + count[1];
+            total = bounds + count[2];
+            ends.push([start, removed, bounds, total]);
+        }
+        let mut next: Vec<[u32; 3]> = ends.iter().map(|e| [e[0], e[1], e[2]]).collect();
+        let mut entries = vec![(0, 0); total as usize];
+        for (c, constraint) in constraints.iter().enumerate() {
+            for (position, var) in constraint.scope().iter().enumerate() {
+                let slot = &mut next[var.index()][ranks[c]];
+                let position = if records[c] {
+                    position as u32
+                } else {
+                    NO_EVENTS
+                };
+                entries[*slot as usize] = (c as u32, position);
+                *slot += 1;
             }
         }
         Watchers {
-            on_change_start,
-            on_change: on_change.into_iter().map(|(c, _)| c).collect(),
-            on_fix_start,
-            on_fix,
+            ends,
+            entries,
             idempotent: constraints.iter().map(|c| c.is_idempotent(level)).collect(),
         }
     }
-}
 
-/// For each of `n` variables, the constraints whose scopes hold it, with its position in each
-/// scope, as compressed rows: row `v` is `flat[start[v]..start[v + 1]]`, in constraint order.
-/// Two counting passes, so building it takes a fixed number of allocations whatever the model's
-/// size.
-fn compressed_rows<'a>(
-    n: usize,
-    scopes: impl Iterator<Item = (u32, &'a [VarId])> + Clone,
-) -> (Vec<u32>, Vec<(u32, u32)>) {
-    let mut start = vec![0u32; n + 1];
-    for (_, scope) in scopes.clone() {
-        for var in scope {
-            start[var.index() + 1] += 1;
-        }
+    /// The watchers an `event` on variable `var` wakes.
+    #[inline]
+    fn woken_by(&self, var: usize, event: DomainEvent) -> &[(u32, u32)] {
+        let ends = &self.ends[var];
+        let end = match event {
+            DomainEvent::Removed => ends[1],
+            DomainEvent::Bounds => ends[2],
+            DomainEvent::Fixed => ends[3],
+        };
+        &self.entries[ends[0] as usize..end as usize]
     }
-    for v in 0..n {
-        start[v + 1] += start[v];
-    }
-    let mut next = start.clone();
-    let mut flat = vec![(0, 0); start[n] as usize];
-    for (c, scope) in scopes {
-        for (position, var) in scope.iter().enumerate() {
-            let slot = &mut next[var.index()];
-            flat[*slot as usize] = (c, position as u32);
-            *slot += 1;
-        }
-    }
-    (start, flat)
 }
-
-/// The most fixing events recorded for one stay of a constraint in the queue; beyond, the
-/// constraint is told nothing and must look at its whole scope.
-const MAX_EVENTS: usize = 16;
 
 /// The constraints waiting to run: a ring buffer with a membership flag per constraint, and for
-/// each queued constraint the positions in its scope of the variables whose fixing woke it.
+/// each queued propagator the changes that woke it.
 #[derive(Debug)]
 pub(crate) struct Queue {
     ring: Vec<u32>,
@@ -111,35 +117,39 @@ pub(crate) struct Queue {
     len: usize,
     queued: Vec<bool>,
     pending: Vec<Pending>,
-    events: Vec<u32>,
+    /// Per recording constraint, one slot per scope position: the changed positions, in order.
+    positions: Vec<u32>,
+    /// Per recording constraint and scope position: the strongest pending event's code, or 0.
+    events: Vec<u8>,
 }
 
-/// Where a constraint's fixing events are kept while it is queued: `events[start..start + len]`.
+/// Where a constraint's changes are kept while it is queued: positions in
+/// `positions[start..start + len]`, events in `events[start + position]`.
 #[derive(Debug, Clone, Copy)]
 struct Pending {
     start: u32,
-    capacity: u32,
-    /// [`UNKNOWN`] when the constraint was queued for another reason or ran out of room.
+    /// [`UNKNOWN`] when the constraint was queued for another reason (or does not record).
     len: u32,
 }
 
 const UNKNOWN: u32 = u32::MAX;
 
-/// In a watch list, the position of a constraint that does not want its fixings recorded.
+/// In a watch list, the position of a constraint that does not read its changes.
 const NO_EVENTS: u32 = u32::MAX;
 
 impl Queue {
-    pub(crate) fn new(model: &Model) -> Self {
+    /// The queue of `model`, with room for the changes of the constraints `records` marks.
+    pub(crate) fn new(model: &Model, records: &[bool]) -> Self {
         let mut start = 0;
         let pending: Vec<Pending> = model
             .constraint_list()
             .iter()
-            .map(|c| {
-                let capacity = c.scope().len().min(MAX_EVENTS) as u32;
+            .zip(records)
+            .map(|(c, &record)| {
+                let capacity = if record { c.scope().len() as u32 } else { 0 };
                 start += capacity;
                 Pending {
                     start: start - capacity,
-                    capacity,
                     len: UNKNOWN,
                 }
             })
@@ -151,32 +161,45 @@ impl Queue {
             len: 0,
             queued: vec![false; constraints],
             pending,
+            positions: vec![0; start as usize],
             events: vec![0; start as usize],
         }
     }
 
-    /// Schedules `c` for a reason other than a fixing (it will be told nothing).
-    ///
-    /// A constraint that reads its fixings is watched for fixings only, so it is never pushed
-    /// here while queued with events (except at the root, with the queue empty).
+    /// Schedules `c` for a reason other than a recorded change: it will be told nothing.
     #[inline]
     pub(crate) fn push(&mut self, c: u32) {
         self.enqueue(c);
+        self.forget_changes(c);
     }
 
-    /// Schedules `c` because the variable at `position` in its scope became fixed.
+    /// Schedules `c` because the variable at `position` in its scope saw `event`.
     #[inline]
-    fn push_fixed(&mut self, c: u32, position: u32) {
-        let added = self.enqueue(c);
-        let pending = &mut self.pending[c as usize];
-        if added {
-            pending.len = 0;
+    fn push_change(&mut self, c: u32, position: u32, event: DomainEvent) {
+        if self.enqueue(c) {
+            self.pending[c as usize].len = 0;
         }
-        // An unknown length is never below the capacity: it stays unknown.
-        if pending.len < pending.capacity {
-            self.events[(pending.start + pending.len) as usize] = position;
+        let pending = &mut self.pending[c as usize];
+        if pending.len == UNKNOWN {
+            return;
+        }
+        let code = &mut self.events[(pending.start + position) as usize];
+        if *code == 0 {
+            self.positions[(pending.start + pending.len) as usize] = position;
             pending.len += 1;
-        } else {
+        }
+        *code = (*code).max(event.code());
+    }
+
+    /// Marks the changes of `c` unknown, clearing the slots its list used.
+    #[inline]
+    fn forget_changes(&mut self, c: u32) {
+        let pending = &mut self.pending[c as usize];
+        if pending.len != UNKNOWN {
+            let start = pending.start as usize;
+            for &position in &self.positions[start..start + pending.len as usize] {
+                self.events[start + position as usize] = 0;
+            }
             pending.len = UNKNOWN;
         }
     }
@@ -189,7 +212,6 @@ impl Queue {
             return false;
         }
         *flag = true;
-        self.pending[c as usize].len = UNKNOWN;
         let cap = self.ring.len();
         let mut slot = self.head + self.len;
         if slot >= cap {
@@ -200,11 +222,10 @@ impl Queue {
         true
     }
 
-    /// Takes the next constraint off the queue, copying the fixing events that woke it into
-    /// `events` if they are all known; returns the constraint and the number of events (`None`:
-    /// not known).
+    /// Takes the next constraint off the queue, with whether its changes are known; if they
+    /// are, they are moved into `changes`.
     #[inline]
-    fn pop(&mut self, events: &mut [u32; MAX_EVENTS]) -> Option<(u32, Option<usize>)> {
+    fn pop(&mut self, changes: &mut Vec<Change>) -> Option<(u32, bool)> {
         if self.len == 0 {
             return None;
         }
@@ -215,19 +236,28 @@ impl Queue {
         }
         self.len -= 1;
         self.queued[c as usize] = false;
-        let pending = self.pending[c as usize];
+        let pending = &mut self.pending[c as usize];
         if pending.len == UNKNOWN {
-            return Some((c, None));
+            return Some((c, false));
         }
-        let (start, len) = (pending.start as usize, pending.len as usize);
-        events[..len].copy_from_slice(&self.events[start..start + len]);
-        Some((c, Some(len)))
+        let start = pending.start as usize;
+        changes.clear();
+        for &position in &self.positions[start..start + pending.len as usize] {
+            let code = std::mem::take(&mut self.events[start + position as usize]);
+            changes.push(Change {
+                position: position as usize,
+                event: DomainEvent::from_code(code),
+            });
+        }
+        pending.len = UNKNOWN;
+        Some((c, true))
     }
 
     pub(crate) fn clear(&mut self) {
         while self.len > 0 {
             let c = self.ring[self.head];
             self.queued[c as usize] = false;
+            self.forget_changes(c);
             self.head += 1;
             if self.head == self.ring.len() {
                 self.head = 0;
@@ -248,53 +278,38 @@ pub(crate) struct Wake<'a> {
 
 impl Wake<'_> {
     #[inline]
-    pub(crate) fn changed(&mut self, var: u32, fixed: bool) {
-        let w = self.watchers;
-        let v = var as usize;
-        self.schedule(
-            &w.on_change[w.on_change_start[v] as usize..w.on_change_start[v + 1] as usize],
-        );
-        if fixed {
-            let watches = &w.on_fix[w.on_fix_start[v] as usize..w.on_fix_start[v + 1] as usize];
-            for &(c, position) in watches {
-                if c == self.skip {
-                    continue;
-                }
-                if position == NO_EVENTS {
-                    self.queue.push(c);
-                } else {
-                    self.queue.push_fixed(c, position);
-                }
+    pub(crate) fn changed(&mut self, var: u32, event: DomainEvent) {
+        for &(c, position) in self.watchers.woken_by(var as usize, event) {
+            if c == self.skip {
+                continue;
             }
-        }
-    }
-
-    #[inline]
-    fn schedule(&mut self, constraints: &[u32]) {
-        for &c in constraints {
-            if c != self.skip {
-                self.queue.push(c);
+            if position == NO_EVENTS {
+                self.queue.enqueue(c);
+            } else {
+                self.queue.push_change(c, position, event);
             }
         }
     }
 }
 
-/// Runs the queued constraints to a fixpoint.
+/// Runs the queued constraints to a fixpoint, each through its propagator if it has one.
 ///
 /// Returns the index of the constraint that failed, if one did; the queue is then empty.
-/// `runs` counts the propagator calls.
+/// `runs` counts the propagator calls; `changes` is scratch space for the changes handed over.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn fixpoint(
     model: &Model,
     domains: &mut [Domain],
     trail: &mut Trail,
     queue: &mut Queue,
     watchers: &Watchers,
+    propagators: &mut Propagators<'_>,
+    changes: &mut Vec<Change>,
     level: PropagationLevel,
     runs: &mut u64,
 ) -> Result<(), u32> {
     let constraints = model.constraint_list();
-    let mut events = [0; MAX_EVENTS];
-    while let Some((c, fixed)) = queue.pop(&mut events) {
+    while let Some((c, known)) = queue.pop(changes) {
         *runs += 1;
         let skip = if watchers.idempotent[c as usize] {
             c
@@ -307,8 +322,12 @@ pub(crate) fn fixpoint(
             skip,
         };
         let mut ctx = PropagationContext::new(domains, trail, Some(wake), level)
-            .with_fixed(fixed.map(|len| &events[..len]));
-        if constraints[c as usize].propagate(&mut ctx).is_err() {
+            .with_changes(known.then_some(&changes[..]));
+        let result = match &mut propagators[c as usize] {
+            Some(propagator) => propagator.propagate(&mut ctx),
+            None => constraints[c as usize].propagate(&mut ctx),
+        };
+        if result.is_err() {
             queue.clear();
             return Err(c);
         }
@@ -328,58 +347,63 @@ mod tests {
     use super::*;
     use crate::AllDifferent;
 
-    /// A model with one all-different constraint over `n` variables, and its queue.
+    /// A model with one all-different constraint over `n` variables, and its queue, recording
+    /// the constraint's changes.
     fn queue_for(n: usize) -> Queue {
         let mut model = Model::new();
         let xs = model.new_vars(n, 0..=99).unwrap();
         model.post(AllDifferent::new(&xs)).unwrap();
-        Queue::new(&model)
+        Queue::new(&model, &[true])
+    }
+
+    fn change(position: usize, event: DomainEvent) -> Change {
+        Change { position, event }
     }
 
     #[test]
-    fn fixings_that_wake_a_constraint_are_handed_to_it() {
+    fn changes_that_wake_a_constraint_are_handed_to_it_once_each_with_the_strongest_event() {
         let mut queue = queue_for(20);
-        let mut events = [0; MAX_EVENTS];
-        queue.push_fixed(0, 7);
-        queue.push_fixed(0, 3);
-        assert_eq!(queue.pop(&mut events), Some((0, Some(2))));
-        assert_eq!(events[..2], [7, 3]);
-        assert_eq!(queue.pop(&mut events), None);
+        let mut changes = Vec::new();
+        queue.push_change(0, 7, DomainEvent::Removed);
+        queue.push_change(0, 3, DomainEvent::Fixed);
+        queue.push_change(0, 7, DomainEvent::Bounds);
+        assert_eq!(queue.pop(&mut changes), Some((0, true)));
+        assert_eq!(
+            changes,
+            [change(7, DomainEvent::Bounds), change(3, DomainEvent::Fixed)]
+        );
+        assert_eq!(queue.pop(&mut changes), None);
         // A new stay in the queue starts a new list.
-        queue.push_fixed(0, 5);
-        assert_eq!(queue.pop(&mut events), Some((0, Some(1))));
-        assert_eq!(events[0], 5);
+        queue.push_change(0, 7, DomainEvent::Removed);
+        assert_eq!(queue.pop(&mut changes), Some((0, true)));
+        assert_eq!(changes, [change(7, DomainEvent::Removed)]);
     }
 
     #[test]
-    fn a_constraint_queued_for_another_reason_or_too_often_is_told_nothing() {
-        let mut queue = queue_for(20);
-        let mut events = [0; MAX_EVENTS];
-        queue.push(0);
-        queue.push_fixed(0, 1);
-        assert_eq!(queue.pop(&mut events), Some((0, None)));
-        for position in 0..=MAX_EVENTS as u32 {
-            queue.push_fixed(0, position);
+    fn every_position_of_the_scope_fits_in_the_list() {
+        let mut queue = queue_for(40);
+        let mut changes = Vec::new();
+        for position in (0..40).rev() {
+            queue.push_change(0, position, DomainEvent::Fixed);
         }
-        assert_eq!(queue.pop(&mut events), Some((0, None)));
-        // Cleared on a conflict: the next stay starts afresh.
-        queue.push_fixed(0, 2);
-        queue.clear();
-        queue.push_fixed(0, 4);
-        assert_eq!(queue.pop(&mut events), Some((0, Some(1))));
-        assert_eq!(events[0], 4);
+        assert_eq!(queue.pop(&mut changes), Some((0, true)));
+        assert_eq!(changes.len(), 40);
+        assert_eq!(changes[0].position, 39);
     }
 
     #[test]
-    fn a_constraint_has_room_for_one_event_per_variable() {
-        let mut queue = queue_for(2);
-        let mut events = [0; MAX_EVENTS];
-        queue.push_fixed(0, 0);
-        queue.push_fixed(0, 1);
-        assert_eq!(queue.pop(&mut events), Some((0, Some(2))));
-        queue.push_fixed(0, 0);
-        queue.push_fixed(0, 1);
-        queue.push_fixed(0, 1);
-        assert_eq!(queue.pop(&mut events), Some((0, None)));
+    fn a_constraint_queued_for_another_reason_is_told_nothing_and_a_cleared_queue_forgets() {
+        let mut queue = queue_for(20);
+        let mut changes = Vec::new();
+        queue.push_change(0, 1, DomainEvent::Fixed);
+        queue.push(0);
+        queue.push_change(0, 2, DomainEvent::Fixed);
+        assert_eq!(queue.pop(&mut changes), Some((0, false)));
+        // Cleared on a conflict: the next stay starts afresh.
+        queue.push_change(0, 2, DomainEvent::Fixed);
+        queue.clear();
+        queue.push_change(0, 4, DomainEvent::Removed);
+        assert_eq!(queue.pop(&mut changes), Some((0, true)));
+        assert_eq!(changes, [change(4, DomainEvent::Removed)]);
     }
 }

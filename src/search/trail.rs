@@ -1,10 +1,14 @@
-//! The trail: the undo log of domain changes, grouped by level.
+//! The trail: the undo log of domain changes and of the propagators' reversible state, grouped
+//! by level.
 //!
-//! Invariants and costs: each entry is one domain word as it was before a change (16 bytes).
-//! Opening a level is a push; undoing to a level pops exactly the entries recorded since, in
-//! reverse order, so every domain is restored bit for bit. Changes made at level 0 (the root,
-//! before any decision) are permanent for the search and are not recorded.
-//! The vectors keep their capacity, so a search allocates only while it reaches new depths.
+//! Invariants and costs: each entry is one word as it was before a change (16 bytes): a domain
+//! word, or one of the reversible words the trail keeps for the propagators
+//! ([`Reversible`](crate::Reversible)). Both share one log, so a single backward pass restores
+//! domains and propagator state together. Opening a level is a push; undoing to a level pops
+//! exactly the entries recorded since, in reverse order, so every word is restored bit for bit.
+//! Changes made at level 0 (the root, before any decision) are permanent for the search and are
+//! not recorded. The vectors keep their capacity, so a search allocates only while it reaches
+//! new depths.
 
 use crate::domain::{Domain, Record};
 
@@ -15,26 +19,64 @@ struct Entry {
     old: u64,
 }
 
-/// The undo log of one search.
+/// In an entry, the `var` of a reversible word (its index is then in `word`).
+const STATE: u32 = u32::MAX;
+
+/// The undo log of one search, and the reversible words of its propagators.
 #[derive(Debug, Default)]
 pub(crate) struct Trail {
     entries: Vec<Entry>,
     /// `marks[l]` is the length of `entries` when level `l + 1` was opened.
     marks: Vec<usize>,
+    /// The propagators' reversible words, and what each was created with.
+    words: Vec<u64>,
+    initial_words: Vec<u64>,
 }
 
 impl Trail {
     pub(crate) fn with_capacity(entries: usize) -> Self {
         Trail {
             entries: Vec::with_capacity(entries),
-            marks: Vec::new(),
+            ..Trail::default()
         }
     }
 
-    /// Forgets every level and entry, keeping the capacity (a new search).
+    /// Forgets every level and entry, keeping the capacity, and gives every reversible word its
+    /// initial value back (a new search).
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
         self.marks.clear();
+        self.words.copy_from_slice(&self.initial_words);
+    }
+
+    /// A new reversible word; returns its index.
+    pub(crate) fn new_word(&mut self, initial: u64) -> u32 {
+        self.words.push(initial);
+        self.initial_words.push(initial);
+        (self.words.len() - 1) as u32
+    }
+
+    /// The current value of reversible word `index`.
+    #[inline]
+    pub(crate) fn word(&self, index: u32) -> u64 {
+        self.words[index as usize]
+    }
+
+    /// Sets reversible word `index`, recording its old value if it changes.
+    #[inline]
+    pub(crate) fn set_word(&mut self, index: u32, value: u64) {
+        let slot = &mut self.words[index as usize];
+        let old = *slot;
+        if old != value {
+            *slot = value;
+            if !self.marks.is_empty() {
+                self.entries.push(Entry {
+                    var: STATE,
+                    word: index,
+                    old,
+                });
+            }
+        }
     }
 
     /// The current level: the number of levels opened and not undone.
@@ -72,7 +114,11 @@ impl Trail {
         let mark = self.marks[level];
         self.marks.truncate(level);
         for entry in self.entries.drain(mark..).rev() {
-            domains[entry.var as usize].restore_word(entry.word, entry.old);
+            if entry.var == STATE {
+                self.words[entry.word as usize] = entry.old;
+            } else {
+                domains[entry.var as usize].restore_word(entry.word, entry.old);
+            }
         }
     }
 }
@@ -137,6 +183,27 @@ mod tests {
         assert!(remove(&mut domains, &mut trail, 0, 2));
         trail.undo_to(0, &mut domains);
         assert_eq!(domains[0].iter().collect::<Vec<_>>(), [2, 3, 4]);
+    }
+
+    #[test]
+    fn undo_restores_reversible_words_with_the_domains() {
+        let mut domains = vec![Domain::range(1, 9).unwrap()];
+        let mut trail = Trail::default();
+        let w = trail.new_word(5);
+        trail.set_word(w, 6); // at the root: permanent
+        trail.push_level();
+        trail.set_word(w, 7);
+        assert!(remove(&mut domains, &mut trail, 0, 3));
+        trail.push_level();
+        trail.set_word(w, 8);
+        trail.set_word(w, 9);
+        trail.undo_to(1, &mut domains);
+        assert_eq!(trail.word(w), 7);
+        trail.undo_to(0, &mut domains);
+        assert_eq!(trail.word(w), 6);
+        assert!(domains[0].contains(3));
+        trail.clear();
+        assert_eq!(trail.word(w), 5);
     }
 
     proptest! {

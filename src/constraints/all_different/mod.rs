@@ -1,9 +1,13 @@
 //! All different: no two variables of the scope take the same value (optionally after adding a
 //! constant offset to each).
 
+mod general;
+mod incremental;
+mod small;
+
 use smallvec::SmallVec;
 
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, WakeOn};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::search::PropagationLevel;
@@ -163,14 +167,6 @@ impl Constraint for AllDifferent {
         if !self.window_bases.is_empty() {
             return self.propagate_window(ctx, &self.window_bases, level);
         }
-        // Wide domains: after the first run, forward checking needs only the new fixed values
-        // (on `u64` masks, rebuilding every mask is cheaper than this bookkeeping).
-        if level == PropagationLevel::Forward {
-            if let Some(fixed) = ctx.newly_fixed() {
-                let fixed: SmallVec<[u32; INLINE]> = SmallVec::from_slice(fixed);
-                return self.forward_from(ctx, fixed);
-            }
-        }
         let (low, high) = self.key_range(|var| ctx.domain(var))?;
         if let Some(bases) = self.window_bases(low, high) {
             return self.propagate_window(ctx, &bases, level);
@@ -189,9 +185,8 @@ impl Constraint for AllDifferent {
         }
     }
 
-    fn wants_newly_fixed(&self, level: PropagationLevel) -> bool {
-        // See `propagate`: only the wide-domain forward checking reads them.
-        level == PropagationLevel::Forward && self.window_bases.is_empty()
+    fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        incremental::create(self, setup)
     }
 
     fn is_idempotent(&self, _level: PropagationLevel) -> bool {
@@ -240,10 +235,25 @@ impl AllDifferent {
         level: PropagationLevel,
     ) -> Result<(), Conflict> {
         match self.scope.len() {
-            0..=16 => self.propagate_masks::<16>(ctx, bases, level),
-            17..=64 => self.propagate_masks::<64>(ctx, bases, level),
+            0..=16 => self.propagate_masks::<16>(ctx, bases, level, None),
+            17..=64 => self.propagate_masks::<64>(ctx, bases, level, None),
             // More than 64 variables cannot take distinct values among 64.
             _ => Err(Conflict),
+        }
+    }
+
+    /// Régin's filtering on masks (the constraint's window, at most 64 variables), starting
+    /// from `matching` and leaving the matching it found there.
+    fn propagate_window_full(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        matching: &mut [u8],
+    ) -> Result<(), Conflict> {
+        let (bases, level) = (&self.window_bases[..], PropagationLevel::Full);
+        if self.scope.len() <= 16 {
+            self.propagate_masks::<16>(ctx, bases, level, Some(matching))
+        } else {
+            self.propagate_masks::<64>(ctx, bases, level, Some(matching))
         }
     }
 
@@ -254,6 +264,7 @@ impl AllDifferent {
         ctx: &mut PropagationContext<'_>,
         bases: &[i32],
         level: PropagationLevel,
+        matching: Option<&mut [u8]>,
     ) -> Result<(), Conflict> {
         let n = self.scope.len();
         let mut masks = [0u64; N];
@@ -263,7 +274,7 @@ impl AllDifferent {
         let mut changed = match level {
             PropagationLevel::None => return check_fixed_masks(&masks[..n]),
             PropagationLevel::Forward => small::forward(&mut masks[..n])?,
-            PropagationLevel::Full => small::regin(&mut masks[..n])?,
+            PropagationLevel::Full => small::regin(&mut masks[..n], matching)?,
         };
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
@@ -364,36 +375,6 @@ impl AllDifferent {
         Ok(())
     }
 
-    /// Value elimination started by the variables at positions `fixed`, the only ones fixed
-    /// since the last run (whose values the other variables no longer hold): O(n) domain
-    /// operations per fixed variable, whatever the width of the domains.
-    fn forward_from(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        mut fixed: SmallVec<[u32; INLINE]>,
-    ) -> Result<(), Conflict> {
-        while let Some(position) = fixed.pop() {
-            let i = position as usize;
-            let Some(value) = ctx.value(self.scope[i]) else {
-                continue;
-            };
-            let key = i64::from(value) + self.offset(i);
-            for (j, &var) in self.scope.iter().enumerate() {
-                if j == i {
-                    continue;
-                }
-                // A variable already fixed to the same value is emptied: the conflict.
-                let Ok(other) = i32::try_from(key - self.offset(j)) else {
-                    continue;
-                };
-                if ctx.remove(var, other)? && ctx.is_fixed(var) {
-                    fixed.push(j as u32);
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// Value elimination on sorted value lists, for spans too wide to mark in a bitset.
     fn forward_sparse(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         loop {
@@ -457,386 +438,6 @@ impl AllDifferent {
         }
         debug_assert_eq!(adjacency.len(), n);
         Ok(())
-    }
-}
-
-/// The algorithms on `u64` masks: bit `b` of `masks[i]` is value `base + b` of variable `i`.
-mod small {
-    use super::Conflict;
-
-    const NONE: u8 = u8::MAX;
-
-    /// Value elimination to a fixpoint.
-    pub(super) fn forward(masks: &mut [u64]) -> Result<u64, Conflict> {
-        let (mut fixed, mut clash, mut empty) = (0u64, 0u64, false);
-        for &m in masks.iter() {
-            let select = u64::from(m & m.wrapping_sub(1) == 0).wrapping_neg();
-            clash |= fixed & m & select;
-            fixed |= m & select;
-            empty |= m == 0;
-        }
-        if empty || clash != 0 {
-            return Err(Conflict);
-        }
-        // Each pass removes the values fixed so far from the unfixed variables; the variables
-        // it fixes give the next pass its values. Two variables fixed to the same value in one
-        // pass are a conflict.
-        let mut removing = fixed;
-        let mut changed = 0u64;
-        while removing != 0 {
-            let mut newly_fixed = 0u64;
-            for (i, m) in masks.iter_mut().enumerate() {
-                if *m & !removing != *m && *m & m.wrapping_sub(1) != 0 {
-                    *m &= !removing;
-                    changed |= 1 << i;
-                    if *m & m.wrapping_sub(1) == 0 {
-                        if *m == 0 || newly_fixed & *m != 0 {
-                            return Err(Conflict);
-                        }
-                        newly_fixed |= *m;
-                    }
-                }
-            }
-            removing = newly_fixed;
-        }
-        Ok(changed)
-    }
-
-    /// Régin's filtering: keeps exactly the values that belong to some maximum matching.
-    ///
-    /// With a maximum matching `m` (variable `i` takes value `m(i)`), an edge `(i, v)` belongs
-    /// to some maximum matching exactly when `v = m(i)`, or `v` can reach a free value along
-    /// alternating paths, or `v` is matched to a variable `j` from which `i` can be reached,
-    /// closing an alternating cycle; "`j` leads to `k`" means `j` could take `m(k)` instead.
-    ///
-    /// The cycles are found in value space: matched value `m(j)` leads to every other value of
-    /// `j`. The strongly connected components of that graph are peeled one at a time by
-    /// forward–backward reachability (the component of a pivot is what it reaches and what
-    /// reaches it), each reachability a fixpoint of word operations over the scope. A variable
-    /// keeps exactly the values of its component, plus the values that reach a free value.
-    pub(super) fn regin(masks: &mut [u64]) -> Result<u64, Conflict> {
-        if masks.len() <= 16 {
-            regin_unfixed::<16>(masks)
-        } else {
-            regin_unfixed::<64>(masks)
-        }
-    }
-
-    /// [`regin`] with room for `N` variables: the fixed variables are set aside (their values
-    /// are simply removed from the others), and the matching and components are computed over
-    /// the unfixed ones only, in arrays of `N` entries.
-    fn regin_unfixed<const N: usize>(masks: &mut [u64]) -> Result<u64, Conflict> {
-        if masks.len() > N {
-            return Err(Conflict);
-        }
-        // One branch-free pass: the values of the fixed variables, the unfixed variables, and
-        // whether some domain is empty or two fixed variables share a value.
-        let (mut fixed_values, mut unfixed, mut clash, mut empty) = (0u64, 0u64, 0u64, false);
-        for (i, &m) in masks.iter().enumerate() {
-            let single = m & m.wrapping_sub(1) == 0;
-            let select = u64::from(single).wrapping_neg();
-            clash |= fixed_values & m & select;
-            fixed_values |= m & select;
-            unfixed |= u64::from(!single) << i;
-            empty |= m == 0;
-        }
-        if empty || clash != 0 {
-            return Err(Conflict);
-        }
-        // The unfixed variables, renumbered `0..k`, without the fixed values.
-        let mut index = [0u8; N];
-        let mut doms = [0u64; N];
-        let mut k = 0;
-        let mut union = 0u64;
-        while unfixed != 0 {
-            let i = unfixed.trailing_zeros() as usize;
-            unfixed &= unfixed - 1;
-            let m = masks[i] & !fixed_values;
-            index[k] = i as u8;
-            doms[k] = m;
-            union |= m;
-            k += 1;
-        }
-        if k == 0 {
-            return Ok(0);
-        }
-        if (union.count_ones() as usize) < k {
-            return Err(Conflict);
-        }
-        let doms = &mut doms[..k];
-        // 1. A maximum matching: greedy, then augmenting paths (Kuhn) for the rest.
-        let mut mate = [NONE; N];
-        let mut owner = [NONE; 64];
-        let mut taken = 0u64;
-        let mut unmatched = 0u64;
-        for (j, &m) in doms.iter().enumerate() {
-            let free = m & !taken;
-            if free == 0 {
-                unmatched |= 1 << j;
-                continue;
-            }
-            let v = free.trailing_zeros() as u8;
-            mate[j] = v;
-            owner[v as usize] = j as u8;
-            taken |= 1 << v;
-        }
-        if unmatched != 0 {
-            while unmatched != 0 {
-                let j = unmatched.trailing_zeros() as usize;
-                unmatched &= unmatched - 1;
-                let mut visited = 0u64;
-                if !augment(j, doms, &mut mate, &mut owner, &mut visited) {
-                    return Err(Conflict);
-                }
-            }
-            // Augmenting paths move values around: take the matched set afresh.
-            taken = mate[..k].iter().fold(0, |t, &v| t | 1 << v);
-        }
-        // 2. Values that can reach a free value (`escape`), and the variables matched to them.
-        let all = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
-        let mut escape = union & !taken;
-        let mut escaped = 0u64;
-        while escape != 0 {
-            let mut found = 0u64;
-            let mut rows = all & !escaped;
-            while rows != 0 {
-                let j = rows.trailing_zeros() as usize;
-                rows &= rows - 1;
-                if doms[j] & escape != 0 {
-                    found |= 1 << j;
-                    escape |= 1 << mate[j];
-                }
-            }
-            if found == 0 {
-                break;
-            }
-            escaped |= found;
-        }
-        // 3. The other variables: their matched values, split into components, each variable
-        //    keeping the values of its own.
-        let mut left = taken & !escape;
-        while left != 0 {
-            let pivot = left & left.wrapping_neg();
-            // Forward: the values the pivot leads to (through the variables matched to them).
-            let mut forward = pivot;
-            let mut frontier = pivot;
-            while frontier != 0 {
-                let mut next = 0u64;
-                while frontier != 0 {
-                    let v = frontier.trailing_zeros() as usize;
-                    frontier &= frontier - 1;
-                    next |= doms[owner[v] as usize];
-                }
-                frontier = next & left & !forward;
-                forward |= frontier;
-            }
-            // Backward, within the forward set: the values that lead to the pivot.
-            let mut component = pivot;
-            loop {
-                let before = component;
-                let mut values = forward & !component;
-                while values != 0 {
-                    let v = values.trailing_zeros() as usize;
-                    values &= values - 1;
-                    if doms[owner[v] as usize] & component != 0 {
-                        component |= 1 << v;
-                    }
-                }
-                if component == before {
-                    break;
-                }
-            }
-            left &= !component;
-            let mut values = component;
-            while values != 0 {
-                let v = values.trailing_zeros() as usize;
-                values &= values - 1;
-                doms[owner[v] as usize] &= component;
-            }
-        }
-        // 4. Escaped variables keep their matched value and the values that reach a free one.
-        let mut rows = escaped;
-        while rows != 0 {
-            let j = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            doms[j] &= escape | 1 << mate[j];
-        }
-        let mut changed = 0u64;
-        for (&i, &m) in index.iter().zip(doms.iter()) {
-            if masks[i as usize] != m {
-                masks[i as usize] = m;
-                changed |= 1 << i;
-            }
-        }
-        Ok(changed)
-    }
-
-    /// Tries to match variable `i` by an augmenting path; `visited` holds the values tried.
-    fn augment(
-        i: usize,
-        masks: &[u64],
-        mate: &mut [u8],
-        owner: &mut [u8; 64],
-        visited: &mut u64,
-    ) -> bool {
-        let mut candidates = masks[i] & !*visited;
-        while candidates != 0 {
-            let v = candidates.trailing_zeros() as u8;
-            candidates &= candidates - 1;
-            *visited |= 1 << v;
-            let holder = owner[v as usize];
-            if holder == NONE || augment(holder as usize, masks, mate, owner, visited) {
-                owner[v as usize] = i as u8;
-                mate[i] = v;
-                return true;
-            }
-            candidates &= !*visited;
-        }
-        false
-    }
-}
-
-/// Régin's algorithm on explicit adjacency lists, for value ranges wider than 64.
-mod general {
-    const NONE: u32 = u32::MAX;
-
-    /// `adjacency[x]` lists the value nodes (`0..values`) of variable `x`. Returns, for each
-    /// variable and each of its edges, whether the edge belongs to some maximum matching that
-    /// covers every variable, or `None` if no such matching exists.
-    pub(super) fn regin(adjacency: &[Vec<u32>], values: usize) -> Option<Vec<Vec<bool>>> {
-        let n = adjacency.len();
-        if values < n {
-            return None;
-        }
-        let mut mate = vec![NONE; n];
-        let mut owner = vec![NONE; values];
-        let mut visited = vec![false; values];
-        for x in 0..n {
-            visited.iter_mut().for_each(|v| *v = false);
-            if !augment(x, adjacency, &mut mate, &mut owner, &mut visited) {
-                return None;
-            }
-        }
-        // Values that can reach a free value (see the small version).
-        let mut reach_free: Vec<bool> = owner.iter().map(|&o| o == NONE).collect();
-        loop {
-            let mut changed = false;
-            for x in 0..n {
-                let m = mate[x] as usize;
-                if !reach_free[m] && adjacency[x].iter().any(|&v| reach_free[v as usize]) {
-                    reach_free[m] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        let component = components(adjacency, &owner, &reach_free);
-        Some(
-            adjacency
-                .iter()
-                .enumerate()
-                .map(|(x, edges)| {
-                    let m = mate[x] as usize;
-                    edges
-                        .iter()
-                        .map(|&v| {
-                            let v = v as usize;
-                            v == m
-                                || reach_free[v]
-                                || (!reach_free[m] && component[v] == component[m])
-                        })
-                        .collect()
-                })
-                .collect(),
-        )
-    }
-
-    fn augment(
-        x: usize,
-        adjacency: &[Vec<u32>],
-        mate: &mut [u32],
-        owner: &mut [u32],
-        visited: &mut [bool],
-    ) -> bool {
-        for &v in &adjacency[x] {
-            let v = v as usize;
-            if visited[v] {
-                continue;
-            }
-            visited[v] = true;
-            if owner[v] == NONE || augment(owner[v] as usize, adjacency, mate, owner, visited) {
-                owner[v] = x as u32;
-                mate[x] = v as u32;
-                return true;
-            }
-        }
-        false
-    }
-
-    /// Tarjan's components over matched values that cannot reach a free value; value `a` leads
-    /// to every other value of the variable matched to `a`. Unvisited values get `NONE`.
-    fn components(adjacency: &[Vec<u32>], owner: &[u32], reach_free: &[bool]) -> Vec<u32> {
-        let values = owner.len();
-        let is_node = |a: usize| owner[a] != NONE && !reach_free[a];
-        let mut component = vec![NONE; values];
-        let mut index = vec![NONE; values];
-        let mut low = vec![0u32; values];
-        let mut on_stack = vec![false; values];
-        let mut stack: Vec<u32> = Vec::new();
-        let mut calls: Vec<(u32, usize)> = Vec::new();
-        let mut counter = 0u32;
-        let mut components = 0u32;
-        for root in 0..values {
-            if !is_node(root) || index[root] != NONE {
-                continue;
-            }
-            index[root] = counter;
-            low[root] = counter;
-            counter += 1;
-            on_stack[root] = true;
-            stack.push(root as u32);
-            calls.push((root as u32, 0));
-            while let Some(&mut (a, ref mut next)) = calls.last_mut() {
-                let a = a as usize;
-                let edges = &adjacency[owner[a] as usize];
-                if *next < edges.len() {
-                    let b = edges[*next] as usize;
-                    *next += 1;
-                    if b == a || !is_node(b) {
-                        continue;
-                    }
-                    if index[b] == NONE {
-                        index[b] = counter;
-                        low[b] = counter;
-                        counter += 1;
-                        on_stack[b] = true;
-                        stack.push(b as u32);
-                        calls.push((b as u32, 0));
-                    } else if on_stack[b] {
-                        low[a] = low[a].min(index[b]);
-                    }
-                    continue;
-                }
-                calls.pop();
-                if let Some(&(parent, _)) = calls.last() {
-                    let parent = parent as usize;
-                    low[parent] = low[parent].min(low[a]);
-                }
-                if low[a] == index[a] {
-                    while let Some(b) = stack.pop() {
-                        on_stack[b as usize] = false;
-                        component[b as usize] = components;
-                        if b as usize == a {
-                            break;
-                        }
-                    }
-                    components += 1;
-                }
-            }
-        }
-        component
     }
 }
 
@@ -912,17 +513,17 @@ mod tests {
     fn regin_forces_a_value_that_fits_only_one_variable() {
         // Value 3 fits only the last variable; a pair {1, 2} is a Hall set for the first two.
         let mut m = masks(&[&[1, 2], &[1, 2], &[1, 2, 3, 4], &[1, 2, 4, 5]]);
-        small::regin(&mut m).unwrap();
+        small::regin(&mut m, None).unwrap();
         assert_eq!(m, masks(&[&[1, 2], &[1, 2], &[3, 4], &[4, 5]]));
         let mut m = masks(&[&[1, 2, 3], &[1, 2], &[1, 2], &[1, 2, 3, 4]]);
-        small::regin(&mut m).unwrap();
+        small::regin(&mut m, None).unwrap();
         assert_eq!(m, masks(&[&[3], &[1, 2], &[1, 2], &[4]]));
     }
 
     #[test]
     fn regin_fails_when_no_matching_covers_every_variable() {
         let mut m = masks(&[&[1, 2], &[1, 2], &[1, 2], &[3, 4, 5]]);
-        assert_eq!(small::regin(&mut m), Err(Conflict));
+        assert_eq!(small::regin(&mut m, None), Err(Conflict));
     }
 
     #[test]
@@ -935,7 +536,7 @@ mod tests {
         ];
         for sets in cases {
             let mut m = masks(sets);
-            let small = small::regin(&mut m).ok().map(|_| m);
+            let small = small::regin(&mut m, None).ok().map(|_| m);
             let adjacency: Vec<Vec<u32>> = sets.iter().map(|s| s.to_vec()).collect();
             let general = general::regin(&adjacency, 64).map(|keep| {
                 adjacency
