@@ -18,6 +18,13 @@
 //!    exactly (bit for bit).
 //! 5. **Locality**: propagation prunes nothing outside the scope, and its pruning does not
 //!    change when domains outside the scope change.
+//! 6. **State**, for a constraint that creates a [`Propagator`]
+//!    ([`Constraint::propagator`]): its first run, then a run told of the changes since (as in a
+//!    search: a new level, some variables of the scope narrowed), are sound and detect failures
+//!    like `propagate`; and after a backtrack its state is restored exactly: on another branch
+//!    from the same node it prunes exactly as a fresh propagator that never saw the undone
+//!    branch. A propagator that keeps node state in a plain field instead of a
+//!    [`Reversible`](crate::Reversible) fails here.
 //!
 //! Besides, the constraint must post without error on the random model, and no call may panic.
 //! The first violation stops the run and comes back as a [`ConformanceFailure`], whose
@@ -118,7 +125,9 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::constraints::{Constraint, PropagationContext};
+use crate::constraints::{
+    Change, Constraint, DomainEvent, PropagationContext, Propagator, PropagatorSetup, WakeOn,
+};
 use crate::domain::Domain;
 use crate::model::{Model, VarId};
 use crate::search::PropagationLevel;
@@ -692,8 +701,298 @@ impl CaseRun<'_, '_> {
                 return Err(self.failure(Property::FailureDetection, None, message));
             }
         }
+        self.check_propagator(level, stats, random)
+    }
+
+    /// Property 6: the constraint's propagator, if it has one, on a root, a branch, a
+    /// backtrack and another branch, against a fresh propagator that sees only the second one.
+    fn check_propagator(
+        &self,
+        level: PropagationLevel,
+        stats: &mut LevelReport,
+        random: &mut SplitMix64,
+    ) -> Result<(), Box<ConformanceFailure>> {
+        let state = self.state.as_ref().expect("the case is set up");
+        let constraint = &*state.model.constraint_list()[0];
+        let (scope, current) = (&state.scope, &state.current);
+        let initial = state.model.initial_domains();
+        let mut trail = Trail::default();
+        let Some(mut walker) =
+            constraint.propagator(&mut PropagatorSetup::new(initial, &mut trail, level))
+        else {
+            return Ok(());
+        };
+        let mut fresh_trail = Trail::default();
+        let Some(mut fresh) =
+            constraint.propagator(&mut PropagatorSetup::new(initial, &mut fresh_trail, level))
+        else {
+            return Err(self.failure(
+                Property::State,
+                None,
+                "propagator returned a propagator once and None the second time".to_owned(),
+            ));
+        };
+        // The root: a first run, told nothing.
+        let mut domains = current.clone();
+        let root = run_propagator(&mut *walker, &mut domains, &mut trail, None, level);
+        self.check_sound(
+            Property::State,
+            &root,
+            current,
+            "the propagator's first run",
+        )?;
+        if root.conflict {
+            return Ok(());
+        }
+        let node = domains.clone();
+        let wake = constraint.wake_on(level);
+        // A branch, explored and undone.
+        trail.push_level();
+        let (branch, changes) = narrow(&node, scope, wake, random);
+        apply(&mut domains, &mut trail, &branch, level);
+        if !changes.is_empty() {
+            stats.incremental_runs += 1;
+            let first = run_propagator(
+                &mut *walker,
+                &mut domains,
+                &mut trail,
+                Some(&changes),
+                level,
+            );
+            self.check_sound(
+                Property::State,
+                &first,
+                &branch,
+                "a run told of the changes",
+            )?;
+        }
+        trail.undo_to(0, &mut domains);
+        if domains != node {
+            return Err(self.failure(
+                Property::Undo,
+                Some(&domains),
+                "backtracking over a propagator's run did not restore the domains exactly"
+                    .to_owned(),
+            ));
+        }
+        // Another branch from the same node, for the walker and for the fresh propagator.
+        let (other, changes) = narrow(&node, scope, wake, random);
+        if changes.is_empty() {
+            return Ok(());
+        }
+        stats.incremental_runs += 1;
+        trail.push_level();
+        apply(&mut domains, &mut trail, &other, level);
+        let walked = run_propagator(
+            &mut *walker,
+            &mut domains,
+            &mut trail,
+            Some(&changes),
+            level,
+        );
+        self.check_sound(Property::State, &walked, &other, "a run after a backtrack")?;
+        let mut fresh_domains = current.clone();
+        let fresh_root = run_propagator(
+            &mut *fresh,
+            &mut fresh_domains,
+            &mut fresh_trail,
+            None,
+            level,
+        );
+        if fresh_root.conflict || fresh_domains != node {
+            return Err(self.failure(
+                Property::State,
+                Some(&fresh_domains),
+                "two fresh propagators disagree on their first run".to_owned(),
+            ));
+        }
+        fresh_trail.push_level();
+        apply(&mut fresh_domains, &mut fresh_trail, &other, level);
+        let expected = run_propagator(
+            &mut *fresh,
+            &mut fresh_domains,
+            &mut fresh_trail,
+            Some(&changes),
+            level,
+        );
+        let same = walked.conflict == expected.conflict
+            && (walked.conflict || scope.iter().all(|&i| walked.after[i] == expected.after[i]));
+        if !same {
+            let narrowed: Vec<String> = changes
+                .iter()
+                .map(|c| {
+                    let i = scope[c.position];
+                    let name = state.model.var_name(var_at(&state.model, i));
+                    format!("{name} {} -> {}", node[i], other[i])
+                })
+                .collect();
+            return Err(self.failure(
+                Property::State,
+                Some(&walked.after),
+                format!(
+                    "after a branch was explored and undone, the propagator pruned differently                      from a fresh one on the next branch ({}): it gave {}, a fresh one {}; its                      state was not restored",
+                    narrowed.join(", "),
+                    show_result(&state.model, scope, &walked),
+                    show_result(&state.model, scope, &expected),
+                ),
+            ));
+        }
         Ok(())
     }
+
+    /// Soundness and failure detection of one result on `domains`.
+    fn check_sound(
+        &self,
+        property: Property,
+        result: &Propagated,
+        domains: &[Domain],
+        what: &str,
+    ) -> Result<(), Box<ConformanceFailure>> {
+        let state = self.state.as_ref().expect("the case is set up");
+        let (constraint, scope) = (&*state.model.constraint_list()[0], &state.scope);
+        let solutions = solutions(constraint, scope, domains);
+        if result.conflict {
+            if let Some(solution) = solutions.first() {
+                return Err(self.failure(
+                    property,
+                    None,
+                    format!(
+                        "{what} reported a conflict on {}, but {} is a solution",
+                        show_domains(&state.model, scope, domains),
+                        show_assignment(&state.model, scope, solution)
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        if let Some(&i) = scope.iter().find(|&&i| result.after[i].is_empty()) {
+            let name = state.model.var_name(var_at(&state.model, i));
+            return Err(self.failure(
+                property,
+                Some(&result.after),
+                format!("{what} returned Ok but left the domain of {name} empty"),
+            ));
+        }
+        for solution in &solutions {
+            if let Some((&i, &v)) = scope
+                .iter()
+                .zip(solution)
+                .find(|&(&i, &v)| !result.after[i].contains(v))
+            {
+                let name = state.model.var_name(var_at(&state.model, i));
+                return Err(self.failure(
+                    property,
+                    Some(&result.after),
+                    format!(
+                        "{what} on {} pruned value {v} of {name}, but the solution {} uses it",
+                        show_domains(&state.model, scope, domains),
+                        show_assignment(&state.model, scope, solution)
+                    ),
+                ));
+            }
+        }
+        if scope.iter().all(|&i| result.after[i].is_fixed()) {
+            let values: Vec<i32> = scope
+                .iter()
+                .filter_map(|&i| result.after[i].value())
+                .collect();
+            if !constraint.check(&values) {
+                return Err(self.failure(
+                    property,
+                    Some(&result.after),
+                    format!(
+                        "{what} returned Ok on the full assignment {}, which check rejects",
+                        show_assignment(&state.model, scope, &values)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs a propagator once on `domains` (changed in place, through `trail`).
+fn run_propagator(
+    propagator: &mut dyn Propagator,
+    domains: &mut [Domain],
+    trail: &mut Trail,
+    changes: Option<&[Change]>,
+    level: PropagationLevel,
+) -> Propagated {
+    let conflict = {
+        let mut ctx = PropagationContext::new(domains, trail, None, level).with_changes(changes);
+        propagator.propagate(&mut ctx).is_err()
+    };
+    Propagated {
+        conflict,
+        after: domains.to_vec(),
+        restored: true,
+    }
+}
+
+/// A random narrowing of some variables of the scope (as other constraints and decisions
+/// would), and the changes a propagator waking on `wake` would be told of.
+fn narrow(
+    node: &[Domain],
+    scope: &[usize],
+    wake: WakeOn,
+    random: &mut SplitMix64,
+) -> (Vec<Domain>, Vec<Change>) {
+    let mut narrowed = node.to_vec();
+    let mut changes = Vec::new();
+    for (position, &i) in scope.iter().enumerate() {
+        if node[i].size() < 2 || !random.chance(1, 2) {
+            continue;
+        }
+        let values: Vec<i32> = node[i].iter().collect();
+        let keep = if random.chance(1, 3) {
+            let v = values[random.below(values.len() as u64) as usize];
+            restrict(&node[i], |w| w == v)
+        } else {
+            random_subdomain(&node[i], random)
+        };
+        if keep == node[i] {
+            continue;
+        }
+        let event = if keep.is_fixed() {
+            DomainEvent::Fixed
+        } else if (keep.min(), keep.max()) != (node[i].min(), node[i].max()) {
+            DomainEvent::Bounds
+        } else {
+            DomainEvent::Removed
+        };
+        narrowed[i] = keep;
+        let heard = match wake {
+            WakeOn::Fixed => event == DomainEvent::Fixed,
+            WakeOn::Bounds => event >= DomainEvent::Bounds,
+            _ => true,
+        };
+        if heard {
+            changes.push(Change { position, event });
+        }
+    }
+    (narrowed, changes)
+}
+
+/// Narrows `domains` to `target` through a context, so that the trail records it.
+fn apply(domains: &mut [Domain], trail: &mut Trail, target: &[Domain], level: PropagationLevel) {
+    let mut ctx = PropagationContext::new(domains, trail, None, level);
+    for (i, domain) in target.iter().enumerate() {
+        let var = VarId {
+            model: 0,
+            index: i as u32,
+        };
+        // `target` is within the domains and not empty, so this cannot fail.
+        let _ = ctx.retain(var, |v| domain.contains(v));
+    }
+}
+
+fn show_domains(model: &Model, scope: &[usize], domains: &[Domain]) -> String {
+    let parts: Vec<String> = scope
+        .iter()
+        .map(|&i| format!("{} ∈ {}", model.var_name(var_at(model, i)), domains[i]))
+        .collect();
+    parts.join(", ")
 }
 
 /// The variable at `index` of `model`.
@@ -889,6 +1188,10 @@ pub struct LevelReport {
     pub declared_idempotent: usize,
     /// Full assignments checked for failure detection.
     pub full_assignments: usize,
+    /// Runs of the constraint's [`Propagator`] told of changes (after a
+    /// first run, on a narrowed branch), checked for soundness and for the restoration of its
+    /// state; 0 for a constraint without one.
+    pub incremental_runs: usize,
 }
 
 impl LevelReport {
@@ -948,6 +1251,9 @@ pub enum Property {
     Idempotence,
     /// Undoing through the trail did not restore the domains exactly.
     Undo,
+    /// A propagator behaved differently after a backtrack than a fresh one: its state was not
+    /// restored exactly.
+    State,
     /// Propagation pruned a variable outside the scope, or its result depended on one.
     Locality,
     /// The model rejected the constraint when it was posted.
@@ -967,6 +1273,9 @@ impl fmt::Display for Property {
             }
             Property::Idempotence => "idempotence (as declared by is_idempotent)",
             Property::Undo => "undo (the trail restores every domain exactly)",
+            Property::State => {
+                "state (after a backtrack, a propagator prunes as a fresh one would)"
+            }
             Property::Locality => "locality (read and prune only the scope)",
             Property::Posting => "posting (the model accepts the constraint)",
             Property::NoPanic => "no panic",

@@ -139,7 +139,11 @@
 //! prunes through a [`PropagationContext`]. The [`constraints`] module documents the contract
 //! and gives a step-by-step recipe with a complete example. The [`conformance`] kit tests a
 //! constraint against that contract in one call (soundness, failure detection, idempotence,
-//! undo, locality), on random cases it can reproduce from a seed. Before writing one, see
+//! undo, locality, and the restoration of a propagator's state), on random cases it can
+//! reproduce from a seed. A constraint that gains from remembering what it learnt creates a
+//! [`Propagator`] per search, whose [`Reversible`] state the engine restores on backtracking
+//! and which is told what changed since its last run ([`Change`], [`DomainEvent`]). Before
+//! writing one, see
 //! whether [`Table`] (allowed tuples), [`Element`] (`value = array[index]`) or [`Predicate`]
 //! (any closure) already says it.
 //!
@@ -164,6 +168,9 @@ pub mod models;
 mod search;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
+pub use constraints::{
+    Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
+};
 pub use constraints::{Comparison, Distance, Linear, Relation};
 pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};

@@ -724,6 +724,89 @@ proptest! {
     }
 }
 
+/// A constraint run through its stateless `propagate` only: everything but `propagator` is
+/// passed on, so the engine treats it exactly as the wrapped constraint minus its state.
+#[derive(Debug)]
+struct Stateless(Box<dyn Constraint>);
+
+impl Constraint for Stateless {
+    fn scope(&self) -> &[VarId] {
+        self.0.scope()
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        self.0.check(values)
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        self.0.propagate(ctx)
+    }
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        self.0.wake_on(level)
+    }
+    fn is_idempotent(&self, level: PropagationLevel) -> bool {
+        self.0.is_idempotent(level)
+    }
+    fn prepare(&mut self, model: &Model) -> Result<(), cspkit::ModelError> {
+        self.0.prepare(model)
+    }
+}
+
+/// The model of `spec`, each constraint behind [`Stateless`].
+fn stateless_model(spec: &ModelSpec<Linear>) -> Model {
+    let mut model = Model::new();
+    let vars: Vec<VarId> = spec
+        .domains
+        .iter()
+        .map(|domain| model.new_var(domain.as_slice()).expect("a valid domain"))
+        .collect();
+    for constraint in &spec.constraints {
+        model
+            .post(Stateless(constraint.build(&vars)))
+            .expect("a valid constraint");
+    }
+    model
+}
+
+/// Every solution in the order found, with the nodes, failures and backtracks it took.
+fn search_record(
+    model: &Model,
+    level: PropagationLevel,
+    variables: VariableChoice,
+    values: ValueChoice,
+) -> (Vec<Vec<i32>>, [u64; 3]) {
+    let mut solver = model
+        .solver()
+        .with_variable_order(variables.order())
+        .with_value_order(values.order())
+        .with_propagation(level);
+    let (solutions, stopped) = collect_solutions(&mut solver);
+    assert_eq!(stopped, None);
+    let stats = solver.stats();
+    (solutions, [stats.nodes, stats.failures, stats.backtracks])
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn stateful_propagators_search_node_for_node_as_their_stateless_reference(
+        spec in models(),
+    ) {
+        let (model, _) = spec.build();
+        let reference = stateless_model(&spec);
+        for level in LEVELS {
+            for variables in [VariableChoice::Input, VariableChoice::SmallestDomain] {
+                for values in [ValueChoice::Ascending, ValueChoice::Middle] {
+                    prop_assert_eq!(
+                        search_record(&model, level, variables, values),
+                        search_record(&reference, level, variables, values),
+                        "{:?}, {:?}, {:?}", variables, values, level
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_node_limit_of_zero_still_reports_a_solution_that_root_propagation_finds() {
     // x = 1 and x ≠ y leave y = 2: forward checking and full propagation solve the model at the

@@ -79,7 +79,11 @@ pub struct PropagatorSetup<'a> {
 }
 
 impl<'a> PropagatorSetup<'a> {
-    pub(crate) fn new(domains: &'a [Domain], trail: &'a mut Trail, level: PropagationLevel) -> Self {
+    pub(crate) fn new(
+        domains: &'a [Domain],
+        trail: &'a mut Trail,
+        level: PropagationLevel,
+    ) -> Self {
         PropagatorSetup {
             domains,
             trail,
@@ -114,7 +118,7 @@ impl<'a> PropagatorSetup<'a> {
 
 /// A handle to a value that the engine restores on backtracking, created by
 /// [`PropagatorSetup::reversible`]; read and write it through the
-/// [`PropagationContext`](super::PropagationContext) with `get` and `set`.
+/// [`PropagationContext`] with `get` and `set`.
 ///
 /// It is a `u32` index: `Copy`, and as cheap to keep in a propagator as an integer.
 pub struct Reversible<T> {
@@ -191,8 +195,11 @@ pub enum DomainEvent {
 }
 
 impl DomainEvent {
-    pub(crate) const ALL: [DomainEvent; 3] =
-        [DomainEvent::Removed, DomainEvent::Bounds, DomainEvent::Fixed];
+    pub(crate) const ALL: [DomainEvent; 3] = [
+        DomainEvent::Removed,
+        DomainEvent::Bounds,
+        DomainEvent::Fixed,
+    ];
 
     #[inline]
     pub(crate) fn code(self) -> u8 {

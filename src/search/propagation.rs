@@ -370,7 +370,10 @@ mod tests {
         assert_eq!(queue.pop(&mut changes), Some((0, true)));
         assert_eq!(
             changes,
-            [change(7, DomainEvent::Bounds), change(3, DomainEvent::Fixed)]
+            [
+                change(7, DomainEvent::Bounds),
+                change(3, DomainEvent::Fixed)
+            ]
         );
         assert_eq!(queue.pop(&mut changes), None);
         // A new stay in the queue starts a new list.

@@ -45,9 +45,7 @@ pub(crate) fn regin(adjacency: &[Vec<u32>], values: usize) -> Option<Vec<Vec<boo
                     .iter()
                     .map(|&v| {
                         let v = v as usize;
-                        v == m
-                            || reach_free[v]
-                            || (!reach_free[m] && component[v] == component[m])
+                        v == m || reach_free[v] || (!reach_free[m] && component[v] == component[m])
                     })
                     .collect()
             })

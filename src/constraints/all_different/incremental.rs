@@ -77,7 +77,7 @@ struct ForwardMasks<'a> {
 
 impl ForwardMasks<'_> {
     /// The first run: the stateless propagation, then the state rebuilt from the domains.
-    fn from_scratch(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+    fn first_run(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         self.constraint.propagate(ctx)?;
         let (mut taken, mut unfixed) = (0u64, 0u64);
         for (i, (&var, &base)) in self
@@ -123,7 +123,7 @@ fn to_word(window: u64, shift: i8) -> u64 {
 impl Propagator for ForwardMasks<'_> {
     fn propagate(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let Some(changes) = ctx.changes() else {
-            return self.from_scratch(ctx);
+            return self.first_run(ctx);
         };
         let scope = &self.constraint.scope[..];
         let shifts = &self.shifts[..scope.len()];

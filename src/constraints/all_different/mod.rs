@@ -7,7 +7,9 @@ mod small;
 
 use smallvec::SmallVec;
 
-use crate::constraints::{Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, WakeOn};
+use crate::constraints::{
+    Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, WakeOn,
+};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::search::PropagationLevel;
@@ -31,14 +33,25 @@ const INLINE: usize = 64;
 ///   variables sharing `k` values take those values from all others.
 ///
 /// Cost: when all shifted values of the scope lie within 64 consecutive integers (Sudoku up to
-/// 64x64, N-Queens columns up to 64), every level works on `u64` masks with no heap allocation:
-/// `Forward` is O(n) word operations per pass, `Full` is O(n²) word operations at worst for the
-/// matching plus O(n + d) for the components. Wider value ranges (N-Queens diagonals beyond 32
-/// queens): `Forward` removes the value of each newly fixed variable from the others, O(n)
-/// domain operations per fixed variable (the engine says which ones were fixed, see
-/// [`PropagationContext::newly_fixed`]), with no heap allocation for scopes up to 64 variables
-/// and shifted values spanning up to 1024 integers; `Full` uses a general implementation on
-/// sorted value lists that allocates per call.
+/// 64x64, N-Queens columns up to 64), every level works on `u64` masks with no heap allocation.
+/// In a search, the constraint runs through a [propagator with state](crate::Propagator):
+///
+/// - `None` and `Forward` keep, in two [reversible](crate::Reversible) words, the values of the
+///   fixed variables already dealt with and the positions of the unfixed ones; a run reads only
+///   the variables fixed since the last one ([`PropagationContext::changes`]) and visits only
+///   the unfixed variables, one word operation each (O(unfixed) per run instead of O(n)).
+/// - `Full` keeps the last maximum matching (a cache: after a backtrack any old matching is a
+///   valid start) and repairs it by augmenting paths only where its values were removed; the
+///   components are then computed over the unfixed variables in O(n²) word operations at worst.
+///
+/// Wider value ranges (N-Queens diagonals beyond 32 queens): `Forward` removes the value of
+/// each newly fixed variable from the unfixed ones (kept as a sparse set whose size is
+/// reversible), O(unfixed) domain operations per fixed variable; `Full` uses a general
+/// implementation on sorted value lists that allocates per call.
+///
+/// The stateless [`propagate`](crate::Constraint::propagate) computes the same pruning from the
+/// domains alone, on every call; it runs outside a search and is the reference the propagators
+/// are tested against, node for node.
 ///
 /// # Examples
 ///

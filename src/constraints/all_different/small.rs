@@ -68,7 +68,7 @@ pub(crate) fn regin(masks: &mut [u64], matching: Option<&mut [u8]>) -> Result<u6
 /// the unfixed ones only, in arrays of `N` entries.
 fn regin_unfixed<const N: usize>(
     masks: &mut [u64],
-    mut matching: Option<&mut [u8]>,
+    matching: Option<&mut [u8]>,
 ) -> Result<u64, Conflict> {
     if masks.len() > N {
         return Err(Conflict);
@@ -154,7 +154,7 @@ fn regin_unfixed<const N: usize>(
         // Augmenting paths move values around: take the matched set afresh.
         taken = mate[..k].iter().fold(0, |t, &v| t | 1 << v);
     }
-    if let Some(old) = matching.as_deref_mut() {
+    if let Some(old) = matching {
         for (&i, &v) in index[..k].iter().zip(&mate[..k]) {
             old[i as usize] = v;
         }
