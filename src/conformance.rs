@@ -732,9 +732,16 @@ impl CaseRun<'_, '_> {
                 "propagator returned a propagator once and None the second time".to_owned(),
             ));
         };
+        let wake = constraint.wake_on(level);
+        let runner = Runner {
+            scope,
+            level,
+            wake,
+            idempotent: constraint.is_idempotent(level),
+        };
         // The root: a first run, told nothing.
         let mut domains = current.clone();
-        let root = run_propagator(&mut *walker, &mut domains, &mut trail, None, level);
+        let root = runner.run(&mut *walker, &mut domains, &mut trail, None);
         self.check_sound(
             Property::State,
             &root,
@@ -745,20 +752,13 @@ impl CaseRun<'_, '_> {
             return Ok(());
         }
         let node = domains.clone();
-        let wake = constraint.wake_on(level);
         // A branch, explored and undone.
         trail.push_level();
         let (branch, changes) = narrow(&node, scope, wake, random);
         apply(&mut domains, &mut trail, &branch, level);
         if !changes.is_empty() {
             stats.incremental_runs += 1;
-            let first = run_propagator(
-                &mut *walker,
-                &mut domains,
-                &mut trail,
-                Some(&changes),
-                level,
-            );
+            let first = runner.run(&mut *walker, &mut domains, &mut trail, Some(&changes));
             self.check_sound(
                 Property::State,
                 &first,
@@ -783,22 +783,10 @@ impl CaseRun<'_, '_> {
         stats.incremental_runs += 1;
         trail.push_level();
         apply(&mut domains, &mut trail, &other, level);
-        let walked = run_propagator(
-            &mut *walker,
-            &mut domains,
-            &mut trail,
-            Some(&changes),
-            level,
-        );
+        let walked = runner.run(&mut *walker, &mut domains, &mut trail, Some(&changes));
         self.check_sound(Property::State, &walked, &other, "a run after a backtrack")?;
         let mut fresh_domains = current.clone();
-        let fresh_root = run_propagator(
-            &mut *fresh,
-            &mut fresh_domains,
-            &mut fresh_trail,
-            None,
-            level,
-        );
+        let fresh_root = runner.run(&mut *fresh, &mut fresh_domains, &mut fresh_trail, None);
         if fresh_root.conflict || fresh_domains != node {
             return Err(self.failure(
                 Property::State,
@@ -808,12 +796,11 @@ impl CaseRun<'_, '_> {
         }
         fresh_trail.push_level();
         apply(&mut fresh_domains, &mut fresh_trail, &other, level);
-        let expected = run_propagator(
+        let expected = runner.run(
             &mut *fresh,
             &mut fresh_domains,
             &mut fresh_trail,
             Some(&changes),
-            level,
         );
         let same = walked.conflict == expected.conflict
             && (walked.conflict || scope.iter().all(|&i| walked.after[i] == expected.after[i]));
@@ -911,23 +898,84 @@ impl CaseRun<'_, '_> {
     }
 }
 
-/// Runs a propagator once on `domains` (changed in place, through `trail`).
-fn run_propagator(
-    propagator: &mut dyn Propagator,
-    domains: &mut [Domain],
-    trail: &mut Trail,
-    changes: Option<&[Change]>,
+/// How a propagator is run in the kit: as the engine would, again after its own changes
+/// unless it is idempotent, each time told of the changes since its last run.
+struct Runner<'s> {
+    scope: &'s [usize],
     level: PropagationLevel,
-) -> Propagated {
-    let conflict = {
-        let mut ctx = PropagationContext::new(domains, trail, None, level).with_changes(changes);
-        propagator.propagate(&mut ctx).is_err()
-    };
-    Propagated {
-        conflict,
-        after: domains.to_vec(),
-        restored: true,
+    wake: WakeOn,
+    idempotent: bool,
+}
+
+impl Runner<'_> {
+    /// Runs `propagator` on `domains` (changed in place, through `trail`), told of `changes`
+    /// (`None`: a first run), until it reports a conflict or changes nothing it would hear of.
+    fn run(
+        &self,
+        propagator: &mut dyn Propagator,
+        domains: &mut [Domain],
+        trail: &mut Trail,
+        changes: Option<&[Change]>,
+    ) -> Propagated {
+        let mut changes = changes.map(<[Change]>::to_vec);
+        // A propagator that keeps pruning its own domains ends within this many runs, since
+        // each run with changes removes at least one value of the scope.
+        let mut runs_left: usize = 1 + self.scope.iter().map(|&i| domains[i].size()).sum::<usize>();
+        loop {
+            let before = domains.to_vec();
+            let conflict = {
+                let mut ctx = PropagationContext::new(domains, trail, None, self.level)
+                    .with_changes(changes.as_deref());
+                propagator.propagate(&mut ctx).is_err()
+            };
+            runs_left -= 1;
+            let own = if conflict || self.idempotent || runs_left == 0 {
+                Vec::new()
+            } else {
+                heard_changes(&before, domains, self.scope, self.wake)
+            };
+            if own.is_empty() {
+                return Propagated {
+                    conflict,
+                    after: domains.to_vec(),
+                    restored: true,
+                };
+            }
+            changes = Some(own);
+        }
     }
+}
+
+/// The changes from `before` to `after` in the scope that a propagator waking on `wake` hears.
+fn heard_changes(
+    before: &[Domain],
+    after: &[Domain],
+    scope: &[usize],
+    wake: WakeOn,
+) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for (position, &i) in scope.iter().enumerate() {
+        let (old, new) = (&before[i], &after[i]);
+        if old == new || new.is_empty() {
+            continue;
+        }
+        let event = if new.is_fixed() {
+            DomainEvent::Fixed
+        } else if (new.min(), new.max()) != (old.min(), old.max()) {
+            DomainEvent::Bounds
+        } else {
+            DomainEvent::Removed
+        };
+        let heard = match wake {
+            WakeOn::Fixed => event == DomainEvent::Fixed,
+            WakeOn::Bounds => event >= DomainEvent::Bounds,
+            _ => true,
+        };
+        if heard {
+            changes.push(Change { position, event });
+        }
+    }
+    changes
 }
 
 /// A random narrowing of some variables of the scope (as other constraints and decisions
@@ -939,38 +987,19 @@ fn narrow(
     random: &mut SplitMix64,
 ) -> (Vec<Domain>, Vec<Change>) {
     let mut narrowed = node.to_vec();
-    let mut changes = Vec::new();
-    for (position, &i) in scope.iter().enumerate() {
+    for &i in scope {
         if node[i].size() < 2 || !random.chance(1, 2) {
             continue;
         }
         let values: Vec<i32> = node[i].iter().collect();
-        let keep = if random.chance(1, 3) {
+        narrowed[i] = if random.chance(1, 3) {
             let v = values[random.below(values.len() as u64) as usize];
             restrict(&node[i], |w| w == v)
         } else {
             random_subdomain(&node[i], random)
         };
-        if keep == node[i] {
-            continue;
-        }
-        let event = if keep.is_fixed() {
-            DomainEvent::Fixed
-        } else if (keep.min(), keep.max()) != (node[i].min(), node[i].max()) {
-            DomainEvent::Bounds
-        } else {
-            DomainEvent::Removed
-        };
-        narrowed[i] = keep;
-        let heard = match wake {
-            WakeOn::Fixed => event == DomainEvent::Fixed,
-            WakeOn::Bounds => event >= DomainEvent::Bounds,
-            _ => true,
-        };
-        if heard {
-            changes.push(Change { position, event });
-        }
     }
+    let changes = heard_changes(node, &narrowed, scope, wake);
     (narrowed, changes)
 }
 
