@@ -1,66 +1,10 @@
-//! Sudoku: grids, their text formats, and the model.
-//!
-//! This module is built on the crate's public API only: it is what a user could have written.
-//!
-//! A [`Grid`] is an `N × N` Sudoku (`N = b²` for a box size `b` from 2 to 6: 4x4 up to 36x36),
-//! with `0` for an empty cell. [`Grid::parse`] reads it in one of three text formats
-//! ([`GridFormat`]), detected automatically:
-//!
-//! - **compact**: `N` lines of `N` symbols without separators (the input of Baekjoon 2239);
-//! - **spaced**: `N` lines of `N` numbers separated by blanks (the input of Baekjoon 2580);
-//! - **line**: the whole grid on one line of `N²` symbols (the format of public puzzle
-//!   collections).
-//!
-//! Symbols: `0` or `.` for an empty cell, `1`-`9`, then, in grids larger than 9x9 only, the
-//! letters `A`-`P` (either case) for 10 to 25. Spaced grids use decimal numbers (`.` is also
-//! empty; a leading `+` or leading zeros are allowed, so `+5` and `005` are 5), so they are the
-//! only format for 36x36. Line endings may be LF, CRLF or CR; a byte order mark at the start,
-//! trailing blanks on a line and empty lines before or after the grid are ignored. Anything else
-//! is a [`ParseError`] naming the line and column: a character that is no cell symbol in any
-//! grid is reported first, then a wrong number of cells or rows, then a value out of range, then
-//! text after the grid.
-//!
-//! [`Sudoku`] turns a grid into a [`Model`]: one variable per cell with domain `1..=N`,
-//! [`AllDifferent`] over every row, column and box, and the givens fixed. With the default
-//! strategy (input order, ascending values, full propagation) the first solution is the
-//! lexicographically smallest completion, read row by row.
-//!
-//! ```
-//! use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
-//!
-//! let puzzle = Grid::parse("1..4..1..1..4...", None)?; // a 4x4 grid on one line
-//! let sudoku = Sudoku::new(&puzzle)?;
-//! let solution = sudoku.solve().expect("solvable");
-//! assert_eq!(solution.to_text(GridFormat::Line)?, "1234341221434321\n");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-
-use std::fmt;
+//! Reading a [`Grid`] from text: format detection, the three formats, and the [`ParseError`]
+//! naming the line and column of the first problem.
 
 use thiserror::Error;
 
-use crate::{AllDifferent, Model, ModelError, Outcome, Solution, VarId};
-
-/// The text formats of a grid. See the [module documentation](self).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum GridFormat {
-    /// `N` lines of `N` symbols, no separators.
-    Compact,
-    /// `N` lines of `N` numbers separated by blanks.
-    Spaced,
-    /// One line of `N²` symbols.
-    Line,
-}
-
-impl fmt::Display for GridFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GridFormat::Compact => "compact",
-            GridFormat::Spaced => "spaced",
-            GridFormat::Line => "line",
-        })
-    }
-}
+use super::format::{GridFormat, MAX_SYMBOL_VALUE};
+use super::grid::{BOX_SIZES, Grid};
 
 /// Why a text is not a Sudoku grid. Lines and columns count from 1; columns count characters.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -161,124 +105,10 @@ pub enum ParseError {
     },
 }
 
-/// A grid cannot be written in the format asked for.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error(
-    "a {side}x{side} grid cannot be written in the {format} format (it has no symbol for {side})"
-)]
-pub struct FormatError {
-    /// The grid's side.
-    pub side: usize,
-    /// The format asked for.
-    pub format: GridFormat,
-}
-
-/// The box sizes supported: 2 (4x4) to 6 (36x36).
-pub const BOX_SIZES: std::ops::RangeInclusive<usize> = 2..=6;
-
-/// The largest value a symbol (as opposed to a spaced number) can write: `P` is 25.
-const MAX_SYMBOL_VALUE: usize = 25;
-
 /// The longest text [`Grid::parse`] reads (a 36x36 spaced grid takes about 4 KiB).
 pub const MAX_INPUT_BYTES: usize = 1 << 20;
 
-/// A Sudoku grid: `N × N` cells, `0` for empty, `1..=N` for a value.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Grid {
-    box_size: usize,
-    cells: Vec<u8>,
-}
-
 impl Grid {
-    /// An empty grid with boxes of `box_size × box_size` cells (`N = box_size²`).
-    ///
-    /// Returns `None` unless `box_size` is in [`BOX_SIZES`].
-    pub fn empty(box_size: usize) -> Option<Grid> {
-        BOX_SIZES.contains(&box_size).then(|| Grid {
-            box_size,
-            cells: vec![0; box_size.pow(4)],
-        })
-    }
-
-    /// A grid from its cells, row by row (`0` for empty).
-    ///
-    /// Returns `None` if the number of cells is not `N²` for a supported `N`, or a value
-    /// exceeds `N`.
-    pub fn from_cells(cells: &[u8]) -> Option<Grid> {
-        let box_size = BOX_SIZES.clone().find(|b| b.pow(4) == cells.len())?;
-        let side = box_size * box_size;
-        cells.iter().all(|&v| usize::from(v) <= side).then(|| Grid {
-            box_size,
-            cells: cells.to_vec(),
-        })
-    }
-
-    /// The side `N` of the grid.
-    pub fn side(&self) -> usize {
-        self.box_size * self.box_size
-    }
-
-    /// The side of a box (`√N`).
-    pub fn box_size(&self) -> usize {
-        self.box_size
-    }
-
-    /// The cells, row by row; `0` is empty.
-    pub fn cells(&self) -> &[u8] {
-        &self.cells
-    }
-
-    /// The value in row `row`, column `col` (from 0), `0` if empty.
-    ///
-    /// # Panics
-    ///
-    /// If `row` or `col` is not below [`side`](Grid::side).
-    pub fn get(&self, row: usize, col: usize) -> u8 {
-        let n = self.side();
-        assert!(
-            row < n && col < n,
-            "cell ({row}, {col}) is outside a {n}x{n} grid"
-        );
-        self.cells[row * n + col]
-    }
-
-    /// The number of filled cells.
-    pub fn givens(&self) -> usize {
-        self.cells.iter().filter(|&&v| v != 0).count()
-    }
-
-    /// Whether every cell is filled and every row, column and box holds each value once.
-    pub fn is_solved(&self) -> bool {
-        let n = self.side();
-        let b = self.box_size;
-        let groups = (0..n).flat_map(|g| {
-            [
-                (0..n).map(|k| g * n + k).collect::<Vec<_>>(),
-                (0..n).map(|k| k * n + g).collect(),
-                (0..n)
-                    .map(|k| (g / b * b + k / b) * n + g % b * b + k % b)
-                    .collect(),
-            ]
-        });
-        self.cells.iter().all(|&v| v != 0)
-            && groups.into_iter().all(|group| {
-                let mut seen = vec![false; n + 1];
-                group
-                    .into_iter()
-                    .all(|i| !std::mem::replace(&mut seen[usize::from(self.cells[i])], true))
-            })
-    }
-
-    /// Whether `other` fills this grid: the same size, and every given of `self` kept.
-    pub fn is_completed_by(&self, other: &Grid) -> bool {
-        self.box_size == other.box_size
-            && self
-                .cells
-                .iter()
-                .zip(&other.cells)
-                .all(|(&given, &value)| given == 0 || given == value)
-    }
-
     /// Reads a grid from text, in `format` or, if `None`, the format detected: one non-empty
     /// line, or a first line of 81, 256 or 625 symbols, is the line format; several lines are
     /// spaced if a row has blanks between cells, and compact otherwise. Returns the grid and the
@@ -393,55 +223,6 @@ impl Grid {
             column,
         })?;
         Self::parse_with_format(text, format)
-    }
-
-    /// Writes the grid in `format`, ending with a newline.
-    ///
-    /// # Errors
-    ///
-    /// [`FormatError`] if the format has no symbol for the grid's values (compact and line
-    /// stop at 25x25).
-    pub fn to_text(&self, format: GridFormat) -> Result<String, FormatError> {
-        let n = self.side();
-        if format != GridFormat::Spaced && n > MAX_SYMBOL_VALUE {
-            return Err(FormatError { side: n, format });
-        }
-        let mut out = String::with_capacity(self.cells.len() * 3 + n);
-        for (i, &v) in self.cells.iter().enumerate() {
-            let col = i % n;
-            match format {
-                GridFormat::Spaced => {
-                    if col > 0 {
-                        out.push(' ');
-                    }
-                    out.push_str(&v.to_string());
-                }
-                GridFormat::Compact | GridFormat::Line => out.push(symbol(v)),
-            }
-            if col == n - 1 && (format != GridFormat::Line || i == self.cells.len() - 1) {
-                out.push('\n');
-            }
-        }
-        Ok(out)
-    }
-}
-
-impl fmt::Debug for Grid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = self
-            .to_text(GridFormat::Line)
-            .or_else(|_| self.to_text(GridFormat::Spaced))
-            .unwrap_or_default();
-        write!(f, "Grid({})", text.trim_end())
-    }
-}
-
-/// The symbol for a value in the compact and line formats.
-fn symbol(value: u8) -> char {
-    match value {
-        0 => '0',
-        1..=9 => char::from(b'0' + value),
-        _ => char::from(b'A' + value - 10),
     }
 }
 
@@ -713,140 +494,10 @@ fn number_value(token: &str, n: usize, line: usize, column: usize) -> Result<u8,
     }
 }
 
-/// A Sudoku grid as a [`Model`]: one variable per cell, [`AllDifferent`] over every row,
-/// column and box, the givens fixed.
-#[derive(Debug)]
-pub struct Sudoku {
-    model: Model,
-    cells: Vec<VarId>,
-    box_size: usize,
-}
-
-impl Sudoku {
-    /// The model of `grid`.
-    ///
-    /// Givens that contradict each other are not an error: the model then has no solution.
-    ///
-    /// # Errors
-    ///
-    /// None for a valid [`Grid`]; the [`ModelError`] is passed on from the model's API.
-    pub fn new(grid: &Grid) -> Result<Sudoku, ModelError> {
-        let n = grid.side();
-        let b = grid.box_size();
-        let mut model = Model::new();
-        let cells = model.new_vars(n * n, 1..=n as i32)?;
-        for g in 0..n {
-            let row: Vec<VarId> = (0..n).map(|k| cells[g * n + k]).collect();
-            let col: Vec<VarId> = (0..n).map(|k| cells[k * n + g]).collect();
-            let boxed: Vec<VarId> = (0..n)
-                .map(|k| cells[(g / b * b + k / b) * n + g % b * b + k % b])
-                .collect();
-            model.post_named(format!("row {}", g + 1), AllDifferent::new(&row))?;
-            model.post_named(format!("column {}", g + 1), AllDifferent::new(&col))?;
-            model.post_named(format!("box {}", g + 1), AllDifferent::new(&boxed))?;
-        }
-        for (&var, &value) in cells.iter().zip(grid.cells()) {
-            if value != 0 {
-                model.fix(var, i32::from(value))?;
-            }
-        }
-        Ok(Sudoku {
-            model,
-            cells,
-            box_size: b,
-        })
-    }
-
-    /// The model, to solve with any strategy.
-    pub fn model(&self) -> &Model {
-        &self.model
-    }
-
-    /// The model, to extend: variants such as Killer Sudoku post their own constraints on the
-    /// cells' variables.
-    pub fn model_mut(&mut self) -> &mut Model {
-        &mut self.model
-    }
-
-    /// The variables of the cells, row by row.
-    pub fn cells(&self) -> &[VarId] {
-        &self.cells
-    }
-
-    /// The variable of the cell in row `row`, column `col` (from 0).
-    ///
-    /// # Panics
-    ///
-    /// If `row` or `col` is outside the grid.
-    pub fn cell(&self, row: usize, col: usize) -> VarId {
-        let n = self.box_size * self.box_size;
-        assert!(
-            row < n && col < n,
-            "cell ({row}, {col}) is outside a {n}x{n} grid"
-        );
-        self.cells[row * n + col]
-    }
-
-    /// The givens of `grid` as `(cell variable, value)` pairs, for solving the model of an
-    /// empty grid under many sets of givens with [`Solver::restart_with`](crate::Solver::restart_with),
-    /// rather than building a model per grid.
-    ///
-    /// ```
-    /// use cspkit::models::sudoku::{Grid, Sudoku};
-    ///
-    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
-    /// let mut solver = empty.model().solver();
-    /// let grid = Grid::parse_line("1...............", 1)?;
-    /// solver.restart_with(empty.givens(&grid))?;
-    /// let solution = solver.next_solution().solution().unwrap();
-    /// assert_eq!(empty.grid_of(&solution).get(0, 0), 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// # Panics
-    ///
-    /// If `grid` is not of this Sudoku's size.
-    pub fn givens<'a>(&'a self, grid: &'a Grid) -> impl Iterator<Item = (VarId, i32)> + 'a {
-        assert_eq!(
-            grid.box_size(),
-            self.box_size,
-            "the grid is not of this Sudoku's size"
-        );
-        self.cells
-            .iter()
-            .zip(grid.cells())
-            .filter(|&(_, &value)| value != 0)
-            .map(|(&var, &value)| (var, i32::from(value)))
-    }
-
-    /// The grid a solution of [`model`](Sudoku::model) fills in.
-    ///
-    /// # Panics
-    ///
-    /// If `solution` is not a solution of this Sudoku's model.
-    pub fn grid_of(&self, solution: &Solution) -> Grid {
-        Grid {
-            box_size: self.box_size,
-            cells: self.cells.iter().map(|&v| solution[v] as u8).collect(),
-        }
-    }
-
-    /// The lexicographically smallest completion, with the default strategy; `None` if there is
-    /// no completion.
-    pub fn solve(&self) -> Option<Grid> {
-        match self.model.solve() {
-            Outcome::Solved(solution) => Some(self.grid_of(&solution)),
-            _ => None,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const BAEKJOON_2239: &str = "103000509\n002109400\n000704000\n300502006\n060000050\n\
-                                 700803004\n000401000\n009205800\n804000107\n";
+    use crate::models::sudoku::BAEKJOON_2239;
 
     #[test]
     fn compact_spaced_and_line_formats_are_detected() {
@@ -1080,42 +731,5 @@ mod tests {
                 column: 3
             })
         );
-    }
-
-    #[test]
-    fn large_grids_use_letters_in_symbol_formats() {
-        let mut cells = vec![0u8; 256];
-        cells[0] = 16;
-        cells[1] = 10;
-        let g = Grid::from_cells(&cells).unwrap();
-        let line = g.to_text(GridFormat::Line).unwrap();
-        assert!(line.starts_with("GA0"));
-        assert_eq!(Grid::parse(&line.to_lowercase(), None).unwrap(), g);
-        let big = Grid::empty(6).unwrap();
-        assert!(big.to_text(GridFormat::Line).is_err());
-        assert_eq!(
-            Grid::parse(&big.to_text(GridFormat::Spaced).unwrap(), None).unwrap(),
-            big
-        );
-    }
-
-    #[test]
-    fn the_baekjoon_2239_example_has_the_published_answer() {
-        // Expected output from the Baekjoon 2239 problem statement.
-        let expected = "143628579\n572139468\n986754231\n391542786\n468917352\n\
-                        725863914\n237481695\n619275843\n854396127\n";
-        let grid = Grid::parse(BAEKJOON_2239, None).unwrap();
-        let solved = Sudoku::new(&grid).unwrap().solve().unwrap();
-        assert!(solved.is_solved() && grid.is_completed_by(&solved));
-        assert_eq!(solved.to_text(GridFormat::Compact).unwrap(), expected);
-    }
-
-    #[test]
-    fn contradicting_givens_have_no_solution() {
-        let mut cells = vec![0u8; 81];
-        cells[0] = 5;
-        cells[8] = 5;
-        let grid = Grid::from_cells(&cells).unwrap();
-        assert_eq!(Sudoku::new(&grid).unwrap().solve(), None);
     }
 }

@@ -1,0 +1,209 @@
+//! Sudoku: grids, their text formats, and the model.
+//!
+//! This module is built on the crate's public API only: it is what a user could have written.
+//!
+//! A [`Grid`] is an `N × N` Sudoku (`N = b²` for a box size `b` from 2 to 6: 4x4 up to 36x36),
+//! with `0` for an empty cell. [`Grid::parse`] reads it in one of three text formats
+//! ([`GridFormat`]), detected automatically:
+//!
+//! - **compact**: `N` lines of `N` symbols without separators (the input of Baekjoon 2239);
+//! - **spaced**: `N` lines of `N` numbers separated by blanks (the input of Baekjoon 2580);
+//! - **line**: the whole grid on one line of `N²` symbols (the format of public puzzle
+//!   collections).
+//!
+//! Symbols: `0` or `.` for an empty cell, `1`-`9`, then, in grids larger than 9x9 only, the
+//! letters `A`-`P` (either case) for 10 to 25. Spaced grids use decimal numbers (`.` is also
+//! empty; a leading `+` or leading zeros are allowed, so `+5` and `005` are 5), so they are the
+//! only format for 36x36. Line endings may be LF, CRLF or CR; a byte order mark at the start,
+//! trailing blanks on a line and empty lines before or after the grid are ignored. Anything else
+//! is a [`ParseError`] naming the line and column: a character that is no cell symbol in any
+//! grid is reported first, then a wrong number of cells or rows, then a value out of range, then
+//! text after the grid.
+//!
+//! [`Sudoku`] turns a grid into a [`Model`]: one variable per cell with domain `1..=N`,
+//! [`AllDifferent`] over every row, column and box, and the givens fixed. With the default
+//! strategy (input order, ascending values, full propagation) the first solution is the
+//! lexicographically smallest completion, read row by row.
+//!
+//! ```
+//! use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
+//!
+//! let puzzle = Grid::parse("1..4..1..1..4...", None)?; // a 4x4 grid on one line
+//! let sudoku = Sudoku::new(&puzzle)?;
+//! let solution = sudoku.solve().expect("solvable");
+//! assert_eq!(solution.to_text(GridFormat::Line)?, "1234341221434321\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+// Rustdoc lists `Grid`'s methods in the order of these declarations: value, reading, writing.
+// The `Grid` value: size, cells, checks.
+mod grid;
+// Reading a grid from text: format detection, the three formats, `ParseError`.
+mod parse;
+// Writing a grid as text: `GridFormat`, `FormatError`.
+mod format;
+
+pub use format::{FormatError, GridFormat};
+pub use grid::{BOX_SIZES, Grid};
+pub use parse::{MAX_INPUT_BYTES, ParseError};
+
+use crate::{AllDifferent, Model, ModelError, Outcome, Solution, VarId};
+
+/// A Sudoku grid as a [`Model`]: one variable per cell, [`AllDifferent`] over every row,
+/// column and box, the givens fixed.
+#[derive(Debug)]
+pub struct Sudoku {
+    model: Model,
+    cells: Vec<VarId>,
+    box_size: usize,
+}
+
+impl Sudoku {
+    /// The model of `grid`.
+    ///
+    /// Givens that contradict each other are not an error: the model then has no solution.
+    ///
+    /// # Errors
+    ///
+    /// None for a valid [`Grid`]; the [`ModelError`] is passed on from the model's API.
+    pub fn new(grid: &Grid) -> Result<Sudoku, ModelError> {
+        let n = grid.side();
+        let b = grid.box_size();
+        let mut model = Model::new();
+        let cells = model.new_vars(n * n, 1..=n as i32)?;
+        for g in 0..n {
+            let row: Vec<VarId> = (0..n).map(|k| cells[g * n + k]).collect();
+            let col: Vec<VarId> = (0..n).map(|k| cells[k * n + g]).collect();
+            let boxed: Vec<VarId> = (0..n)
+                .map(|k| cells[(g / b * b + k / b) * n + g % b * b + k % b])
+                .collect();
+            model.post_named(format!("row {}", g + 1), AllDifferent::new(&row))?;
+            model.post_named(format!("column {}", g + 1), AllDifferent::new(&col))?;
+            model.post_named(format!("box {}", g + 1), AllDifferent::new(&boxed))?;
+        }
+        for (&var, &value) in cells.iter().zip(grid.cells()) {
+            if value != 0 {
+                model.fix(var, i32::from(value))?;
+            }
+        }
+        Ok(Sudoku {
+            model,
+            cells,
+            box_size: b,
+        })
+    }
+
+    /// The model, to solve with any strategy.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The model, to extend: variants such as Killer Sudoku post their own constraints on the
+    /// cells' variables.
+    pub fn model_mut(&mut self) -> &mut Model {
+        &mut self.model
+    }
+
+    /// The variables of the cells, row by row.
+    pub fn cells(&self) -> &[VarId] {
+        &self.cells
+    }
+
+    /// The variable of the cell in row `row`, column `col` (from 0).
+    ///
+    /// # Panics
+    ///
+    /// If `row` or `col` is outside the grid.
+    pub fn cell(&self, row: usize, col: usize) -> VarId {
+        let n = self.box_size * self.box_size;
+        assert!(
+            row < n && col < n,
+            "cell ({row}, {col}) is outside a {n}x{n} grid"
+        );
+        self.cells[row * n + col]
+    }
+
+    /// The givens of `grid` as `(cell variable, value)` pairs, for solving the model of an
+    /// empty grid under many sets of givens with [`Solver::restart_with`](crate::Solver::restart_with),
+    /// rather than building a model per grid.
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let mut solver = empty.model().solver();
+    /// let grid = Grid::parse_line("1...............", 1)?;
+    /// solver.restart_with(empty.givens(&grid))?;
+    /// let solution = solver.next_solution().solution().unwrap();
+    /// assert_eq!(empty.grid_of(&solution).get(0, 0), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `grid` is not of this Sudoku's size.
+    pub fn givens<'a>(&'a self, grid: &'a Grid) -> impl Iterator<Item = (VarId, i32)> + 'a {
+        assert_eq!(
+            grid.box_size(),
+            self.box_size,
+            "the grid is not of this Sudoku's size"
+        );
+        self.cells
+            .iter()
+            .zip(grid.cells())
+            .filter(|&(_, &value)| value != 0)
+            .map(|(&var, &value)| (var, i32::from(value)))
+    }
+
+    /// The grid a solution of [`model`](Sudoku::model) fills in.
+    ///
+    /// # Panics
+    ///
+    /// If `solution` is not a solution of this Sudoku's model.
+    pub fn grid_of(&self, solution: &Solution) -> Grid {
+        Grid {
+            box_size: self.box_size,
+            cells: self.cells.iter().map(|&v| solution[v] as u8).collect(),
+        }
+    }
+
+    /// The lexicographically smallest completion, with the default strategy; `None` if there is
+    /// no completion.
+    pub fn solve(&self) -> Option<Grid> {
+        match self.model.solve() {
+            Outcome::Solved(solution) => Some(self.grid_of(&solution)),
+            _ => None,
+        }
+    }
+}
+
+/// The example input of Baekjoon 2239 (a compact 9x9 grid with 30 givens), for the unit tests
+/// of this module and its submodules.
+#[cfg(test)]
+const BAEKJOON_2239: &str = "103000509\n002109400\n000704000\n300502006\n060000050\n\
+                           700803004\n000401000\n009205800\n804000107\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_baekjoon_2239_example_has_the_published_answer() {
+        // Expected output from the Baekjoon 2239 problem statement.
+        let expected = "143628579\n572139468\n986754231\n391542786\n468917352\n\
+                        725863914\n237481695\n619275843\n854396127\n";
+        let grid = Grid::parse(BAEKJOON_2239, None).unwrap();
+        let solved = Sudoku::new(&grid).unwrap().solve().unwrap();
+        assert!(solved.is_solved() && grid.is_completed_by(&solved));
+        assert_eq!(solved.to_text(GridFormat::Compact).unwrap(), expected);
+    }
+
+    #[test]
+    fn contradicting_givens_have_no_solution() {
+        let mut cells = vec![0u8; 81];
+        cells[0] = 5;
+        cells[8] = 5;
+        let grid = Grid::from_cells(&cells).unwrap();
+        assert_eq!(Sudoku::new(&grid).unwrap().solve(), None);
+    }
+}
