@@ -61,11 +61,21 @@ pub trait Propagator: fmt::Debug + Send {
     /// [`Conflict`] when no assignment of the current domains satisfies the constraint; at
     /// least when the whole scope is fixed and violates it.
     fn propagate(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict>;
+
+    /// Whether the propagator reads [`changes`](super::PropagationContext::changes). The engine
+    /// records them only for propagators that do, as it costs a little on every domain change;
+    /// for the others `changes` is always `None`. The default is `true`.
+    fn reads_changes(&self) -> bool {
+        true
+    }
 }
 
 impl<P: Propagator + ?Sized> Propagator for Box<P> {
     fn propagate(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         (**self).propagate(ctx)
+    }
+    fn reads_changes(&self) -> bool {
+        (**self).reads_changes()
     }
 }
 

@@ -92,7 +92,10 @@ impl<'m> Engine<'m> {
                 c.propagator(&mut setup)
             })
             .collect();
-        let records: Vec<bool> = propagators.iter().map(Option::is_some).collect();
+        let records: Vec<bool> = propagators
+            .iter()
+            .map(|p| p.as_ref().is_some_and(|p| p.reads_changes()))
+            .collect();
         let widest = model
             .constraint_list()
             .iter()

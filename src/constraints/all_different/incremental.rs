@@ -1,5 +1,5 @@
-//! The propagators an [`AllDifferent`] creates for a search: forward checking that starts from
-//! the newly fixed variables only, and Régin's filtering with a matching kept across calls.
+//! The propagators an [`AllDifferent`] creates for a search: forward checking (and, at `None`,
+//! the check of fixed values) that starts from the newly fixed variables only.
 //!
 //! The stateless [`AllDifferent::propagate`](crate::Constraint::propagate) stays the reference:
 //! each propagator runs it on its first call (the root) and then keeps what it needs to work
@@ -7,7 +7,7 @@
 
 use smallvec::SmallVec;
 
-use super::{AllDifferent, INLINE, small};
+use super::{AllDifferent, INLINE};
 use crate::constraints::{
     Change, Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, Reversible,
 };
@@ -50,10 +50,6 @@ pub(super) fn create<'a>(
             members: (0..n as u32).collect(),
             places: (0..n as u32).collect(),
             size: setup.reversible(0),
-        })),
-        PropagationLevel::Full if window && n <= 64 => Some(Box::new(ReginMasks {
-            constraint,
-            matching: vec![small::UNMATCHED; n],
         })),
         _ => None,
     }
@@ -253,23 +249,5 @@ impl Propagator for ForwardWide<'_> {
         }
         ctx.set(self.size, size);
         Ok(())
-    }
-}
-
-/// Régin's filtering on masks, starting from the matching the last run found: where its values
-/// are still free and in the domains the matching is kept, and augmenting paths repair the rest.
-/// The matching is a cache (any matching the search left behind is a valid start), so it is a
-/// plain field; the result, domain consistency, does not depend on it.
-#[derive(Debug)]
-struct ReginMasks<'a> {
-    constraint: &'a AllDifferent,
-    /// For each position, the window bit of its matched value, or [`small::UNMATCHED`].
-    matching: Vec<u8>,
-}
-
-impl Propagator for ReginMasks<'_> {
-    fn propagate(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        self.constraint
-            .propagate_window_full(ctx, &mut self.matching)
     }
 }

@@ -40,9 +40,10 @@ const INLINE: usize = 64;
 ///   fixed variables already dealt with and the positions of the unfixed ones; a run reads only
 ///   the variables fixed since the last one ([`PropagationContext::changes`]) and visits only
 ///   the unfixed variables, one word operation each (O(unfixed) per run instead of O(n)).
-/// - `Full` keeps the last maximum matching (a cache: after a backtrack any old matching is a
-///   valid start) and repairs it by augmenting paths only where its values were removed; the
-///   components are then computed over the unfixed variables in O(n²) word operations at worst.
+/// - `Full` runs the stateless Régin filtering on masks, O(n²) word operations at worst for the
+///   matching plus O(n + d) for the components over the unfixed variables. (A matching kept
+///   across calls and repaired where its values were removed measured 7% slower on Sudoku,
+///   where the greedy matching is rarely wrong: see `bench/engine.md`.)
 ///
 /// Wider value ranges (N-Queens diagonals beyond 32 queens): `Forward` removes the value of
 /// each newly fixed variable from the unfixed ones (kept as a sparse set whose size is
@@ -248,25 +249,10 @@ impl AllDifferent {
         level: PropagationLevel,
     ) -> Result<(), Conflict> {
         match self.scope.len() {
-            0..=16 => self.propagate_masks::<16>(ctx, bases, level, None),
-            17..=64 => self.propagate_masks::<64>(ctx, bases, level, None),
+            0..=16 => self.propagate_masks::<16>(ctx, bases, level),
+            17..=64 => self.propagate_masks::<64>(ctx, bases, level),
             // More than 64 variables cannot take distinct values among 64.
             _ => Err(Conflict),
-        }
-    }
-
-    /// Régin's filtering on masks (the constraint's window, at most 64 variables), starting
-    /// from `matching` and leaving the matching it found there.
-    fn propagate_window_full(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        matching: &mut [u8],
-    ) -> Result<(), Conflict> {
-        let (bases, level) = (&self.window_bases[..], PropagationLevel::Full);
-        if self.scope.len() <= 16 {
-            self.propagate_masks::<16>(ctx, bases, level, Some(matching))
-        } else {
-            self.propagate_masks::<64>(ctx, bases, level, Some(matching))
         }
     }
 
@@ -277,7 +263,6 @@ impl AllDifferent {
         ctx: &mut PropagationContext<'_>,
         bases: &[i32],
         level: PropagationLevel,
-        matching: Option<&mut [u8]>,
     ) -> Result<(), Conflict> {
         let n = self.scope.len();
         let mut masks = [0u64; N];
@@ -287,7 +272,7 @@ impl AllDifferent {
         let mut changed = match level {
             PropagationLevel::None => return check_fixed_masks(&masks[..n]),
             PropagationLevel::Forward => small::forward(&mut masks[..n])?,
-            PropagationLevel::Full => small::regin(&mut masks[..n], matching)?,
+            PropagationLevel::Full => small::regin(&mut masks[..n])?,
         };
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
@@ -526,17 +511,17 @@ mod tests {
     fn regin_forces_a_value_that_fits_only_one_variable() {
         // Value 3 fits only the last variable; a pair {1, 2} is a Hall set for the first two.
         let mut m = masks(&[&[1, 2], &[1, 2], &[1, 2, 3, 4], &[1, 2, 4, 5]]);
-        small::regin(&mut m, None).unwrap();
+        small::regin(&mut m).unwrap();
         assert_eq!(m, masks(&[&[1, 2], &[1, 2], &[3, 4], &[4, 5]]));
         let mut m = masks(&[&[1, 2, 3], &[1, 2], &[1, 2], &[1, 2, 3, 4]]);
-        small::regin(&mut m, None).unwrap();
+        small::regin(&mut m).unwrap();
         assert_eq!(m, masks(&[&[3], &[1, 2], &[1, 2], &[4]]));
     }
 
     #[test]
     fn regin_fails_when_no_matching_covers_every_variable() {
         let mut m = masks(&[&[1, 2], &[1, 2], &[1, 2], &[3, 4, 5]]);
-        assert_eq!(small::regin(&mut m, None), Err(Conflict));
+        assert_eq!(small::regin(&mut m), Err(Conflict));
     }
 
     #[test]
@@ -549,7 +534,7 @@ mod tests {
         ];
         for sets in cases {
             let mut m = masks(sets);
-            let small = small::regin(&mut m, None).ok().map(|_| m);
+            let small = small::regin(&mut m).ok().map(|_| m);
             let adjacency: Vec<Vec<u32>> = sets.iter().map(|s| s.to_vec()).collect();
             let general = general::regin(&adjacency, 64).map(|keep| {
                 adjacency

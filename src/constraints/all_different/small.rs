@@ -4,9 +4,6 @@ use crate::constraints::Conflict;
 
 const NONE: u8 = u8::MAX;
 
-/// In a matching kept between calls: a position with no matched value.
-pub(crate) const UNMATCHED: u8 = NONE;
-
 /// Value elimination to a fixpoint.
 pub(crate) fn forward(masks: &mut [u64]) -> Result<u64, Conflict> {
     let (mut fixed, mut clash, mut empty) = (0u64, 0u64, false);
@@ -55,21 +52,18 @@ pub(crate) fn forward(masks: &mut [u64]) -> Result<u64, Conflict> {
 /// forward–backward reachability (the component of a pivot is what it reaches and what
 /// reaches it), each reachability a fixpoint of word operations over the scope. A variable
 /// keeps exactly the values of its component, plus the values that reach a free value.
-pub(crate) fn regin(masks: &mut [u64], matching: Option<&mut [u8]>) -> Result<u64, Conflict> {
+pub(crate) fn regin(masks: &mut [u64]) -> Result<u64, Conflict> {
     if masks.len() <= 16 {
-        regin_unfixed::<16>(masks, matching)
+        regin_unfixed::<16>(masks)
     } else {
-        regin_unfixed::<64>(masks, matching)
+        regin_unfixed::<64>(masks)
     }
 }
 
 /// [`regin`] with room for `N` variables: the fixed variables are set aside (their values
 /// are simply removed from the others), and the matching and components are computed over
 /// the unfixed ones only, in arrays of `N` entries.
-fn regin_unfixed<const N: usize>(
-    masks: &mut [u64],
-    matching: Option<&mut [u8]>,
-) -> Result<u64, Conflict> {
+fn regin_unfixed<const N: usize>(masks: &mut [u64]) -> Result<u64, Conflict> {
     if masks.len() > N {
         return Err(Conflict);
     }
@@ -108,31 +102,13 @@ fn regin_unfixed<const N: usize>(
         return Err(Conflict);
     }
     let doms = &mut doms[..k];
-    // 1. A maximum matching: the values matched last time where they are still there, greedy
-    //    for the rest, then augmenting paths (Kuhn) for what greedy leaves unmatched.
+    // 1. A maximum matching: greedy, then augmenting paths (Kuhn) for the rest.
     let mut mate = [NONE; N];
     let mut owner = [NONE; 64];
     let mut taken = 0u64;
     let mut unmatched = 0u64;
-    let mut greedy = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
-    if let Some(old) = matching.as_deref() {
-        for (j, &m) in doms.iter().enumerate() {
-            // Kept where the value is still in the domain and not claimed yet: after a
-            // backtrack, a variable that was fixed when the matching was written keeps an
-            // older value, which another variable may hold now.
-            let v = old[index[j] as usize];
-            if v != NONE && (m & !taken) >> v & 1 == 1 {
-                mate[j] = v;
-                owner[v as usize] = j as u8;
-                taken |= 1 << v;
-                greedy &= !(1 << j);
-            }
-        }
-    }
-    while greedy != 0 {
-        let j = greedy.trailing_zeros() as usize;
-        greedy &= greedy - 1;
-        let free = doms[j] & !taken;
+    for (j, &m) in doms.iter().enumerate() {
+        let free = m & !taken;
         if free == 0 {
             unmatched |= 1 << j;
             continue;
@@ -153,11 +129,6 @@ fn regin_unfixed<const N: usize>(
         }
         // Augmenting paths move values around: take the matched set afresh.
         taken = mate[..k].iter().fold(0, |t, &v| t | 1 << v);
-    }
-    if let Some(old) = matching {
-        for (&i, &v) in index[..k].iter().zip(&mate[..k]) {
-            old[i as usize] = v;
-        }
     }
     // 2. Values that can reach a free value (`escape`), and the variables matched to them.
     let all = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
