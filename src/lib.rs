@@ -172,8 +172,8 @@ pub use model::{ConstraintId, LinearExpr, Model, VarId};
 pub use search::limits::Limit;
 pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
 pub use search::ordering::{
-    Ascending, Descending, DomainOverDegree, InputOrder, SearchView, SmallestDomain, ValueOrder,
-    VariableOrder,
+    Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, RandomValue, SearchView,
+    SmallestDomain, SmallestDomainRandomTies, ValueOrder, VariableOrder,
 };
 pub use search::stats::SearchStats;
 pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};

@@ -12,6 +12,7 @@ pub(crate) mod limits;
 pub(crate) mod observer;
 pub(crate) mod ordering;
 pub(crate) mod propagation;
+mod random;
 pub(crate) mod stats;
 pub(crate) mod trail;
 
