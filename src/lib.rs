@@ -175,6 +175,7 @@ pub use search::ordering::{
     Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, RandomValue, SearchView,
     SmallestDomain, SmallestDomainRandomTies, ValueOrder, VariableOrder,
 };
+pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
 pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
 

@@ -6,6 +6,7 @@
 //! propagation of its limit; propagation itself is not interrupted, so a model whose single
 //! fixpoint is long (N-Queens with thousands of queens) may overrun a time limit by that much.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -50,6 +51,26 @@ pub(crate) struct Budget<'a> {
     started: Instant,
     /// Search time spent in earlier calls.
     before: Duration,
+    /// The solver's own reasons to stop, checked after the limits.
+    pause: Pause<'a>,
+    /// Whether the last answer of `exceeded` was a pause.
+    paused: Cell<bool>,
+}
+
+/// The solver's own reasons to stop a search call at a node, to resume it or leave it later:
+/// the end of a restart run, the frontier of a split, another thread's request. They are not
+/// limits: the caller asks [`Budget::paused`] to tell them apart.
+#[derive(Debug, Default)]
+pub(crate) struct Pause<'a> {
+    /// Stop once the failures counted by `progress` reach this many.
+    pub(crate) failures: Option<u64>,
+    /// Stop at any node this deep (counted by `progress`).
+    pub(crate) depth: Option<usize>,
+    /// What the search did so far, kept up to date by a [`Tracked`](super::pause::Tracked)
+    /// observer; needed by `failures` and `depth`.
+    pub(crate) progress: Option<&'a super::pause::Progress>,
+    /// Stop once this flag is raised.
+    pub(crate) flag: Option<&'a AtomicBool>,
 }
 
 impl<'a> Budget<'a> {
@@ -58,12 +79,26 @@ impl<'a> Budget<'a> {
             limits,
             started: Instant::now(),
             before,
+            pause: Pause::default(),
+            paused: Cell::new(false),
         }
+    }
+
+    /// Adds the solver's own reasons to stop.
+    pub(crate) fn with_pause(mut self, pause: Pause<'a>) -> Self {
+        self.pause = pause;
+        self
     }
 
     /// Total search time, this call included.
     pub(crate) fn elapsed(&self) -> Duration {
         self.before + self.started.elapsed()
+    }
+
+    /// Whether the last limit reported by [`exceeded`](Budget::exceeded) was a [`Pause`] (it
+    /// is then reported as [`Limit::Cancelled`]).
+    pub(crate) fn paused(&self) -> bool {
+        self.paused.get()
     }
 
     /// The limit reached, if any, before decision number `nodes + 1`.
@@ -82,6 +117,23 @@ impl<'a> Budget<'a> {
                 return Some(Limit::Time);
             }
         }
+        if self.pause_reached() {
+            self.paused.set(true);
+            return Some(Limit::Cancelled);
+        }
         None
+    }
+
+    #[inline]
+    fn pause_reached(&self) -> bool {
+        let pause = &self.pause;
+        if let Some(progress) = pause.progress {
+            if pause.failures.is_some_and(|max| progress.failures() >= max)
+                || pause.depth.is_some_and(|max| progress.depth() >= max)
+            {
+                return true;
+            }
+        }
+        pause.flag.is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 }
