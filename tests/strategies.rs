@@ -1,8 +1,10 @@
-//! The randomised orders and restarts on random small models, checked against brute force
-//! (`common::brute_force`), and on N-Queens.
+//! The randomised orders, restarts and parallel search on random small models, checked against
+//! brute force (`common::brute_force`), and on N-Queens, whose counts are known.
 
 mod common;
 
+use std::num::NonZeroUsize;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -14,7 +16,8 @@ use cspkit::models::queens::Queens;
 use cspkit::{
     AllDifferent, Ascending, Comparison, Constraint, DomainOverDegree, EventRecorder, InputOrder,
     Limit, Linear, MiddleOut, Model, Outcome, PropagationLevel, RandomValue, RestartPolicy,
-    SearchEvent, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
+    SearchEvent, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder, VarId,
+    VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -80,6 +83,24 @@ fn orders(seed: u64) -> Vec<(String, Box<dyn VariableOrder>, Box<dyn ValueOrder>
         }
     }
     all
+}
+
+fn threads(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).expect("at least one thread")
+}
+
+/// The solutions of a parallel listing, as value vectors, and what stopped it.
+fn listed<V, W>(solver: &mut Solver<'_, V, W>, jobs: usize) -> (Vec<Vec<i32>>, Option<Limit>)
+where
+    V: VariableOrder + Clone + Send,
+    W: ValueOrder + Clone + Send,
+{
+    let mut found = Vec::new();
+    let stopped_by = solver.for_each_solution_parallel(threads(jobs), |solution| {
+        found.push(solution.values().to_vec());
+        ControlFlow::Continue(())
+    });
+    (found, stopped_by)
 }
 
 fn config() -> ProptestConfig {
@@ -218,6 +239,77 @@ proptest! {
         }
     }
 
+    #[test]
+    fn parallel_counts_and_listings_are_those_of_the_sequential_search(
+        spec in models(),
+        seed in any::<u64>(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            let solver = || {
+                model
+                    .solver()
+                    .with_variable_order(SmallestDomainRandomTies::new(seed))
+                    .with_value_order(RandomValue::new(seed))
+                    .with_propagation(level)
+            };
+            let (sequential, _) = collect_solutions(&mut solver());
+            let sequential_stats = {
+                let mut solver = solver();
+                let _ = solver.count();
+                solver.stats()
+            };
+            for jobs in 1..=4 {
+                let mut counter = solver();
+                let count = counter.count_parallel(threads(jobs));
+                prop_assert_eq!((count.solutions, count.stopped_by), (expected.len() as u64, None));
+                let stats = counter.stats();
+                prop_assert_eq!(
+                    (stats.nodes, stats.failures, stats.backtracks, stats.solutions),
+                    (
+                        sequential_stats.nodes,
+                        sequential_stats.failures,
+                        sequential_stats.backtracks,
+                        sequential_stats.solutions,
+                    ),
+                    "jobs {} at {:?}", jobs, level
+                );
+                let (found, stopped_by) = listed(&mut solver(), jobs);
+                prop_assert_eq!(stopped_by, None);
+                prop_assert_eq!(&found, &sequential, "jobs {} at {:?}", jobs, level);
+                for max in 1..=3 {
+                    let count = solver().count_up_to_parallel(max, threads(jobs));
+                    let mut reference = solver();
+                    prop_assert_eq!(count, reference.count_up_to(max), "max {}", max);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_limited_parallel_search_never_reports_an_inexact_count_as_exact(
+        spec in models(),
+        nodes in 0u64..12,
+        jobs in 1usize..=3,
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        let mut solver = model.solver().with_node_limit(nodes);
+        let count = solver.count_parallel(threads(jobs));
+        if count.is_exact() {
+            prop_assert_eq!(count.solutions, expected.len() as u64);
+        } else {
+            prop_assert_eq!(count.stopped_by, Some(Limit::Nodes));
+            prop_assert!(count.solutions <= expected.len() as u64);
+        }
+        // A listing cut short by a limit is the start of the sequential order.
+        let (found, stopped_by) = listed(&mut model.solver().with_node_limit(nodes), jobs);
+        prop_assert!(expected.starts_with(&found), "{:?}", found);
+        if stopped_by.is_none() {
+            prop_assert_eq!(&found, &expected);
+        }
+    }
 }
 
 #[test]
@@ -310,4 +402,98 @@ fn runs_differ_and_the_observer_sees_each_of_them_from_the_root() {
         .filter(|e| matches!(e, SearchEvent::Decision { .. }))
         .count() as u64;
     assert_eq!(decisions, stats.nodes);
+}
+
+/// The number of placements of n queens, n = 1..=10 (OEIS A000170).
+const QUEENS_COUNTS: [u64; 10] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+
+#[test]
+fn parallel_queens_counts_and_listings_do_not_depend_on_the_number_of_threads() {
+    for n in 6..=10 {
+        let queens = Queens::new(n).unwrap();
+        let solver = || {
+            queens
+                .model()
+                .solver()
+                .with_propagation(Queens::DEFAULT_PROPAGATION)
+        };
+        let (sequential, _) = collect_solutions(&mut solver());
+        assert_eq!(sequential.len() as u64, QUEENS_COUNTS[n - 1]);
+        for jobs in 1..=4 {
+            let count = solver().count_parallel(threads(jobs));
+            assert_eq!(
+                (count.solutions, count.stopped_by),
+                (QUEENS_COUNTS[n - 1], None),
+                "{n} queens, {jobs} threads"
+            );
+            let (found, stopped_by) = listed(&mut solver(), jobs);
+            assert_eq!(stopped_by, None);
+            assert_eq!(found, sequential, "{n} queens, {jobs} threads");
+            // With smallest-domain-first and the middle out: another order, the same agreement.
+            let mrv = || {
+                solver()
+                    .with_variable_order(SmallestDomain)
+                    .with_value_order(MiddleOut)
+            };
+            let (sequential, _) = collect_solutions(&mut mrv());
+            let (found, _) = listed(&mut mrv(), jobs);
+            assert_eq!(found, sequential, "{n} queens, {jobs} threads, mrv");
+        }
+    }
+}
+
+#[test]
+fn a_parallel_search_covers_the_whole_problem_under_the_fixes_of_restart_with() {
+    let queens = Queens::new(8).unwrap();
+    let rows = queens.rows();
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_propagation(PropagationLevel::Forward);
+    // Half the solutions are already reported: the sequential count is of the rest only.
+    for _ in 0..46 {
+        assert!(solver.next_solution().is_solved());
+    }
+    assert_eq!(solver.count_parallel(threads(2)).solutions, 92);
+    assert_eq!(solver.count().solutions, 46);
+    solver.restart_with([(rows[0], 0)]).unwrap();
+    assert_eq!(solver.count_parallel(threads(3)).solutions, 4);
+    let (found, _) = listed(&mut solver, 3);
+    assert!(found.iter().all(|s| s[0] == 0) && found.len() == 4);
+}
+
+#[test]
+fn a_cancelled_parallel_search_says_so() {
+    let queens = Queens::new(12).unwrap();
+    let flag = Arc::new(AtomicBool::new(true));
+    let mut solver = queens.model().solver().with_cancel_flag(flag);
+    let count = solver.count_parallel(threads(2));
+    assert_eq!(
+        (count.solutions, count.stopped_by),
+        (0, Some(Limit::Cancelled))
+    );
+    let big = Queens::new(14).unwrap();
+    let count = big
+        .model()
+        .solver()
+        .with_time_limit(std::time::Duration::from_millis(5))
+        .count_parallel(threads(2));
+    assert_eq!(count.stopped_by, Some(Limit::Time));
+    assert!(!count.is_exact());
+}
+
+#[test]
+fn a_visitor_that_stops_stops_the_threads() {
+    let queens = Queens::new(10).unwrap();
+    let mut solver = queens.model().solver();
+    let mut seen = 0;
+    let stopped_by = solver.for_each_solution_parallel(threads(3), |_| {
+        seen += 1;
+        if seen == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!((seen, stopped_by), (5, None));
 }

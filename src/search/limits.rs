@@ -8,7 +8,7 @@
 
 use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Why a search stopped before it was finished.
@@ -51,6 +51,8 @@ pub(crate) struct Budget<'a> {
     started: Instant,
     /// Search time spent in earlier calls.
     before: Duration,
+    /// A node limit shared with other threads, instead of `limits.nodes`.
+    shared_nodes: Option<&'a NodeShare<'a>>,
     /// The solver's own reasons to stop, checked after the limits.
     pause: Pause<'a>,
     /// Whether the last answer of `exceeded` was a pause.
@@ -73,12 +75,77 @@ pub(crate) struct Pause<'a> {
     pub(crate) flag: Option<&'a AtomicBool>,
 }
 
+/// A node limit over the decisions of several threads.
+#[derive(Debug)]
+pub(crate) struct SharedNodes {
+    /// Decisions reported by all threads.
+    used: AtomicU64,
+    max: u64,
+}
+
+impl SharedNodes {
+    /// A limit of `max` decisions of which `used` are already taken.
+    pub(crate) fn new(max: u64, used: u64) -> Self {
+        SharedNodes {
+            used: AtomicU64::new(used),
+            max,
+        }
+    }
+
+    /// Counts `nodes` more decisions.
+    pub(crate) fn add(&self, nodes: u64) {
+        self.used.fetch_add(nodes, Ordering::Relaxed);
+    }
+}
+
+/// One thread's part of a [`SharedNodes`] limit. Its decisions are added to the shared count
+/// in batches of [`NodeShare::BATCH`], so that the threads do not contend for it at every
+/// decision; the limit may therefore be overrun by up to that many decisions per other thread.
+#[derive(Debug)]
+pub(crate) struct NodeShare<'a> {
+    shared: &'a SharedNodes,
+    /// This thread's decisions already added to the shared count.
+    reported: Cell<u64>,
+}
+
+impl<'a> NodeShare<'a> {
+    /// Decisions a thread takes between two updates of the shared count.
+    pub(crate) const BATCH: u64 = 32;
+
+    pub(crate) fn new(shared: &'a SharedNodes) -> Self {
+        NodeShare {
+            shared,
+            reported: Cell::new(0),
+        }
+    }
+
+    /// Whether the limit is reached, this thread having taken `nodes` decisions in all.
+    fn exceeded(&self, nodes: u64) -> bool {
+        let unreported = nodes - self.reported.get();
+        let used = if unreported >= Self::BATCH {
+            self.reported.set(nodes);
+            self.shared.used.fetch_add(unreported, Ordering::Relaxed) + unreported
+        } else {
+            self.shared.used.load(Ordering::Relaxed) + unreported
+        };
+        used >= self.shared.max
+    }
+
+    /// Adds the decisions not yet reported to the shared count.
+    pub(crate) fn flush(&self, nodes: u64) {
+        let unreported = nodes - self.reported.get();
+        self.reported.set(nodes);
+        self.shared.used.fetch_add(unreported, Ordering::Relaxed);
+    }
+}
+
 impl<'a> Budget<'a> {
     pub(crate) fn start(limits: &'a Limits, before: Duration) -> Self {
         Budget {
             limits,
             started: Instant::now(),
             before,
+            shared_nodes: None,
             pause: Pause::default(),
             paused: Cell::new(false),
         }
@@ -87,6 +154,13 @@ impl<'a> Budget<'a> {
     /// Adds the solver's own reasons to stop.
     pub(crate) fn with_pause(mut self, pause: Pause<'a>) -> Self {
         self.pause = pause;
+        self
+    }
+
+    /// Counts decisions against a limit shared with other threads (the limits' own node limit
+    /// is then ignored).
+    pub(crate) fn with_shared_nodes(mut self, share: &'a NodeShare<'a>) -> Self {
+        self.shared_nodes = Some(share);
         self
     }
 
@@ -104,7 +178,11 @@ impl<'a> Budget<'a> {
     /// The limit reached, if any, before decision number `nodes + 1`.
     #[inline]
     pub(crate) fn exceeded(&self, nodes: u64) -> Option<Limit> {
-        if self.limits.nodes.is_some_and(|max| nodes >= max) {
+        let node_limit = match self.shared_nodes {
+            Some(share) => share.exceeded(nodes),
+            None => self.limits.nodes.is_some_and(|max| nodes >= max),
+        };
+        if node_limit {
             return Some(Limit::Nodes);
         }
         if let Some(flag) = &self.limits.cancel {

@@ -11,6 +11,7 @@ mod engine;
 pub(crate) mod limits;
 pub(crate) mod observer;
 pub(crate) mod ordering;
+mod parallel;
 mod pause;
 pub(crate) mod propagation;
 mod random;

@@ -5,7 +5,8 @@ use std::time::Duration;
 /// What a search did, counted over the whole life of one [`Solver`](crate::Solver).
 ///
 /// Node counts are deterministic (the same model and strategy give the same figures on any
-/// machine); `elapsed` is not.
+/// machine); `elapsed` is not. A parallel search adds up the work of its threads (see
+/// [`Solver::count_parallel`](crate::Solver::count_parallel)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SearchStats {
