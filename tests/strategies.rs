@@ -59,8 +59,11 @@ fn policies() -> impl Strategy<Value = RestartPolicy> {
     ]
 }
 
+/// A named strategy: a variable order and a value order, as trait objects.
+type NamedOrders = (String, Box<dyn VariableOrder>, Box<dyn ValueOrder>);
+
 /// Every variable order with every value order of the crate, the randomised ones from `seed`.
-fn orders(seed: u64) -> Vec<(String, Box<dyn VariableOrder>, Box<dyn ValueOrder>)> {
+fn orders(seed: u64) -> Vec<NamedOrders> {
     let variable_order = |name: &str| -> Box<dyn VariableOrder> {
         match name {
             "input" => Box::new(InputOrder),
