@@ -465,8 +465,14 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     ///
     /// If the value order returns a value that is not in the domain of the chosen variable.
     pub fn next_solution(&mut self) -> Outcome {
+        self.next_outcome(true)
+    }
+
+    /// The next solution, by restarts if `restarts` and the solver has a policy and has not
+    /// started yet.
+    fn next_outcome(&mut self, restarts: bool) -> Outcome {
         let step = match self.restarts {
-            Some(policy) if !self.started => self.step_with_restarts(policy),
+            Some(policy) if restarts && !self.started => self.step_with_restarts(policy),
             _ => self.step(),
         };
         match step {
@@ -476,7 +482,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         }
     }
 
-    /// The remaining solutions, lazily: each `next` resumes the search.
+    /// The remaining solutions, lazily: each `next` resumes the search (never by restarts: see
+    /// [`Solver::with_restarts`]).
     ///
     /// The iterator ends when the search is exhausted or stopped by a limit; tell the two apart
     /// with [`Solutions::stopped_by`].
@@ -632,7 +639,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Iterator for Solutions<
         if self.done {
             return None;
         }
-        match self.solver.next_solution() {
+        match self.solver.next_outcome(false) {
             Outcome::Solved(solution) => Some(solution),
             Outcome::Exhausted => {
                 self.done = true;
