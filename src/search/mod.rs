@@ -6,6 +6,11 @@
 //! [`Solver::solutions`] (a lazy iterator) and [`Solver::count`]. Each answer tells apart a
 //! solution, an exhausted search ([`Outcome::Exhausted`]: there is no further solution) and a
 //! search stopped by a limit ([`Outcome::LimitReached`]: nothing is known about the rest).
+//!
+//! Two ways to search differently live in their own files: restarts (`restarts.rs`), which
+//! change how `next_solution` finds a first solution, and parallel search (`parallel.rs`):
+//! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and
+//! [`Solver::for_each_solution_parallel`].
 
 mod engine;
 pub(crate) mod limits;
@@ -167,6 +172,10 @@ impl std::fmt::Debug for Solution {
 /// Build it with [`Model::solver`], configure it with the `with_*` and limit methods (which
 /// start the search afresh), then ask for solutions. Statistics accumulate over the life of the
 /// solver.
+///
+/// A first solution can be searched by restarts ([`Solver::with_restarts`]); counting and
+/// listing can be shared out to several threads ([`Solver::count_parallel`],
+/// [`Solver::for_each_solution_parallel`]).
 ///
 /// The type parameters are the variable order, the value order and the observer; they are
 /// generic so that the default strategy and the no-op observer cost nothing.

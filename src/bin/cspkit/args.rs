@@ -19,6 +19,7 @@ Examples:
   cspkit sudoku puzzle.txt            lexicographically smallest solution of a Sudoku
   cspkit sudoku --batch puzzles.txt   one puzzle per line in, one solution per line out
   cspkit queens 8 --count             count the placements of 8 queens
+  cspkit queens 15 --count --jobs 2   count on two threads
   cspkit help sudoku                  every option of a subcommand, with more examples
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.";
