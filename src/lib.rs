@@ -5,6 +5,8 @@
 //!
 //! Contents: [quick start](#quick-start) · [concepts](#concepts-and-glossary) ·
 //! [arithmetic](#arithmetic) · [choosing a strategy](#choosing-a-strategy) ·
+//! [randomisation and restarts](#randomisation-and-restarts) ·
+//! [parallel search](#parallel-search) ·
 //! [writing a constraint](#writing-your-own-constraint) ·
 //! [watching the search](#watching-the-search) · [cargo features](#cargo-features)
 //!
@@ -103,10 +105,10 @@
 //! # Choosing a strategy
 //!
 //! - Variable order ([`VariableOrder`]): [`InputOrder`] (declaration order), [`SmallestDomain`]
-//!   (MRV, first-fail), [`DomainOverDegree`] (dom/deg), or any closure
-//!   `FnMut(&SearchView) -> Option<VarId>`.
-//! - Value order ([`ValueOrder`]): [`Ascending`], [`Descending`], or any closure
-//!   `FnMut(VarId, &SearchView) -> i32`.
+//!   (MRV, first-fail), [`SmallestDomainRandomTies`] (the same, ties broken at random),
+//!   [`DomainOverDegree`] (dom/deg), or any closure `FnMut(&SearchView) -> Option<VarId>`.
+//! - Value order ([`ValueOrder`]): [`Ascending`], [`Descending`], [`MiddleOut`] (the middle of
+//!   the domain first), [`RandomValue`], or any closure `FnMut(VarId, &SearchView) -> i32`.
 //! - Propagation ([`PropagationLevel`]): `None` (check only: plain backtracking), `Forward`
 //!   (forward checking), `Full` (each constraint's strongest filtering).
 //!
@@ -130,6 +132,57 @@
 //! let first = solver.next_solution().solution().unwrap();
 //! assert_eq!(first.values(), [5, 4, 3, 2, 1]);
 //! println!("{} nodes", solver.stats().nodes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Randomisation and restarts
+//!
+//! When any solution will do, a search that starts badly can run for very long although most
+//! starts would be quick: N-Queens with smallest-domain-first is solved in milliseconds for
+//! most board sizes and runs for minutes for some. The remedy is to randomise the search and
+//! restart it: [`SmallestDomainRandomTies`] and [`RandomValue`] draw their choices from a seed,
+//! and [`Solver::with_restarts`] cuts the first-solution search into runs with a growing
+//! budget of failures ([`RestartPolicy::luby`], [`RestartPolicy::geometric`]), each run with new
+//! random choices. It stays complete: a run that exhausts its tree proves there is no solution.
+//! The random orders are functions of their seed, so every search is reproducible. Counting
+//! and listing ignore restarts. `docs/strategies.md` compares the strategies on N-Queens up to
+//! 1000 queens.
+//!
+//! ```
+//! use cspkit::models::queens::Queens;
+//! use cspkit::{MiddleOut, PropagationLevel, RestartPolicy, SmallestDomainRandomTies};
+//!
+//! let queens = Queens::new(120)?;
+//! let mut solver = queens
+//!     .model()
+//!     .solver()
+//!     .with_variable_order(SmallestDomainRandomTies::new(1))
+//!     .with_value_order(MiddleOut)
+//!     .with_propagation(PropagationLevel::Forward)
+//!     .with_restarts(RestartPolicy::luby(100));
+//! assert!(solver.next_solution().is_solved());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Parallel search
+//!
+//! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and
+//! [`Solver::for_each_solution_parallel`] count and list solutions on several threads of one
+//! machine. The tree is split into many more subtrees than threads, in the order of the
+//! sequential search, and the threads take subtrees from a shared counter; the answers do not
+//! depend on the number of threads (the same count, the same solutions in the same order).
+//! Each thread needs its own copy of the orders, hence `Clone + Send` bounds. To solve many
+//! instances at once, give each thread its own [`Solver`] of the shared model, as
+//! `cspkit sudoku --batch --jobs N` does.
+//!
+//! ```
+//! use std::num::NonZeroUsize;
+//!
+//! use cspkit::models::queens::Queens;
+//!
+//! let queens = Queens::new(8)?;
+//! let threads = NonZeroUsize::new(2).unwrap();
+//! assert_eq!(queens.model().solver().count_parallel(threads).solutions, 92);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -179,9 +232,10 @@ pub use model::{ConstraintId, LinearExpr, Model, VarId};
 pub use search::limits::Limit;
 pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
 pub use search::ordering::{
-    Ascending, Descending, DomainOverDegree, InputOrder, SearchView, SmallestDomain, ValueOrder,
-    VariableOrder,
+    Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, RandomValue, SearchView,
+    SmallestDomain, SmallestDomainRandomTies, ValueOrder, VariableOrder,
 };
+pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
 pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
 

@@ -133,6 +133,18 @@ impl<'m> Engine<'m> {
         self.domains[var.index()].fix_to(value, &mut |_, _| {});
     }
 
+    /// Narrows the domains before the search starts to `domains`, those of a node of another
+    /// search of the same model: the search then explores that node's subtree.
+    pub(crate) fn restrict_before_search(&mut self, domains: &[Domain]) {
+        debug_assert_eq!(self.phase, Phase::Root);
+        self.domains.clone_from_slice(domains);
+    }
+
+    /// Leaves the current node's subtree unexplored: the next call backtracks from it.
+    pub(crate) fn skip_subtree(&mut self) {
+        self.phase = Phase::AtSolution;
+    }
+
     /// The current domains (a full assignment after [`Step::Solution`]).
     pub(crate) fn domains(&self) -> &[Domain] {
         &self.domains

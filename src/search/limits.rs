@@ -6,8 +6,9 @@
 //! propagation of its limit; propagation itself is not interrupted, so a model whose single
 //! fixpoint is long (N-Queens with thousands of queens) may overrun a time limit by that much.
 
+use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Why a search stopped before it was finished.
@@ -50,6 +51,92 @@ pub(crate) struct Budget<'a> {
     started: Instant,
     /// Search time spent in earlier calls.
     before: Duration,
+    /// A node limit shared with other threads, instead of `limits.nodes`.
+    shared_nodes: Option<&'a NodeShare<'a>>,
+    /// The solver's own reasons to stop, checked after the limits.
+    pause: Pause<'a>,
+    /// Whether the last answer of `exceeded` was a pause.
+    paused: Cell<bool>,
+}
+
+/// The solver's own reasons to stop a search call at a node, to resume it or leave it later:
+/// the end of a restart run, the frontier of a split, another thread's request. They are not
+/// limits: the caller asks [`Budget::paused`] to tell them apart.
+#[derive(Debug, Default)]
+pub(crate) struct Pause<'a> {
+    /// Stop once the failures counted by `progress` reach this many.
+    pub(crate) failures: Option<u64>,
+    /// Stop at any node this deep (counted by `progress`).
+    pub(crate) depth: Option<usize>,
+    /// What the search did so far, kept up to date by a [`Tracked`](super::pause::Tracked)
+    /// observer; needed by `failures` and `depth`.
+    pub(crate) progress: Option<&'a super::pause::Progress>,
+    /// Stop once this flag is raised.
+    pub(crate) flag: Option<&'a AtomicBool>,
+}
+
+/// A node limit over the decisions of several threads.
+#[derive(Debug)]
+pub(crate) struct SharedNodes {
+    /// Decisions reported by all threads.
+    used: AtomicU64,
+    max: u64,
+}
+
+impl SharedNodes {
+    /// A limit of `max` decisions of which `used` are already taken.
+    pub(crate) fn new(max: u64, used: u64) -> Self {
+        SharedNodes {
+            used: AtomicU64::new(used),
+            max,
+        }
+    }
+
+    /// Counts `nodes` more decisions.
+    pub(crate) fn add(&self, nodes: u64) {
+        self.used.fetch_add(nodes, Ordering::Relaxed);
+    }
+}
+
+/// One thread's part of a [`SharedNodes`] limit. Its decisions are added to the shared count
+/// in batches of [`NodeShare::BATCH`], so that the threads do not contend for it at every
+/// decision; the limit may therefore be overrun by up to that many decisions per other thread.
+#[derive(Debug)]
+pub(crate) struct NodeShare<'a> {
+    shared: &'a SharedNodes,
+    /// This thread's decisions already added to the shared count.
+    reported: Cell<u64>,
+}
+
+impl<'a> NodeShare<'a> {
+    /// Decisions a thread takes between two updates of the shared count.
+    pub(crate) const BATCH: u64 = 32;
+
+    pub(crate) fn new(shared: &'a SharedNodes) -> Self {
+        NodeShare {
+            shared,
+            reported: Cell::new(0),
+        }
+    }
+
+    /// Whether the limit is reached, this thread having taken `nodes` decisions in all.
+    fn exceeded(&self, nodes: u64) -> bool {
+        let unreported = nodes - self.reported.get();
+        let used = if unreported >= Self::BATCH {
+            self.reported.set(nodes);
+            self.shared.used.fetch_add(unreported, Ordering::Relaxed) + unreported
+        } else {
+            self.shared.used.load(Ordering::Relaxed) + unreported
+        };
+        used >= self.shared.max
+    }
+
+    /// Adds the decisions not yet reported to the shared count.
+    pub(crate) fn flush(&self, nodes: u64) {
+        let unreported = nodes - self.reported.get();
+        self.reported.set(nodes);
+        self.shared.used.fetch_add(unreported, Ordering::Relaxed);
+    }
 }
 
 impl<'a> Budget<'a> {
@@ -58,7 +145,23 @@ impl<'a> Budget<'a> {
             limits,
             started: Instant::now(),
             before,
+            shared_nodes: None,
+            pause: Pause::default(),
+            paused: Cell::new(false),
         }
+    }
+
+    /// Adds the solver's own reasons to stop.
+    pub(crate) fn with_pause(mut self, pause: Pause<'a>) -> Self {
+        self.pause = pause;
+        self
+    }
+
+    /// Counts decisions against a limit shared with other threads (the limits' own node limit
+    /// is then ignored).
+    pub(crate) fn with_shared_nodes(mut self, share: &'a NodeShare<'a>) -> Self {
+        self.shared_nodes = Some(share);
+        self
     }
 
     /// Total search time, this call included.
@@ -66,10 +169,20 @@ impl<'a> Budget<'a> {
         self.before + self.started.elapsed()
     }
 
+    /// Whether the last limit reported by [`exceeded`](Budget::exceeded) was a [`Pause`] (it
+    /// is then reported as [`Limit::Cancelled`]).
+    pub(crate) fn paused(&self) -> bool {
+        self.paused.get()
+    }
+
     /// The limit reached, if any, before decision number `nodes + 1`.
     #[inline]
     pub(crate) fn exceeded(&self, nodes: u64) -> Option<Limit> {
-        if self.limits.nodes.is_some_and(|max| nodes >= max) {
+        let node_limit = match self.shared_nodes {
+            Some(share) => share.exceeded(nodes),
+            None => self.limits.nodes.is_some_and(|max| nodes >= max),
+        };
+        if node_limit {
             return Some(Limit::Nodes);
         }
         if let Some(flag) = &self.limits.cancel {
@@ -82,6 +195,23 @@ impl<'a> Budget<'a> {
                 return Some(Limit::Time);
             }
         }
+        if self.pause_reached() {
+            self.paused.set(true);
+            return Some(Limit::Cancelled);
+        }
         None
+    }
+
+    #[inline]
+    fn pause_reached(&self) -> bool {
+        let pause = &self.pause;
+        if let Some(progress) = pause.progress {
+            if pause.failures.is_some_and(|max| progress.failures() >= max)
+                || pause.depth.is_some_and(|max| progress.depth() >= max)
+            {
+                return true;
+            }
+        }
+        pause.flag.is_some_and(|flag| flag.load(Ordering::Relaxed))
     }
 }

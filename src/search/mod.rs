@@ -6,12 +6,21 @@
 //! [`Solver::solutions`] (a lazy iterator) and [`Solver::count`]. Each answer tells apart a
 //! solution, an exhausted search ([`Outcome::Exhausted`]: there is no further solution) and a
 //! search stopped by a limit ([`Outcome::LimitReached`]: nothing is known about the rest).
+//!
+//! Two ways to search differently live in their own files: restarts (`restarts.rs`), which
+//! change how `next_solution` finds a first solution, and parallel search (`parallel.rs`):
+//! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and
+//! [`Solver::for_each_solution_parallel`].
 
 mod engine;
 pub(crate) mod limits;
 pub(crate) mod observer;
 pub(crate) mod ordering;
+mod parallel;
+mod pause;
 pub(crate) mod propagation;
+mod random;
+pub(crate) mod restarts;
 pub(crate) mod stats;
 pub(crate) mod trail;
 
@@ -24,9 +33,11 @@ use crate::ModelError;
 use crate::domain::Domain;
 use crate::model::{Model, VarId};
 use engine::{Engine, Run, Step};
-use limits::{Budget, Limit, Limits};
+use limits::{Budget, Limit, Limits, Pause};
 use observer::{NoObserver, SearchObserver};
 use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
+use pause::{Progress, Tracked};
+use restarts::RestartPolicy;
 use stats::SearchStats;
 
 /// How hard constraints work to prune, chosen per solve.
@@ -104,6 +115,14 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// The solution held by `domains`, all fixed.
+    fn from_domains(model: &Model, domains: &[Domain]) -> Solution {
+        Solution {
+            model: model.id(),
+            values: domains.iter().filter_map(Domain::value).collect(),
+        }
+    }
+
     /// The value of `var`, or `None` if `var` is not a variable of the solved model.
     pub fn get(&self, var: VarId) -> Option<i32> {
         if var.model != self.model {
@@ -154,6 +173,10 @@ impl std::fmt::Debug for Solution {
 /// start the search afresh), then ask for solutions. Statistics accumulate over the life of the
 /// solver.
 ///
+/// A first solution can be searched by restarts ([`Solver::with_restarts`]); counting and
+/// listing can be shared out to several threads ([`Solver::count_parallel`],
+/// [`Solver::for_each_solution_parallel`]).
+///
 /// The type parameters are the variable order, the value order and the observer; they are
 /// generic so that the default strategy and the no-op observer cost nothing.
 ///
@@ -184,8 +207,13 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     observer: O,
     level: PropagationLevel,
     limits: Limits,
+    restarts: Option<RestartPolicy>,
     stats: SearchStats,
     engine: Option<Engine<'m>>,
+    /// The fixes of the last [`Solver::restart_with`], kept for restarts and parallel search.
+    fixes: Vec<(VarId, i32)>,
+    /// Whether the current search has taken a step from its root.
+    started: bool,
 }
 
 impl<'m> Solver<'m> {
@@ -199,8 +227,11 @@ impl<'m> Solver<'m> {
             observer: NoObserver,
             level: PropagationLevel::Full,
             limits: Limits::default(),
+            restarts: None,
             stats: SearchStats::default(),
             engine: None,
+            fixes: Vec::new(),
+            started: false,
         }
     }
 }
@@ -215,8 +246,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             observer: self.observer,
             level: self.level,
             limits: self.limits,
+            restarts: self.restarts,
             stats: SearchStats::default(),
             engine: None,
+            fixes: Vec::new(),
+            started: false,
         }
     }
 
@@ -229,8 +263,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             observer: self.observer,
             level: self.level,
             limits: self.limits,
+            restarts: self.restarts,
             stats: SearchStats::default(),
             engine: None,
+            fixes: Vec::new(),
+            started: false,
         }
     }
 
@@ -244,8 +281,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             observer,
             level: self.level,
             limits: self.limits,
+            restarts: self.restarts,
             stats: SearchStats::default(),
             engine: None,
+            fixes: Vec::new(),
+            started: false,
         }
     }
 
@@ -273,9 +313,58 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         self.restart()
     }
 
+    /// Searches for the first solution by runs that restart from the root after a budget of
+    /// failures, as `policy` says (restarts the search); see [`RestartPolicy`].
+    ///
+    /// Restarts are for the first solution only, and only pay off with a randomised order
+    /// ([`RandomValue`](crate::RandomValue),
+    /// [`SmallestDomainRandomTies`](crate::SmallestDomainRandomTies)), which
+    /// [`start_run`](VariableOrder::start_run) reseeds at each run so that the runs differ:
+    ///
+    /// - The first call of [`next_solution`](Solver::next_solution) searches run after run,
+    ///   each on a budget of failures. A run that finds a solution returns it; a run that
+    ///   exhausts its tree within its budget proves there is none ([`Outcome::Exhausted`]).
+    ///   The node and time limits and the cancellation flag count over all runs and stop the
+    ///   search as usual ([`Outcome::LimitReached`]).
+    /// - Later calls of `next_solution` go on with the run that found the first solution,
+    ///   without a budget: they return the remaining solutions, each once, in that run's order.
+    /// - [`count`](Solver::count), [`count_up_to`](Solver::count_up_to),
+    ///   [`solutions`](Solver::solutions) and the parallel searches ignore the policy: they
+    ///   search exactly as without it, so counts are exact and the order of solutions is that
+    ///   of the strategy alone.
+    ///
+    /// [`SearchStats::restarts`] counts the runs after the first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::{MiddleOut, Outcome, PropagationLevel, RestartPolicy, SmallestDomainRandomTies};
+    ///
+    /// let queens = Queens::new(100)?;
+    /// let mut solver = queens
+    ///     .model()
+    ///     .solver()
+    ///     .with_variable_order(SmallestDomainRandomTies::new(42))
+    ///     .with_value_order(MiddleOut)
+    ///     .with_propagation(PropagationLevel::Forward)
+    ///     .with_restarts(RestartPolicy::luby(100));
+    /// let Outcome::Solved(solution) = solver.next_solution() else {
+    ///     panic!("100 queens can be placed");
+    /// };
+    /// assert!(queens.model().is_solution(solution.values()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_restarts(mut self, policy: RestartPolicy) -> Self {
+        self.restarts = Some(policy);
+        self.restart()
+    }
+
     fn restart(mut self) -> Self {
         self.engine = None;
         self.stats = SearchStats::default();
+        self.fixes.clear();
+        self.started = false;
         self
     }
 
@@ -313,6 +402,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         fixed: impl IntoIterator<Item = (VarId, i32)>,
     ) -> Result<(), ModelError> {
         self.stats = SearchStats::default();
+        self.started = false;
+        self.fixes.clear();
         let engine = match &mut self.engine {
             Some(engine) => {
                 engine.reset(self.model);
@@ -336,9 +427,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             });
             if let Err(error) = checked {
                 engine.reset(self.model);
+                self.fixes.clear();
                 return Err(error);
             }
             engine.fix_before_search(var, value);
+            self.fixes.push((var, value));
         }
         Ok(())
     }
@@ -351,6 +444,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// The propagation level.
     pub fn propagation(&self) -> PropagationLevel {
         self.level
+    }
+
+    /// The restart policy of the first-solution search, if any.
+    pub fn restart_policy(&self) -> Option<RestartPolicy> {
+        self.restarts
     }
 
     /// The statistics of the search so far.
@@ -370,18 +468,31 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
 
     /// Finds the next solution: the first one on the first call, then the following ones.
     ///
+    /// With a restart policy ([`Solver::with_restarts`]), the first call searches by restarts.
+    ///
     /// # Panics
     ///
     /// If the value order returns a value that is not in the domain of the chosen variable.
     pub fn next_solution(&mut self) -> Outcome {
-        match self.step() {
+        self.next_outcome(true)
+    }
+
+    /// The next solution, by restarts if `restarts` and the solver has a policy and has not
+    /// started yet.
+    fn next_outcome(&mut self, restarts: bool) -> Outcome {
+        let step = match self.restarts {
+            Some(policy) if restarts && !self.started => self.step_with_restarts(policy),
+            _ => self.step(),
+        };
+        match step {
             Step::Solution => Outcome::Solved(self.current_solution()),
             Step::Exhausted => Outcome::Exhausted,
             Step::Limit(limit) => Outcome::LimitReached(limit),
         }
     }
 
-    /// The remaining solutions, lazily: each `next` resumes the search.
+    /// The remaining solutions, lazily: each `next` resumes the search (never by restarts: see
+    /// [`Solver::with_restarts`]).
     ///
     /// The iterator ends when the search is exhausted or stopped by a limit; tell the two apart
     /// with [`Solutions::stopped_by`].
@@ -429,10 +540,24 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         }
     }
 
+    /// The engine at the root of a new search, if none has started: built on first use, the
+    /// orders told that run 0 starts.
+    fn start(&mut self) {
+        if self.engine.is_none() {
+            self.engine = Some(Engine::new(self.model, self.level));
+        }
+        if !self.started {
+            self.started = true;
+            self.variable_order.start_run(0);
+            self.value_order.start_run(0);
+        }
+    }
+
     fn step(&mut self) -> Step {
-        let engine = self
-            .engine
-            .get_or_insert_with(|| Engine::new(self.model, self.level));
+        self.start();
+        let Some(engine) = self.engine.as_mut() else {
+            unreachable!("start builds the engine");
+        };
         let budget = Budget::start(&self.limits, self.stats.elapsed);
         let mut run = Run {
             model: self.model,
@@ -447,12 +572,56 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         step
     }
 
+    /// Searches from the root, run after run, until a run finds a solution or exhausts its
+    /// tree, or a limit stops the search.
+    fn step_with_restarts(&mut self, policy: RestartPolicy) -> Step {
+        self.start();
+        let progress = Progress::default();
+        let mut run: u32 = 0;
+        loop {
+            let Some(engine) = self.engine.as_mut() else {
+                unreachable!("start builds the engine");
+            };
+            if run > 0 {
+                engine.reset(self.model);
+                for &(var, value) in &self.fixes {
+                    engine.fix_before_search(var, value);
+                }
+                self.variable_order.start_run(run);
+                self.value_order.start_run(run);
+                self.stats.restarts += 1;
+            }
+            progress.reset();
+            let pause = Pause {
+                failures: Some(policy.failure_budget(run)),
+                progress: Some(&progress),
+                ..Pause::default()
+            };
+            let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
+            let mut observer = Tracked {
+                inner: &mut self.observer,
+                progress: &progress,
+            };
+            let mut search = Run {
+                model: self.model,
+                variable_order: &mut self.variable_order,
+                value_order: &mut self.value_order,
+                observer: &mut observer,
+                budget: &budget,
+                stats: &mut self.stats,
+            };
+            let step = engine.next(&mut search);
+            self.stats.elapsed = budget.elapsed();
+            if !(matches!(step, Step::Limit(_)) && budget.paused()) {
+                return step;
+            }
+            run = run.saturating_add(1);
+        }
+    }
+
     fn current_solution(&self) -> Solution {
         let domains = self.engine.as_ref().map_or(&[][..], Engine::domains);
-        Solution {
-            model: self.model.id(),
-            values: domains.iter().filter_map(Domain::value).collect(),
-        }
+        Solution::from_domains(self.model, domains)
     }
 }
 
@@ -479,7 +648,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Iterator for Solutions<
         if self.done {
             return None;
         }
-        match self.solver.next_solution() {
+        match self.solver.next_outcome(false) {
             Outcome::Solved(solution) => Some(solution),
             Outcome::Exhausted => {
                 self.done = true;

@@ -3,11 +3,14 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::num::NonZeroUsize;
+
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::{
-    Ascending, Descending, DomainOverDegree, InputOrder, PropagationLevel, SmallestDomain,
-    ValueOrder, VariableOrder,
+    Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, PropagationLevel, RandomValue,
+    RestartPolicy, SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId,
+    VariableOrder,
 };
 
 const EXAMPLES: &str = "\
@@ -16,6 +19,7 @@ Examples:
   cspkit sudoku puzzle.txt            lexicographically smallest solution of a Sudoku
   cspkit sudoku --batch puzzles.txt   one puzzle per line in, one solution per line out
   cspkit queens 8 --count             count the placements of 8 queens
+  cspkit queens 15 --count --jobs 2   count on two threads
   cspkit help sudoku                  every option of a subcommand, with more examples
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.";
@@ -51,11 +55,16 @@ take the spaced format. CRLF or CR line endings and trailing blanks are fine.
 With --batch, each output line is a solution in the line format, a count with --count, or
 a marker: 'no solution', 'stopped: <limit>', 'malformed: line L, column C: <reason>'.
 
+With --jobs N, --count and --all search on N threads (same answers, in the same order), and
+--batch solves N puzzles at a time (output still in input order).
+
 Examples:
   cspkit sudoku puzzle.txt
   cspkit sudoku --count --limit 2 puzzle.txt     is the solution unique?
   cspkit sudoku --var-order mrv --stats < puzzle.txt
   cspkit sudoku --batch --time-limit 0.5 top1465.txt > solutions.txt
+  cspkit sudoku --batch --jobs 2 top1465.txt     two puzzles at a time
+  cspkit sudoku --var-order mrv-random --value-order random --restarts luby big.txt
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage (the message names the
 line and column), 3 stopped by a limit.
@@ -66,8 +75,14 @@ const QUEENS_HELP: &str = "\
 Examples:
   cspkit queens 8                 the first placement: a board and its columns (from 1)
   cspkit queens 12 --count        14200
+  cspkit queens 15 --count --jobs 2
   cspkit queens 6 --all --limit 2
-  cspkit queens 200 --var-order mrv
+  cspkit queens 200 --var-order mrv --value-order middle
+  cspkit queens 1000 --var-order mrv-random --value-order middle --restarts luby --seed 7
+
+Smallest domain first (mrv) with the middle columns first places 1000 queens in a fraction of
+a second, but some sizes take far longer (n = 120: thousands of failures); with random
+tie-breaking (mrv-random) and restarts, every size up to 1000 takes well under a second.
 
 Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit.";
 
@@ -141,9 +156,39 @@ pub struct StrategyArgs {
     /// Which value to try first.
     #[arg(long, value_name = "ORDER", default_value = "asc")]
     pub value_order: ValOrder,
+    /// The seed of the random orders (mrv-random, random) [default: 0].
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
+    pub seed: Option<u64>,
+    /// Restart the search for a first solution after a budget of failures that grows run after
+    /// run, with new random choices (needs a random order).
+    #[arg(long, value_name = "SEQUENCE")]
+    pub restarts: Option<Restarts>,
+    /// The failures of the first run with --restarts [default: 100].
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "restarts",
+        allow_negative_numbers = true,
+        value_parser = parse_restart_base
+    )]
+    pub restart_base: Option<u64>,
     /// How hard constraints prune [default: full for sudoku, forward for queens].
     #[arg(long, value_name = "LEVEL")]
     pub propagation: Option<Propagation>,
+    /// Threads for --count, --all and --batch, 1 to 256.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value = "1",
+        allow_negative_numbers = true,
+        value_parser = parse_jobs
+    )]
+    pub jobs: NonZeroUsize,
     /// Stop the search after this many decisions (per puzzle with --batch).
     #[arg(
         long,
@@ -165,9 +210,102 @@ pub struct StrategyArgs {
     pub stats: bool,
 }
 
+/// The failures of the first run of a search with restarts.
+pub const DEFAULT_RESTART_BASE: u64 = 100;
+
+/// The growth factor of `--restarts geometric`.
+pub const GEOMETRIC_FACTOR: f64 = 1.5;
+
+/// The most threads `--jobs` accepts.
+pub const MAX_JOBS: usize = 256;
+
+impl StrategyArgs {
+    /// The variable order asked for.
+    pub fn variable_order(&self) -> ChosenVariableOrder {
+        let seed = self.seed.unwrap_or_default();
+        match self.var_order {
+            VarOrder::Input => ChosenVariableOrder::Input(InputOrder),
+            VarOrder::Mrv => ChosenVariableOrder::Mrv(SmallestDomain),
+            VarOrder::MrvRandom => {
+                ChosenVariableOrder::MrvRandom(SmallestDomainRandomTies::new(seed))
+            }
+            VarOrder::DomDeg => ChosenVariableOrder::DomDeg(DomainOverDegree),
+        }
+    }
+
+    /// The value order asked for.
+    pub fn value_order(&self) -> ChosenValueOrder {
+        let seed = self.seed.unwrap_or_default();
+        match self.value_order {
+            ValOrder::Asc => ChosenValueOrder::Asc(Ascending),
+            ValOrder::Desc => ChosenValueOrder::Desc(Descending),
+            ValOrder::Middle => ChosenValueOrder::Middle(MiddleOut),
+            ValOrder::Random => ChosenValueOrder::Random(RandomValue::new(seed)),
+        }
+    }
+
+    /// The restart policy asked for, if any.
+    pub fn restart_policy(&self) -> Option<RestartPolicy> {
+        let base = self.restart_base.unwrap_or(DEFAULT_RESTART_BASE);
+        self.restarts.map(|restarts| match restarts {
+            Restarts::Luby => RestartPolicy::luby(base),
+            Restarts::Geometric => RestartPolicy::geometric(base, GEOMETRIC_FACTOR),
+        })
+    }
+
+    /// Whether one of the orders is random.
+    pub fn is_random(&self) -> bool {
+        matches!(self.var_order, VarOrder::MrvRandom)
+            || matches!(self.value_order, ValOrder::Random)
+    }
+
+    /// Why these options make no sense together, if they do not; `listing` is whether the
+    /// search counts or lists solutions, `batch` whether it solves a file of puzzles.
+    pub fn conflict(&self, listing: bool, batch: bool) -> Option<&'static str> {
+        if self.restarts.is_some() && listing {
+            return Some(
+                "--restarts is for a first solution: it cannot be combined with --count or --all",
+            );
+        }
+        if self.restarts.is_some() && !self.is_random() {
+            return Some(
+                "--restarts needs a random order (--var-order mrv-random or --value-order \
+                 random): with fixed orders every run would search the same tree",
+            );
+        }
+        if self.seed.is_some() && !self.is_random() {
+            return Some(
+                "--seed needs a random order (--var-order mrv-random or --value-order random)",
+            );
+        }
+        if self.jobs.get() > 1 && !listing && !batch {
+            return Some(
+                "--jobs shares out --count, --all or --batch; a first solution is searched \
+                 on one thread",
+            );
+        }
+        None
+    }
+}
+
 /// A whole number, 0 or more.
 fn parse_count(text: &str) -> Result<u64, String> {
     parse_at_least(text, 0)
+}
+
+/// A restart base: a whole number of failures, 1 or more.
+fn parse_restart_base(text: &str) -> Result<u64, String> {
+    parse_at_least(text, 1)
+}
+
+/// A number of threads, 1 to [`MAX_JOBS`].
+fn parse_jobs(text: &str) -> Result<NonZeroUsize, String> {
+    let jobs = parse_at_least(text, 1)?;
+    usize::try_from(jobs)
+        .ok()
+        .filter(|&jobs| jobs <= MAX_JOBS)
+        .and_then(NonZeroUsize::new)
+        .ok_or_else(|| format!("{text} threads is too many (at most {MAX_JOBS})"))
 }
 
 /// A solution limit: a whole number, 1 or more (0 would stop before the first solution).
@@ -235,18 +373,10 @@ pub enum VarOrder {
     Input,
     /// Smallest domain first (MRV, first-fail).
     Mrv,
+    /// Smallest domain first, ties broken at random (see --seed).
+    MrvRandom,
     /// Smallest domain size over degree.
     DomDeg,
-}
-
-impl VarOrder {
-    pub fn build(self) -> Box<dyn VariableOrder> {
-        match self {
-            VarOrder::Input => Box::new(InputOrder),
-            VarOrder::Mrv => Box::new(SmallestDomain),
-            VarOrder::DomDeg => Box::new(DomainOverDegree),
-        }
-    }
 }
 
 /// A value order on the command line.
@@ -256,13 +386,70 @@ pub enum ValOrder {
     Asc,
     /// Largest value first.
     Desc,
+    /// The values nearest the middle of the domain first.
+    Middle,
+    /// A random order (see --seed).
+    Random,
 }
 
-impl ValOrder {
-    pub fn build(self) -> Box<dyn ValueOrder> {
+/// A restart sequence on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Restarts {
+    /// The Luby sequence: 1, 1, 2, 1, 1, 2, 4, ... times the base.
+    Luby,
+    /// The base, then 1.5 times more at each run.
+    Geometric,
+}
+
+/// The variable order of the command line: one of the library's, chosen at run time. An enum
+/// rather than a boxed trait object, so that it can be copied to the threads of --jobs.
+#[derive(Debug, Clone, Copy)]
+pub enum ChosenVariableOrder {
+    Input(InputOrder),
+    Mrv(SmallestDomain),
+    MrvRandom(SmallestDomainRandomTies),
+    DomDeg(DomainOverDegree),
+}
+
+impl VariableOrder for ChosenVariableOrder {
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         match self {
-            ValOrder::Asc => Box::new(Ascending),
-            ValOrder::Desc => Box::new(Descending),
+            ChosenVariableOrder::Input(order) => order.select_variable(view),
+            ChosenVariableOrder::Mrv(order) => order.select_variable(view),
+            ChosenVariableOrder::MrvRandom(order) => order.select_variable(view),
+            ChosenVariableOrder::DomDeg(order) => order.select_variable(view),
+        }
+    }
+
+    fn start_run(&mut self, run: u32) {
+        if let ChosenVariableOrder::MrvRandom(order) = self {
+            order.start_run(run);
+        }
+    }
+}
+
+/// The value order of the command line; see [`ChosenVariableOrder`].
+#[derive(Debug, Clone, Copy)]
+pub enum ChosenValueOrder {
+    Asc(Ascending),
+    Desc(Descending),
+    Middle(MiddleOut),
+    Random(RandomValue),
+}
+
+impl ValueOrder for ChosenValueOrder {
+    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
+        match self {
+            ChosenValueOrder::Asc(order) => order.select_value(var, view),
+            ChosenValueOrder::Desc(order) => order.select_value(var, view),
+            ChosenValueOrder::Middle(order) => order.select_value(var, view),
+            ChosenValueOrder::Random(order) => order.select_value(var, view),
+        }
+    }
+
+    fn start_run(&mut self, run: u32) {
+        if let ChosenValueOrder::Random(order) = self {
+            order.start_run(run);
         }
     }
 }

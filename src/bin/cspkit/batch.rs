@@ -7,12 +7,23 @@
 //!
 //! The input is streamed: memory stays bounded whatever its size, and a line longer than any
 //! puzzle is skipped without being stored. Puzzles of one size share a model, that of the empty
-//! grid, built on first use; each puzzle restarts its size's solver with its givens. Lines end with LF, CRLF or CR, as in
-//! [`Grid::parse`].
+//! grid, built on first use; each puzzle restarts its size's solver with its givens. Lines end
+//! with LF, CRLF or CR, as in [`Grid::parse`].
+//!
+//! With `--jobs N` (N > 1), the main thread reads lines and hands them to N threads in chunks
+//! of up to [`CHUNK_LINES`] lines (fewer when a thread may be idle), each thread with its own
+//! solvers (the models are shared), and writes the answers in input order as they come: at
+//! most [`CHUNKS_IN_FLIGHT_PER_JOB`] chunks per thread are read ahead of the output, so memory
+//! stays bounded too. Each answer depends on its puzzle alone (a solver restarted with a
+//! puzzle's givens starts its orders afresh), so the output is the same for any N.
 
-use std::cell::OnceCell;
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
@@ -32,6 +43,13 @@ const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 /// Files larger than this get a progress bar (when standard error is a terminal).
 const PROGRESS_BAR_BYTES: u64 = 64 * 1024;
 
+/// With `--jobs`, the most lines handed to a thread at once: chunks save a hand-over per line
+/// (a 9x9 puzzle takes tens of microseconds, a hand-over a few).
+const CHUNK_LINES: usize = 8;
+
+/// With `--jobs`, how many chunks per thread may be read before their answers are written.
+const CHUNKS_IN_FLIGHT_PER_JOB: usize = 8;
+
 #[derive(Debug, Default)]
 struct Summary {
     /// Lines read, empty ones included.
@@ -48,15 +66,15 @@ impl Summary {
         self.solved + self.unsolvable + self.malformed + self.stopped
     }
 
-    fn add(&mut self, stats: SearchStats) {
-        let total = &mut self.stats;
-        total.nodes += stats.nodes;
-        total.failures += stats.failures;
-        total.backtracks += stats.backtracks;
-        total.propagations += stats.propagations;
-        total.solutions += stats.solutions;
-        total.max_depth = total.max_depth.max(stats.max_depth);
-        total.elapsed += stats.elapsed;
+    /// Counts an answer.
+    fn record(&mut self, answer: &Answer) {
+        match answer.kind {
+            Kind::Solved => self.solved += 1,
+            Kind::Unsolvable => self.unsolvable += 1,
+            Kind::Malformed => self.malformed += 1,
+            Kind::Stopped => self.stopped += 1,
+        }
+        self.stats.add(&answer.stats);
     }
 
     fn exit_code(&self) -> u8 {
@@ -68,6 +86,33 @@ impl Summary {
             exit::NO_SOLUTION
         } else {
             exit::SOLVED
+        }
+    }
+}
+
+/// What became of a puzzle line.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Solved,
+    Unsolvable,
+    Malformed,
+    Stopped,
+}
+
+/// The output line of a puzzle line, and what it cost.
+#[derive(Debug)]
+struct Answer {
+    text: String,
+    kind: Kind,
+    stats: SearchStats,
+}
+
+impl Answer {
+    fn malformed(text: String) -> Answer {
+        Answer {
+            text,
+            kind: Kind::Malformed,
+            stats: SearchStats::default(),
         }
     }
 }
@@ -84,6 +129,9 @@ enum Failure {
 pub(crate) fn run(args: &SudokuArgs) -> u8 {
     if args.mode.all {
         return bad_input("--all cannot be combined with --batch (use --count)");
+    }
+    if let Some(message) = args.strategy.conflict(args.mode.count, true) {
+        return bad_input(message);
     }
     for (flag, format) in [
         ("--format", args.format),
@@ -118,13 +166,13 @@ pub(crate) fn run(args: &SudokuArgs) -> u8 {
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut out = BufWriter::new(io::stdout().lock());
-    let result = solve_lines(
-        LineReader::new(reader),
-        &mut out,
-        args,
-        &mut summary,
-        &progress,
-    )
+    let reader = LineReader::new(reader);
+    let jobs = args.strategy.jobs;
+    let result = if jobs.get() > 1 {
+        solve_lines_in_parallel(reader, &mut out, args, &mut summary, &progress, jobs)
+    } else {
+        solve_lines(reader, &mut out, args, &mut summary, &progress)
+    }
     .and_then(|()| out.flush().map_err(Failure::Write));
     progress.finish_and_clear();
     let code = match result {
@@ -168,7 +216,7 @@ fn solve_lines(
     progress: &ProgressBar,
 ) -> Result<(), Failure> {
     let models = Models::default();
-    let mut solvers = Solvers::new(&models, args);
+    let mut solvers = Solvers::new(&models, args, None);
     let mut buffer = Vec::with_capacity(128);
     loop {
         buffer.clear();
@@ -176,23 +224,215 @@ fn solve_lines(
             return Ok(());
         };
         summary.lines += 1;
-        let number = summary.lines;
         progress.set_position(reader.consumed);
-        let answer = if line.too_long {
-            summary.malformed += 1;
-            format!("malformed: line {number}: longer than {MAX_LINE_BYTES} bytes")
-        } else if buffer.iter().all(u8::is_ascii_whitespace) {
+        if is_blank(&line, &buffer) {
             continue;
-        } else {
-            match Grid::parse_line_bytes(&buffer, number) {
-                Ok(grid) => solve_one(&grid, number, &mut solvers, args, summary),
-                Err(error) => {
-                    summary.malformed += 1;
-                    format!("malformed: {error}")
+        }
+        let answer = answer_line(&buffer, &line, summary.lines, &mut solvers, args);
+        summary.record(&answer);
+        writeln!(out, "{}", answer.text).map_err(Failure::Write)?;
+    }
+}
+
+/// A puzzle line handed to a thread.
+struct Work {
+    /// Its line number.
+    number: usize,
+    bytes: Vec<u8>,
+    line: Line,
+}
+
+/// Consecutive puzzle lines handed to a thread; `rank` is the chunk's place in the output.
+struct Chunk {
+    rank: usize,
+    lines: Vec<Work>,
+}
+
+/// As [`solve_lines`], on `jobs` threads, writing the answers in input order.
+fn solve_lines_in_parallel(
+    mut reader: LineReader,
+    out: &mut impl Write,
+    args: &SudokuArgs,
+    summary: &mut Summary,
+    progress: &ProgressBar,
+    jobs: NonZeroUsize,
+) -> Result<(), Failure> {
+    let models = Models::default();
+    let window = jobs.get() * CHUNKS_IN_FLIGHT_PER_JOB;
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (work_sender, work_receiver) = mpsc::sync_channel::<Chunk>(window);
+    let work_receiver = Mutex::new(work_receiver);
+    let (answer_sender, answer_receiver) = mpsc::channel::<(usize, Vec<Answer>)>();
+    thread::scope(|scope| {
+        for _ in 0..jobs.get() {
+            let answer_sender = answer_sender.clone();
+            let (models, work_receiver) = (&models, &work_receiver);
+            let cancel = Arc::clone(&cancel);
+            scope.spawn(move || {
+                let mut solvers = Solvers::new(models, args, Some(cancel));
+                loop {
+                    let chunk = match work_receiver.lock() {
+                        Ok(receiver) => receiver.recv(),
+                        Err(_) => break,
+                    };
+                    let Ok(chunk) = chunk else {
+                        break; // The input is over.
+                    };
+                    let answers = chunk
+                        .lines
+                        .iter()
+                        .map(|w| answer_line(&w.bytes, &w.line, w.number, &mut solvers, args))
+                        .collect();
+                    if answer_sender.send((chunk.rank, answers)).is_err() {
+                        break; // The output failed.
+                    }
+                }
+            });
+        }
+        drop(answer_sender);
+        let result = feed_and_write(
+            &mut reader,
+            work_sender,
+            &answer_receiver,
+            out,
+            summary,
+            progress,
+            jobs.get(),
+        );
+        if result.is_err() {
+            // Stop the searches under way: their answers will not be written.
+            cancel.store(true, Ordering::Relaxed);
+        }
+        result
+    })
+}
+
+/// Reads the puzzle lines and hands them to the `jobs` threads in chunks through `work`, and
+/// writes their answers in order as they come back, keeping at most
+/// [`CHUNKS_IN_FLIGHT_PER_JOB`] chunks per thread ahead of the output.
+fn feed_and_write(
+    reader: &mut LineReader,
+    work: mpsc::SyncSender<Chunk>,
+    answers: &mpsc::Receiver<(usize, Vec<Answer>)>,
+    out: &mut impl Write,
+    summary: &mut Summary,
+    progress: &ProgressBar,
+    jobs: usize,
+) -> Result<(), Failure> {
+    let window = jobs * CHUNKS_IN_FLIGHT_PER_JOB;
+    let mut output = InOrder {
+        pending: BTreeMap::new(),
+        written: 0,
+        out,
+    };
+    let mut sent = 0;
+    let mut chunk = Vec::with_capacity(CHUNK_LINES);
+    let mut buffer = Vec::with_capacity(128);
+    let read = loop {
+        while let Ok((rank, answers)) = answers.try_recv() {
+            output.add(rank, answers, summary)?;
+        }
+        // Hand the chunk over when it is full, or at once when a thread may be idle.
+        if chunk.len() >= CHUNK_LINES || (!chunk.is_empty() && sent - output.written < jobs) {
+            while sent - output.written >= window {
+                match answers.recv() {
+                    Ok((rank, answers)) => output.add(rank, answers, summary)?,
+                    Err(_) => return Ok(()), // A thread panicked: the scope reports it.
                 }
             }
+            let lines = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK_LINES));
+            if work.send(Chunk { rank: sent, lines }).is_err() {
+                return Ok(()); // Every thread panicked: the scope reports it.
+            }
+            sent += 1;
+        }
+        buffer.clear();
+        let line = match reader.read_line(&mut buffer) {
+            Ok(Some(line)) => line,
+            Ok(None) => break Ok(()),
+            Err(error) => break Err(Failure::Read(error)),
         };
-        writeln!(out, "{answer}").map_err(Failure::Write)?;
+        summary.lines += 1;
+        progress.set_position(reader.consumed);
+        if is_blank(&line, &buffer) {
+            continue;
+        }
+        chunk.push(Work {
+            number: summary.lines,
+            bytes: buffer.clone(),
+            line,
+        });
+    };
+    // The input is over (or unreadable): the threads end once they have answered every line
+    // read, whose answers come before any message about the input.
+    if !chunk.is_empty()
+        && work
+            .send(Chunk {
+                rank: sent,
+                lines: chunk,
+            })
+            .is_ok()
+    {
+        sent += 1;
+    }
+    drop(work);
+    while output.written < sent {
+        let Ok((rank, answers)) = answers.recv() else {
+            return Ok(()); // A thread panicked: the scope reports it.
+        };
+        output.add(rank, answers, summary)?;
+    }
+    read
+}
+
+/// Writes chunks of answers in the order of their ranks, keeping those that come early.
+struct InOrder<'o, O> {
+    pending: BTreeMap<usize, Vec<Answer>>,
+    /// The chunks written so far, and the rank of the next one.
+    written: usize,
+    out: &'o mut O,
+}
+
+impl<O: Write> InOrder<'_, O> {
+    fn add(
+        &mut self,
+        rank: usize,
+        answers: Vec<Answer>,
+        summary: &mut Summary,
+    ) -> Result<(), Failure> {
+        self.pending.insert(rank, answers);
+        while let Some(answers) = self.pending.remove(&self.written) {
+            for answer in answers {
+                summary.record(&answer);
+                writeln!(self.out, "{}", answer.text).map_err(Failure::Write)?;
+            }
+            self.written += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a line holds no puzzle (and gets no output line).
+fn is_blank(line: &Line, buffer: &[u8]) -> bool {
+    !line.too_long && buffer.iter().all(u8::is_ascii_whitespace)
+}
+
+/// The answer to line `number`, whose first bytes are `buffer`.
+fn answer_line(
+    buffer: &[u8],
+    line: &Line,
+    number: usize,
+    solvers: &mut Solvers<'_>,
+    args: &SudokuArgs,
+) -> Answer {
+    if line.too_long {
+        return Answer::malformed(format!(
+            "malformed: line {number}: longer than {MAX_LINE_BYTES} bytes"
+        ));
+    }
+    match Grid::parse_line_bytes(buffer, number) {
+        Ok(grid) => solve_one(&grid, number, solvers, args),
+        Err(error) => Answer::malformed(format!("malformed: {error}")),
     }
 }
 
@@ -263,8 +503,8 @@ impl LineReader {
 /// The largest box size of a grid the parser accepts (36x36).
 const MAX_BOX_SIZE: usize = 6;
 
-/// The model of an empty grid for each box size (index), built on first use.
-type Models = [OnceCell<Result<Sudoku, String>>; MAX_BOX_SIZE + 1];
+/// The model of an empty grid for each box size (index), built on first use (by any thread).
+type Models = [OnceLock<Result<Sudoku, String>>; MAX_BOX_SIZE + 1];
 
 /// A solver per box size, on the model of the empty grid of that size: each puzzle restarts
 /// it with its givens fixed, so the model is built once per size rather than once per line.
@@ -272,14 +512,17 @@ struct Solvers<'m> {
     models: &'m Models,
     solvers: [Option<CliSolver<'m>>; MAX_BOX_SIZE + 1],
     args: &'m SudokuArgs,
+    /// A flag that stops every search, raised when the output fails.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<'m> Solvers<'m> {
-    fn new(models: &'m Models, args: &'m SudokuArgs) -> Self {
+    fn new(models: &'m Models, args: &'m SudokuArgs, cancel: Option<Arc<AtomicBool>>) -> Self {
         Solvers {
             models,
             solvers: Default::default(),
             args,
+            cancel,
         }
     }
 
@@ -297,9 +540,13 @@ impl<'m> Solvers<'m> {
             })
             .as_ref()
             .map_err(Clone::clone)?;
-        let args = self.args;
+        let (args, cancel) = (self.args, &self.cancel);
         let solver = self.solvers[b].get_or_insert_with(|| {
-            configure(sudoku.model(), &args.strategy, PropagationLevel::Full)
+            let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
+            match cancel {
+                Some(flag) => solver.with_cancel_flag(Arc::clone(flag)),
+                None => solver,
+            }
         });
         solver
             .restart_with(sudoku.givens(grid))
@@ -308,58 +555,39 @@ impl<'m> Solvers<'m> {
     }
 }
 
-fn solve_one(
-    grid: &Grid,
-    line: usize,
-    solvers: &mut Solvers<'_>,
-    args: &SudokuArgs,
-    summary: &mut Summary,
-) -> String {
+fn solve_one(grid: &Grid, line: usize, solvers: &mut Solvers<'_>, args: &SudokuArgs) -> Answer {
     let (sudoku, solver) = match solvers.restarted_for(grid) {
         Ok(found) => found,
-        Err(error) => {
-            summary.malformed += 1;
-            return format!("malformed: line {line}: {error}");
-        }
+        Err(error) => return Answer::malformed(format!("malformed: line {line}: {error}")),
     };
-    let answer = if args.mode.count {
+    let (text, kind) = if args.mode.count {
         let count = solver.count_up_to(args.mode.limit.unwrap_or(u64::MAX));
         match count.stopped_by {
-            Some(limit) if limit != cspkit::Limit::Solutions => {
-                summary.stopped += 1;
+            Some(limit) if limit != cspkit::Limit::Solutions => (
                 format!(
                     "stopped: {limit} after {}",
                     counted(count.solutions, "solution")
-                )
-            }
-            _ if count.solutions == 0 => {
-                summary.unsolvable += 1;
-                "0".to_owned()
-            }
-            _ => {
-                summary.solved += 1;
-                count.solutions.to_string()
-            }
+                ),
+                Kind::Stopped,
+            ),
+            _ if count.solutions == 0 => ("0".to_owned(), Kind::Unsolvable),
+            _ => (count.solutions.to_string(), Kind::Solved),
         }
     } else {
         match solver.next_solution() {
             Outcome::Solved(solution) => {
-                summary.solved += 1;
                 let text = sudoku.grid_of(&solution).to_text(GridFormat::Line);
-                text.unwrap_or_default().trim_end().to_owned()
+                (text.unwrap_or_default().trim_end().to_owned(), Kind::Solved)
             }
-            Outcome::Exhausted => {
-                summary.unsolvable += 1;
-                "no solution".to_owned()
-            }
-            Outcome::LimitReached(limit) => {
-                summary.stopped += 1;
-                format!("stopped: {limit}")
-            }
+            Outcome::Exhausted => ("no solution".to_owned(), Kind::Unsolvable),
+            Outcome::LimitReached(limit) => (format!("stopped: {limit}"), Kind::Stopped),
         }
     };
-    summary.add(solver.stats());
-    answer
+    Answer {
+        text,
+        kind,
+        stats: solver.stats(),
+    }
 }
 
 fn report(summary: &Summary, elapsed: Duration, stats: bool) {

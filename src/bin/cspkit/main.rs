@@ -16,17 +16,19 @@ mod batch;
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser as _;
 use cspkit::models::queens::Queens;
 use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
-use cspkit::{
-    Limit, Model, PropagationLevel, SearchStats, Solution, Solver, ValueOrder, VariableOrder,
-};
+use cspkit::{Limit, Model, Outcome, PropagationLevel, SearchStats, Solution, Solver};
 
-use args::{Cli, Command, ModeArgs, QueensArgs, StrategyArgs, SudokuArgs};
+use args::{
+    ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, QueensArgs, StrategyArgs,
+    SudokuArgs,
+};
 
 /// Exit codes.
 pub(crate) mod exit {
@@ -81,7 +83,7 @@ fn usage(error: &clap::Error) -> u8 {
 }
 
 /// The solver the flags ask for.
-pub(crate) type CliSolver<'m> = Solver<'m, Box<dyn VariableOrder>, Box<dyn ValueOrder>>;
+pub(crate) type CliSolver<'m> = Solver<'m, ChosenVariableOrder, ChosenValueOrder>;
 
 pub(crate) fn configure<'m>(
     model: &'m Model,
@@ -91,9 +93,12 @@ pub(crate) fn configure<'m>(
     let level = strategy.propagation.map_or(default_level, Into::into);
     let mut solver = model
         .solver()
-        .with_variable_order(strategy.var_order.build())
-        .with_value_order(strategy.value_order.build())
+        .with_variable_order(strategy.variable_order())
+        .with_value_order(strategy.value_order())
         .with_propagation(level);
+    if let Some(policy) = strategy.restart_policy() {
+        solver = solver.with_restarts(policy);
+    }
     if let Some(nodes) = strategy.node_limit {
         solver = solver.with_node_limit(nodes);
     }
@@ -114,6 +119,9 @@ pub(crate) fn print_stats(stats: &SearchStats) {
         stats.max_depth,
         stats.elapsed.as_secs_f64() * 1e3
     );
+    if stats.restarts > 0 {
+        note!("restarts {}", stats.restarts);
+    }
 }
 
 /// `count` and `noun`, in the plural unless `count` is 1.
@@ -161,7 +169,18 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
     result.map(|_| bytes)
 }
 
+/// Refuses options that make no sense together.
+fn check_options(mode: &ModeArgs, strategy: &StrategyArgs, batch: bool) -> Result<(), u8> {
+    match strategy.conflict(mode.count || mode.all, batch) {
+        Some(message) => Err(bad_input(message)),
+        None => Ok(()),
+    }
+}
+
 fn sudoku(args: &SudokuArgs) -> u8 {
+    if let Err(code) = check_options(&args.mode, &args.strategy, false) {
+        return code;
+    }
     let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
     let source = path.map_or("standard input".into(), |p| p.display().to_string());
     let bytes = match read_input(path) {
@@ -187,22 +206,21 @@ fn sudoku(args: &SudokuArgs) -> u8 {
     };
     let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
     let separator = if format == GridFormat::Line { "" } else { "\n" };
-    search(
-        solver,
-        &args.mode,
-        args.strategy.stats,
-        separator,
-        |solution| sudoku.grid_of(solution).to_text(format).unwrap_or_default(),
-    )
+    search(solver, &args.mode, &args.strategy, separator, |solution| {
+        sudoku.grid_of(solution).to_text(format).unwrap_or_default()
+    })
 }
 
 fn queens(args: &QueensArgs) -> u8 {
+    if let Err(code) = check_options(&args.mode, &args.strategy, false) {
+        return code;
+    }
     let queens = match Queens::new(args.n as usize) {
         Ok(queens) => queens,
         Err(error) => return bad_input(error),
     };
     let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
-    search(solver, &args.mode, args.strategy.stats, "\n", |solution| {
+    search(solver, &args.mode, &args.strategy, "\n", |solution| {
         let columns: Vec<String> = queens
             .columns(solution)
             .iter()
@@ -216,14 +234,19 @@ fn queens(args: &QueensArgs) -> u8 {
 fn search(
     mut solver: CliSolver<'_>,
     mode: &ModeArgs,
-    stats: bool,
+    strategy: &StrategyArgs,
     separator: &str,
     render: impl Fn(&Solution) -> String,
 ) -> u8 {
     let mut out = io::stdout().lock();
     let limit = mode.limit.unwrap_or(u64::MAX);
+    let jobs = strategy.jobs;
     let (found, stopped_by) = if mode.count {
-        let count = solver.count_up_to(limit);
+        let count = if jobs.get() > 1 {
+            solver.count_up_to_parallel(limit, jobs)
+        } else {
+            solver.count_up_to(limit)
+        };
         // A count cut short by a node or time limit is only a lower bound: it goes to the
         // message on standard error, never to standard output, where it would read as the answer.
         let answered = matches!(count.stopped_by, None | Some(Limit::Solutions));
@@ -233,11 +256,33 @@ fn search(
             }
         }
         (count.solutions, count.stopped_by)
-    } else {
-        let wanted = if mode.all { limit } else { 1 };
+    } else if mode.all && jobs.get() > 1 {
+        let mut found = 0;
+        let mut failed = None;
+        let stopped_by = solver.for_each_solution_parallel(jobs, |solution| {
+            let sep = if found > 0 { separator } else { "" };
+            if let Err(e) = write!(out, "{sep}{}", render(&solution)) {
+                failed = Some(e);
+                return ControlFlow::Break(());
+            }
+            found += 1;
+            if found < limit {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        });
+        if let Some(e) = failed {
+            return output_failed(e, exit::SOLVED);
+        }
+        (
+            found,
+            stopped_by.or((found == limit).then_some(Limit::Solutions)),
+        )
+    } else if mode.all {
         let mut found = 0;
         let mut solutions = solver.solutions();
-        while found < wanted {
+        while found < limit {
             let Some(solution) = solutions.next() else {
                 break;
             };
@@ -250,13 +295,25 @@ fn search(
         }
         let stopped_by = solutions
             .stopped_by()
-            .or((mode.all && found == wanted).then_some(Limit::Solutions));
+            .or((found == limit).then_some(Limit::Solutions));
         (found, stopped_by)
+    } else {
+        // The first solution, by restarts if asked for.
+        match solver.next_solution() {
+            Outcome::Solved(solution) => {
+                if let Err(e) = write!(out, "{}", render(&solution)) {
+                    return output_failed(e, exit::SOLVED);
+                }
+                (1, None)
+            }
+            Outcome::Exhausted => (0, None),
+            Outcome::LimitReached(limit) => (0, Some(limit)),
+        }
     };
     if let Err(e) = out.flush() {
         return output_failed(e, exit::SOLVED);
     }
-    if stats {
+    if strategy.stats {
         print_stats(&solver.stats());
     }
     match stopped_by {

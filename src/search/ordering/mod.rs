@@ -1,0 +1,232 @@
+//! Branching strategies: which variable to branch on next, and which of its values to try first.
+//!
+//! The engine branches in two ways (binary branching): at a node it asks the
+//! [`VariableOrder`] for an unfixed variable `x` and the [`ValueOrder`] for a value `v` of it,
+//! and tries `x = v`; if that subtree is exhausted, it removes `v` from `x` (`x ≠ v`),
+//! propagates, and asks both orders again. With [`InputOrder`] and [`Ascending`] this visits
+//! assignments in lexicographic order, so the first solution found is the lexicographically
+//! smallest one (in declaration order).
+//!
+//! The built-in orders, one per file of this module:
+//!
+//! | variable order | picks | cost per call |
+//! |---|---|---|
+//! | [`InputOrder`] | the first unfixed variable | up to one pass over the variables |
+//! | [`SmallestDomain`] | the fewest values left (MRV, first-fail) | one pass |
+//! | [`SmallestDomainRandomTies`] | the same, ties broken at random (seeded) | one pass, a hash per tie |
+//! | [`DomainOverDegree`] | the smallest size over degree (dom/deg) | one pass |
+//!
+//! | value order | picks | cost per call |
+//! |---|---|---|
+//! | [`Ascending`] | the smallest value | a few instructions |
+//! | [`Descending`] | the largest value | a few instructions |
+//! | [`MiddleOut`] | the value nearest the middle of the declared domain | a scan out from the middle |
+//! | [`RandomValue`] | a random value (seeded) | a hash per value of the domain |
+//!
+//! The randomised orders are deterministic: their choices are a function of their seed, of
+//! the run they are in (see [`VariableOrder::start_run`]) and of the current domains, never of
+//! the history of the search. A search with them is reproducible, and a
+//! [parallel search](crate::Solver::count_parallel) makes the same choices as the sequential
+//! one.
+//!
+//! Both traits are implemented for closures, so a one-off strategy needs no type:
+//!
+//! ```
+//! use cspkit::{AllDifferent, Model, SearchView, VarId};
+//!
+//! let mut model = Model::new();
+//! let xs = model.new_vars(4, 1..=4)?;
+//! model.post(AllDifferent::new(&xs))?;
+//! // Branch on the last unfixed variable first, and try its largest value first.
+//! let last_unfixed = |view: &SearchView<'_>| view.unfixed().last();
+//! let largest = |var: VarId, view: &SearchView<'_>| view.domain(var).max().unwrap();
+//! let mut solver = model.solver().with_variable_order(last_unfixed).with_value_order(largest);
+//! let solution = solver.next_solution().solution().unwrap();
+//! assert_eq!(solution.values(), [1, 2, 3, 4]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod ascending;
+mod descending;
+mod domain_over_degree;
+mod input_order;
+mod middle_out;
+mod random_value;
+mod smallest_domain;
+mod smallest_domain_random_ties;
+
+pub use ascending::Ascending;
+pub use descending::Descending;
+pub use domain_over_degree::DomainOverDegree;
+pub use input_order::InputOrder;
+pub use middle_out::MiddleOut;
+pub use random_value::RandomValue;
+pub use smallest_domain::SmallestDomain;
+pub use smallest_domain_random_ties::SmallestDomainRandomTies;
+
+use crate::domain::Domain;
+use crate::model::{Model, VarId};
+
+/// A read-only view of the search state, given to orderings.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchView<'a> {
+    model: &'a Model,
+    domains: &'a [Domain],
+    depth: usize,
+}
+
+impl<'a> SearchView<'a> {
+    pub(crate) fn new(model: &'a Model, domains: &'a [Domain], depth: usize) -> Self {
+        SearchView {
+            model,
+            domains,
+            depth,
+        }
+    }
+
+    /// The model being solved.
+    pub fn model(&self) -> &'a Model {
+        self.model
+    }
+
+    /// The current domain of `var`.
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of the model being solved.
+    #[inline]
+    pub fn domain(&self, var: VarId) -> &'a Domain {
+        &self.domains[var.index()]
+    }
+
+    /// The number of decisions on the current path.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// All variables, in declaration order.
+    pub fn variables(&self) -> impl DoubleEndedIterator<Item = VarId> + ExactSizeIterator + 'a {
+        let model = self.model.id();
+        (0..self.domains.len() as u32).map(move |index| VarId { model, index })
+    }
+
+    /// The variables that are not fixed yet, in declaration order.
+    pub fn unfixed(&self) -> impl DoubleEndedIterator<Item = VarId> + 'a {
+        let domains = self.domains;
+        self.variables()
+            .filter(move |var| !domains[var.index()].is_fixed())
+    }
+
+    /// The number of constraints on `var` (its static degree).
+    pub fn degree(&self, var: VarId) -> usize {
+        self.model.degree(var)
+    }
+}
+
+/// Chooses the variable to branch on.
+pub trait VariableOrder {
+    /// An unfixed variable to branch on, or `None` when every variable is fixed.
+    ///
+    /// Returning `None` while some variable is unfixed is a bug in the order; the engine then
+    /// falls back to the first unfixed variable (and says so in debug builds).
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId>;
+
+    /// Prepares the order for a search from the root.
+    ///
+    /// The solver calls it before the first decision of every search from the root: with
+    /// `run` 0 for a new search (after a `with_*` method or [`Solver::restart_with`]) and for
+    /// each subtree of a parallel search, then with 1, 2, … for the successive runs of a
+    /// search with restarts ([`Solver::with_restarts`]). Randomised orders draw their choices
+    /// from their seed and `run`, so that each run of a restarting search explores the tree
+    /// differently while every search stays reproducible. The default does nothing.
+    ///
+    /// [`Solver::restart_with`]: crate::Solver::restart_with
+    /// [`Solver::with_restarts`]: crate::Solver::with_restarts
+    fn start_run(&mut self, run: u32) {
+        let _ = run;
+    }
+}
+
+impl<F> VariableOrder for F
+where
+    F: FnMut(&SearchView<'_>) -> Option<VarId>,
+{
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        self(view)
+    }
+}
+
+impl VariableOrder for Box<dyn VariableOrder + '_> {
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        (**self).select_variable(view)
+    }
+
+    fn start_run(&mut self, run: u32) {
+        (**self).start_run(run);
+    }
+}
+
+/// Chooses the value to try first for the variable branched on.
+pub trait ValueOrder {
+    /// A value in the current domain of `var` (which has at least two values).
+    ///
+    /// # Panics
+    ///
+    /// The engine panics if the value is not in the domain: that is a bug in the order.
+    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32;
+
+    /// Prepares the order for a search from the root; see [`VariableOrder::start_run`], whose
+    /// rules are the same. The default does nothing.
+    fn start_run(&mut self, run: u32) {
+        let _ = run;
+    }
+}
+
+impl<F> ValueOrder for F
+where
+    F: FnMut(VarId, &SearchView<'_>) -> i32,
+{
+    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
+        self(var, view)
+    }
+}
+
+impl ValueOrder for Box<dyn ValueOrder + '_> {
+    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
+        (**self).select_value(var, view)
+    }
+
+    fn start_run(&mut self, run: u32) {
+        (**self).start_run(run);
+    }
+}
+
+/// Helpers for the unit tests of the orders.
+#[cfg(test)]
+mod testing {
+    use crate::domain::Domain;
+    use crate::model::{Model, VarId};
+
+    use super::SearchView;
+
+    /// A view of `domains` at the root of a search of `model`.
+    pub(super) fn view_of<'a>(model: &'a Model, domains: &'a [Domain]) -> SearchView<'a> {
+        SearchView::new(model, domains, 0)
+    }
+
+    /// A model with one unconstrained variable per domain.
+    pub(super) fn model_with(domains: &[&[i32]]) -> (Model, Vec<VarId>) {
+        let mut m = Model::new();
+        let vars = domains.iter().map(|d| m.new_var(*d).unwrap()).collect();
+        (m, vars)
+    }
+
+    /// `domain` with only `values` left, for views of a node below the root.
+    pub(super) fn narrowed(domain: &Domain, values: &[i32]) -> Domain {
+        let mut narrowed = domain.clone();
+        for value in domain.iter().filter(|v| !values.contains(v)) {
+            narrowed.remove(value, &mut |_, _| {});
+        }
+        narrowed
+    }
+}

@@ -1,0 +1,50 @@
+//! [`SmallestDomain`]: the variable with the fewest values left (MRV, first-fail).
+
+use super::{SearchView, VariableOrder};
+use crate::model::VarId;
+
+/// Branch on the variable with the fewest values left (also called MRV, minimum remaining
+/// values, or first-fail); ties go to the earliest declared. For ties broken at random, see
+/// [`SmallestDomainRandomTies`](crate::SmallestDomainRandomTies).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SmallestDomain;
+
+impl VariableOrder for SmallestDomain {
+    #[inline]
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        let mut best: Option<(usize, VarId)> = None;
+        for var in view.variables() {
+            let size = view.domain(var).size();
+            if size > 1 && best.is_none_or(|(s, _)| size < s) {
+                best = Some((size, var));
+                if size == 2 {
+                    break; // No unfixed domain is smaller.
+                }
+            }
+        }
+        best.map(|(_, var)| var)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{model_with, view_of};
+    use super::*;
+
+    #[test]
+    fn fixed_variables_are_never_selected() {
+        let (m, v) = model_with(&[&[1], &[2], &[1, 2, 3], &[4, 5]]);
+        let d = m.initial_domains();
+        assert_eq!(SmallestDomain.select_variable(&view_of(&m, d)), Some(v[3]));
+        let (m, _) = model_with(&[&[1], &[2]]);
+        let d = m.initial_domains();
+        assert_eq!(SmallestDomain.select_variable(&view_of(&m, d)), None);
+    }
+
+    #[test]
+    fn smallest_domain_breaks_ties_by_declaration_order() {
+        let (m, v) = model_with(&[&[1, 2, 3], &[1, 2], &[3, 4], &[1, 2, 3, 4]]);
+        let d = m.initial_domains();
+        assert_eq!(SmallestDomain.select_variable(&view_of(&m, d)), Some(v[1]));
+    }
+}

@@ -1,0 +1,711 @@
+//! Parallel search: counting and listing solutions on several threads of one machine.
+//!
+//! The tree is split into subtrees by the sequential search itself: it runs down to a depth
+//! `d`, records the domains at every node it reaches at that depth (the root of a subtree), skips
+//! that subtree, and goes on, so the subtrees and the solutions found above depth `d` come out
+//! in the sequential search's order. The depth is the smallest that gives at least
+//! [`SUBTREES_PER_THREAD`] subtrees per thread (each shallower trial is thrown away; they cost
+//! little). Threads then take subtrees in order from a shared counter (work sharing) and search
+//! each from its recorded domains, with their own copy of the orders and their own engine.
+//!
+//! - Counts add up. Listing hands solutions over subtree by subtree, in the order of the
+//!   subtrees, which is the order of the sequential search: with orders that are functions of
+//!   the domains (every built-in order, the randomised ones included), the same as
+//!   [`Solver::solutions`] whatever the number of threads.
+//! - Many more subtrees than threads keep the threads busy to the end although subtrees differ
+//!   in size by orders of magnitude; the threads share nothing but two counters, so the speed-up
+//!   is close to the number of cores until subtrees get too few.
+//! - A limit in one thread raises a flag that stops the others at their next decision.
+
+use std::collections::BTreeMap;
+use std::num::NonZeroUsize;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::engine::{Engine, Run, Step};
+use super::limits::{Budget, Limit, Limits, NodeShare, Pause, SharedNodes};
+use super::observer::{NoObserver, SearchObserver};
+use super::ordering::{ValueOrder, VariableOrder};
+use super::pause::{Progress, Tracked};
+use super::stats::SearchStats;
+use super::{Count, PropagationLevel, Solution, Solver};
+use crate::domain::Domain;
+use crate::model::{Model, VarId};
+
+/// The number of subtrees per thread a split aims for.
+const SUBTREES_PER_THREAD: usize = 32;
+
+/// A trial split deeper than the first that records more than this many subtrees per thread is
+/// abandoned for the shallower one (each subtree keeps a copy of the domains).
+const MAX_SUBTREES_PER_THREAD: usize = 32 * 64;
+
+/// What a parallel search shares between its threads.
+struct Context<'a> {
+    model: &'a Model,
+    level: PropagationLevel,
+    limits: &'a Limits,
+    /// Search time of the solver before this search.
+    before: Duration,
+    started: Instant,
+    shared_nodes: Option<&'a SharedNodes>,
+    /// Raised to stop every thread: a limit was reached, enough solutions were found, or the
+    /// caller asked to stop.
+    stop: &'a AtomicBool,
+}
+
+impl Context<'_> {
+    /// A budget for one call of the engine: the user's limits, shared between the threads, and
+    /// the stop flag.
+    fn budget<'b>(&'b self, share: Option<&'b NodeShare<'b>>) -> Budget<'b> {
+        let budget =
+            Budget::start(self.limits, self.before + self.started.elapsed()).with_pause(Pause {
+                flag: Some(self.stop),
+                ..Pause::default()
+            });
+        match share {
+            Some(share) => budget.with_shared_nodes(share),
+            None => budget,
+        }
+    }
+
+    /// An engine at the root of the problem: the model's domains with `fixes` fixed.
+    fn root_engine(&self, fixes: &[(VarId, i32)]) -> Engine<'_> {
+        let mut engine = Engine::new(self.model, self.level);
+        for &(var, value) in fixes {
+            engine.fix_before_search(var, value);
+        }
+        engine
+    }
+}
+
+/// An item of the sequential order of a split: a solution found above the split's depth, or a
+/// subtree (an index into [`Split::subtrees`]).
+enum Task {
+    Solution(Solution),
+    Subtree(usize),
+}
+
+/// The top of the search tree, down to `depth`.
+struct Split {
+    tasks: Vec<Task>,
+    /// The domains at the root of each subtree.
+    subtrees: Vec<Box<[Domain]>>,
+    depth: usize,
+    stats: SearchStats,
+    /// The limit that stopped the split itself (the tasks are then a prefix).
+    stopped_by: Option<Limit>,
+}
+
+/// How the search of one subtree ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Exhausted,
+    Limit(Limit),
+    /// Stopped by the stop flag: another thread reached a limit, or the caller had enough.
+    Interrupted,
+}
+
+/// What a thread found in one subtree.
+struct Found {
+    index: usize,
+    /// The solutions, in order, when they are listed.
+    solutions: Vec<Solution>,
+    count: u64,
+    end: End,
+}
+
+/// What the caller wants of the solutions.
+enum Want<'v> {
+    /// Their number, up to `max`.
+    Count { max: u64 },
+    /// Each of them, in order.
+    Each(&'v mut dyn FnMut(Solution) -> ControlFlow<()>),
+}
+
+impl<'m, V, W, O> Solver<'m, V, W, O>
+where
+    V: VariableOrder + Clone + Send,
+    W: ValueOrder + Clone + Send,
+    O: SearchObserver,
+{
+    /// Counts all solutions on `threads` threads.
+    ///
+    /// The count is the same as [`Solver::count`] gives, whatever the number of threads.
+    /// Unlike `count`, which counts the solutions this solver has not reported yet, a parallel
+    /// search always searches the whole problem: the model, with the fixes of the last
+    /// [`Solver::restart_with`]. The solver's own search is left where it was.
+    ///
+    /// How it works: the sequential search is run down to a small depth, splitting the tree
+    /// into many more subtrees than threads (32 per thread, or as close as the tree allows);
+    /// the threads take subtrees one at a time from a shared counter, each with its own copy
+    /// of the orders (hence `Clone + Send`) and its own search state. With one thread, it is
+    /// the sequential search, on the calling thread.
+    ///
+    /// - Limits: the node limit counts the decisions of all threads together (each thread adds
+    ///   its own in batches of 32, so the limit may be overrun by that many per thread), the
+    ///   time limit is measured from the start of the search, and the cancellation flag stops
+    ///   every thread. When one thread reaches a limit, the others stop at their next decision;
+    ///   the count is then the number found so far, with the limit in
+    ///   [`stopped_by`](Count::stopped_by), never reported as exact.
+    /// - Statistics: the threads' work is added to the solver's ([`SearchStats::add`]). Nodes,
+    ///   failures, backtracks and solutions are those of the sequential search (the split does
+    ///   each decision above its depth once, the threads the ones below); propagations are a
+    ///   few more (each subtree's root is propagated again); `elapsed` is the wall time.
+    /// - The restart policy ([`Solver::with_restarts`]) does not apply, and the observer sees
+    ///   nothing of a parallel search (it would need one per thread).
+    ///
+    /// # Panics
+    ///
+    /// If the value order returns a value that is not in the domain of the chosen variable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::num::NonZeroUsize;
+    ///
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::PropagationLevel;
+    ///
+    /// let queens = Queens::new(10)?;
+    /// let mut solver = queens.model().solver().with_propagation(PropagationLevel::Forward);
+    /// let threads = NonZeroUsize::new(2).unwrap();
+    /// let count = solver.count_parallel(threads);
+    /// assert_eq!((count.solutions, count.is_exact()), (724, true));
+    /// assert_eq!(solver.count().solutions, 724); // the same as sequentially
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn count_parallel(&mut self, threads: NonZeroUsize) -> Count {
+        self.count_up_to_parallel(u64::MAX, threads)
+    }
+
+    /// Counts the solutions on `threads` threads, stopping as soon as `max` are found; see
+    /// [`Solver::count_parallel`] and [`Solver::count_up_to`].
+    ///
+    /// The answer is the same whatever the number of threads: the exact count if there are
+    /// fewer than `max` solutions, else `max` with [`Limit::Solutions`].
+    ///
+    /// # Panics
+    ///
+    /// If the value order returns a value that is not in the domain of the chosen variable.
+    pub fn count_up_to_parallel(&mut self, max: u64, threads: NonZeroUsize) -> Count {
+        let (solutions, stopped_by) = self.search_parallel(threads, Want::Count { max });
+        Count {
+            solutions,
+            stopped_by,
+        }
+    }
+
+    /// Hands every solution to `visit`, in the order of the sequential search, searching on
+    /// `threads` threads; `visit` runs on the calling thread and may stop the search by
+    /// returning [`ControlFlow::Break`]. See [`Solver::count_parallel`] for how the search is
+    /// shared and for limits and statistics.
+    ///
+    /// The solutions, and their order, are those of [`Solver::solutions`] on a new search of
+    /// the problem, whatever the number of threads, for every order that depends only on the
+    /// domains, as the built-in ones do (an order that keeps state of its own, or reads
+    /// [`SearchView::depth`](crate::SearchView::depth), may see the subtrees differently; the
+    /// set of solutions is the same). Solutions are handed over subtree by subtree: those of
+    /// a subtree are kept until the subtrees before it are finished.
+    ///
+    /// Returns the limit that stopped the search, or `None` if every solution was handed over
+    /// or `visit` asked to stop. When a limit stops it, the solutions handed over are the first
+    /// ones of the sequential order, without a gap.
+    ///
+    /// # Panics
+    ///
+    /// If the value order returns a value that is not in the domain of the chosen variable.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::num::NonZeroUsize;
+    /// use std::ops::ControlFlow;
+    ///
+    /// use cspkit::{AllDifferent, Model};
+    ///
+    /// let mut model = Model::new();
+    /// let xs = model.new_vars(4, 1..=4)?;
+    /// model.post(AllDifferent::new(&xs))?;
+    /// let mut solver = model.solver();
+    /// let mut found = Vec::new();
+    /// let stopped_by = solver.for_each_solution_parallel(NonZeroUsize::new(3).unwrap(), |s| {
+    ///     found.push(s.values().to_vec());
+    ///     ControlFlow::Continue(())
+    /// });
+    /// assert_eq!(stopped_by, None);
+    /// assert_eq!(found.len(), 24);
+    /// assert_eq!(found[0], [1, 2, 3, 4]); // lexicographic order, as sequentially
+    /// assert_eq!(found[23], [4, 3, 2, 1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_each_solution_parallel(
+        &mut self,
+        threads: NonZeroUsize,
+        mut visit: impl FnMut(Solution) -> ControlFlow<()>,
+    ) -> Option<Limit> {
+        self.search_parallel(threads, Want::Each(&mut visit)).1
+    }
+
+    /// The parallel search: the number of solutions counted or handed over, and the limit
+    /// that stopped it.
+    fn search_parallel(
+        &mut self,
+        threads: NonZeroUsize,
+        mut want: Want<'_>,
+    ) -> (u64, Option<Limit>) {
+        if let Want::Count { max: 0 } = want {
+            return (0, Some(Limit::Solutions));
+        }
+        let shared_nodes = self.limits.nodes.map(|max| SharedNodes::new(max, 0));
+        let stop = AtomicBool::new(false);
+        let context = Context {
+            model: self.model,
+            level: self.level,
+            limits: &self.limits,
+            before: self.stats.elapsed,
+            started: Instant::now(),
+            shared_nodes: shared_nodes.as_ref(),
+            stop: &stop,
+        };
+        let (result, stats) = if threads.get() == 1 {
+            sequential(
+                &context,
+                &self.fixes,
+                self.variable_order.clone(),
+                self.value_order.clone(),
+                &mut want,
+            )
+        } else {
+            let split = split(
+                &context,
+                &self.fixes,
+                self.variable_order.clone(),
+                self.value_order.clone(),
+                threads.get(),
+            );
+            if let Some(shared) = &shared_nodes {
+                shared.add(split.stats.nodes);
+            }
+            share_out(
+                &context,
+                split,
+                &self.variable_order,
+                &self.value_order,
+                threads,
+                &mut want,
+            )
+        };
+        let elapsed = context.before + context.started.elapsed();
+        self.stats.add(&stats);
+        self.stats.elapsed = elapsed;
+        result
+    }
+}
+
+/// The search on the calling thread alone: the sequential search of the whole problem.
+fn sequential<V: VariableOrder, W: ValueOrder>(
+    context: &Context<'_>,
+    fixes: &[(VarId, i32)],
+    mut variable_order: V,
+    mut value_order: W,
+    want: &mut Want<'_>,
+) -> ((u64, Option<Limit>), SearchStats) {
+    let mut engine = context.root_engine(fixes);
+    let share = context.shared_nodes.map(NodeShare::new);
+    let mut stats = SearchStats::default();
+    let mut found = 0;
+    variable_order.start_run(0);
+    value_order.start_run(0);
+    let end = search_subtree(
+        context,
+        &mut engine,
+        &mut variable_order,
+        &mut value_order,
+        share.as_ref(),
+        &mut stats,
+        &mut |solution| {
+            found += 1;
+            match want {
+                Want::Count { max } if found >= *max => ControlFlow::Break(()),
+                Want::Count { .. } => ControlFlow::Continue(()),
+                Want::Each(visit) => visit(solution()),
+            }
+        },
+    );
+    let stopped_by = match (end, &want) {
+        (End::Limit(limit), _) => Some(limit),
+        (End::Interrupted, Want::Count { .. }) => Some(Limit::Solutions),
+        (End::Interrupted, Want::Each(_)) | (End::Exhausted, _) => None,
+    };
+    ((found, stopped_by), stats)
+}
+
+/// Searches the subtree below the engine's root to its end, a limit, or until `on_solution`
+/// (given a way to build the solution) breaks.
+fn search_subtree<V: VariableOrder, W: ValueOrder>(
+    context: &Context<'_>,
+    engine: &mut Engine,
+    variable_order: &mut V,
+    value_order: &mut W,
+    share: Option<&NodeShare<'_>>,
+    stats: &mut SearchStats,
+    on_solution: &mut dyn FnMut(&dyn Fn() -> Solution) -> ControlFlow<()>,
+) -> End {
+    loop {
+        let budget = context.budget(share);
+        let step = engine.next(&mut Run {
+            model: context.model,
+            variable_order: &mut *variable_order,
+            value_order: &mut *value_order,
+            observer: &mut NoObserver,
+            budget: &budget,
+            stats: &mut *stats,
+        });
+        match step {
+            Step::Solution => {
+                let solution = || Solution::from_domains(context.model, engine.domains());
+                if on_solution(&solution).is_break() {
+                    context.stop.store(true, Ordering::Relaxed);
+                    return End::Interrupted;
+                }
+            }
+            Step::Exhausted => return End::Exhausted,
+            Step::Limit(_) if budget.paused() => return End::Interrupted,
+            Step::Limit(limit) => {
+                context.stop.store(true, Ordering::Relaxed);
+                return End::Limit(limit);
+            }
+        }
+    }
+}
+
+/// Splits the tree for `threads` threads: the shallowest split with enough subtrees.
+fn split<V: VariableOrder, W: ValueOrder>(
+    context: &Context<'_>,
+    fixes: &[(VarId, i32)],
+    mut variable_order: V,
+    mut value_order: W,
+    threads: usize,
+) -> Split {
+    let mut engine = context.root_engine(fixes);
+    let target = threads * SUBTREES_PER_THREAD;
+    let most = threads * MAX_SUBTREES_PER_THREAD;
+    let mut chosen: Option<Split> = None;
+    for depth in 1..=context.model.num_variables() {
+        if depth > 1 {
+            engine.reset(context.model);
+            for &(var, value) in fixes {
+                engine.fix_before_search(var, value);
+            }
+        }
+        let cap = if depth == 1 { usize::MAX } else { most };
+        let Some(split) = split_at(
+            context,
+            &mut engine,
+            &mut variable_order,
+            &mut value_order,
+            depth,
+            cap,
+        ) else {
+            break; // Too many subtrees: keep the shallower split.
+        };
+        let enough = split.subtrees.len() >= target
+            || split.subtrees.is_empty()
+            || split.stopped_by.is_some();
+        chosen = Some(split);
+        if enough {
+            break;
+        }
+    }
+    chosen.unwrap_or_else(|| {
+        // No variable: the root is the only subtree.
+        Split {
+            tasks: vec![Task::Subtree(0)],
+            subtrees: vec![engine.domains().into()],
+            depth: 0,
+            stats: SearchStats::default(),
+            stopped_by: None,
+        }
+    })
+}
+
+/// Runs the sequential search from the engine's root down to `depth`, recording the subtrees
+/// at that depth and the solutions above it; `None` if there are more than `cap` subtrees.
+fn split_at<V: VariableOrder, W: ValueOrder>(
+    context: &Context<'_>,
+    engine: &mut Engine,
+    variable_order: &mut V,
+    value_order: &mut W,
+    depth: usize,
+    cap: usize,
+) -> Option<Split> {
+    variable_order.start_run(0);
+    value_order.start_run(0);
+    let progress = Progress::default();
+    let mut split = Split {
+        tasks: Vec::new(),
+        subtrees: Vec::new(),
+        depth,
+        stats: SearchStats::default(),
+        stopped_by: None,
+    };
+    loop {
+        // The user's node limit applies to the split on its own; the threads share what is left.
+        let budget = Budget::start(context.limits, context.before + context.started.elapsed())
+            .with_pause(Pause {
+                depth: Some(depth),
+                progress: Some(&progress),
+                ..Pause::default()
+            });
+        let step = engine.next(&mut Run {
+            model: context.model,
+            variable_order: &mut *variable_order,
+            value_order: &mut *value_order,
+            observer: &mut Tracked {
+                inner: &mut NoObserver,
+                progress: &progress,
+            },
+            budget: &budget,
+            stats: &mut split.stats,
+        });
+        match step {
+            Step::Solution => split.tasks.push(Task::Solution(Solution::from_domains(
+                context.model,
+                engine.domains(),
+            ))),
+            Step::Exhausted => return Some(split),
+            Step::Limit(_) if budget.paused() => {
+                split.tasks.push(Task::Subtree(split.subtrees.len()));
+                split.subtrees.push(engine.domains().into());
+                if split.subtrees.len() > cap {
+                    return None;
+                }
+                engine.skip_subtree();
+            }
+            Step::Limit(limit) => {
+                split.stopped_by = Some(limit);
+                return Some(split);
+            }
+        }
+    }
+}
+
+/// Shares the subtrees of `split` out to `threads` threads and gathers what they find.
+fn share_out<V, W>(
+    context: &Context<'_>,
+    split: Split,
+    variable_order: &V,
+    value_order: &W,
+    threads: NonZeroUsize,
+    want: &mut Want<'_>,
+) -> ((u64, Option<Limit>), SearchStats)
+where
+    V: VariableOrder + Clone + Send,
+    W: ValueOrder + Clone + Send,
+{
+    let mut stats = split.stats;
+    let depth = split.depth;
+    if let Some(limit) = split.stopped_by {
+        // The split itself was stopped: only the solutions before its first subtree are known
+        // to come first.
+        let solutions = split.tasks.into_iter().map_while(|task| match task {
+            Task::Solution(solution) => Some(solution),
+            Task::Subtree(_) => None,
+        });
+        let found = match want {
+            Want::Count { .. } => solutions.count() as u64,
+            Want::Each(visit) => {
+                let mut found = 0;
+                for solution in solutions {
+                    found += 1;
+                    if visit(solution).is_break() {
+                        return ((found, None), stats);
+                    }
+                }
+                found
+            }
+        };
+        return ((found, Some(limit)), stats);
+    }
+    let listing = matches!(want, Want::Each(_));
+    let above = split
+        .tasks
+        .iter()
+        .filter(|task| matches!(task, Task::Solution(_)))
+        .count() as u64;
+    // Solutions found so far, for a count that stops at a maximum.
+    let counted = AtomicU64::new(above);
+    let max = match want {
+        Want::Count { max } => *max,
+        Want::Each(_) => u64::MAX,
+    };
+    if above >= max {
+        return ((max, Some(Limit::Solutions)), stats);
+    }
+    let next = AtomicUsize::new(0);
+    let subtrees = &split.subtrees;
+    let (sender, receiver) = mpsc::channel::<Found>();
+    let result = thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.get().min(subtrees.len()))
+            .map(|_| {
+                let sender = sender.clone();
+                let mut variable_order = variable_order.clone();
+                let mut value_order = value_order.clone();
+                let (next, counted) = (&next, &counted);
+                scope.spawn(move || {
+                    let mut engine = Engine::new(context.model, context.level);
+                    let share = context.shared_nodes.map(NodeShare::new);
+                    let mut stats = SearchStats::default();
+                    while !context.stop.load(Ordering::Relaxed) {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(root) = subtrees.get(index) else {
+                            break;
+                        };
+                        engine.reset(context.model);
+                        engine.restrict_before_search(root);
+                        variable_order.start_run(0);
+                        value_order.start_run(0);
+                        let mut solutions = Vec::new();
+                        let mut count = 0;
+                        let end = search_subtree(
+                            context,
+                            &mut engine,
+                            &mut variable_order,
+                            &mut value_order,
+                            share.as_ref(),
+                            &mut stats,
+                            &mut |solution| {
+                                count += 1;
+                                if listing {
+                                    solutions.push(solution());
+                                } else if max < u64::MAX
+                                    && counted.fetch_add(1, Ordering::Relaxed) + 1 >= max
+                                {
+                                    return ControlFlow::Break(());
+                                }
+                                ControlFlow::Continue(())
+                            },
+                        );
+                        let found = Found {
+                            index,
+                            solutions,
+                            count,
+                            end,
+                        };
+                        if sender.send(found).is_err() {
+                            break;
+                        }
+                    }
+                    if let (Some(share), nodes) = (&share, stats.nodes) {
+                        share.flush(nodes);
+                    }
+                    stats
+                })
+            })
+            .collect();
+        drop(sender);
+        let result = match want {
+            Want::Count { .. } => gather_count(&receiver, above, max),
+            Want::Each(visit) => gather_in_order(&receiver, split.tasks, context.stop, visit),
+        };
+        drop(receiver);
+        for worker in workers {
+            match worker.join() {
+                Ok(mut worker_stats) => {
+                    worker_stats.max_depth += depth;
+                    stats.add(&worker_stats);
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        result
+    });
+    (result, stats)
+}
+
+/// Adds up the counts of the subtrees: the total (at most `max`) and the limit that stopped
+/// the count, if any.
+fn gather_count(receiver: &mpsc::Receiver<Found>, above: u64, max: u64) -> (u64, Option<Limit>) {
+    let mut total = above;
+    let mut stopped_by = None;
+    for found in receiver {
+        total += found.count;
+        if let End::Limit(limit) = found.end {
+            stopped_by.get_or_insert(limit);
+        }
+    }
+    if total >= max {
+        (max, Some(Limit::Solutions))
+    } else {
+        (total, stopped_by)
+    }
+}
+
+/// Hands the solutions to `visit` in the order of `tasks` as the subtrees are finished: the
+/// number handed over and the limit that stopped the search (`None` if every solution was
+/// handed over or `visit` asked to stop).
+fn gather_in_order(
+    receiver: &mpsc::Receiver<Found>,
+    tasks: Vec<Task>,
+    stop: &AtomicBool,
+    visit: &mut dyn FnMut(Solution) -> ControlFlow<()>,
+) -> (u64, Option<Limit>) {
+    let mut finished: BTreeMap<usize, Found> = BTreeMap::new();
+    let mut handed = 0;
+    let mut stopped_by = None;
+    let mut hand = |solution: Solution, handed: &mut u64| {
+        *handed += 1;
+        let flow = visit(solution);
+        if flow.is_break() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        flow
+    };
+    for task in tasks {
+        let found = match task {
+            Task::Solution(solution) => {
+                if hand(solution, &mut handed).is_break() {
+                    return (handed, None);
+                }
+                continue;
+            }
+            Task::Subtree(index) => loop {
+                if let Some(found) = finished.remove(&index) {
+                    break found;
+                }
+                match receiver.recv() {
+                    Ok(found) => {
+                        if let End::Limit(limit) = found.end {
+                            stopped_by.get_or_insert(limit);
+                        }
+                        finished.insert(found.index, found);
+                    }
+                    // Every thread has ended without this subtree: they were stopped, and the
+                    // limit that stopped them has been reported.
+                    Err(_) => return (handed, stopped_by.or(Some(Limit::Cancelled))),
+                }
+            },
+        };
+        let end = found.end;
+        for solution in found.solutions {
+            if hand(solution, &mut handed).is_break() {
+                return (handed, None);
+            }
+        }
+        if end != End::Exhausted {
+            // The first unfinished subtree: nothing is known of what follows. Wait for the
+            // threads to stop, and for the report of the limit that stopped them.
+            stop.store(true, Ordering::Relaxed);
+            for found in receiver {
+                if let End::Limit(limit) = found.end {
+                    stopped_by.get_or_insert(limit);
+                }
+            }
+            return (handed, stopped_by.or(Some(Limit::Cancelled)));
+        }
+    }
+    (handed, None)
+}

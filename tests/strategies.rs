@@ -1,0 +1,502 @@
+//! The randomised orders, restarts and parallel search on random small models, checked against
+//! brute force (`common::brute_force`), and on N-Queens, whose counts are known.
+
+mod common;
+
+use std::num::NonZeroUsize;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use common::{
+    ConstraintRecipe, LEVELS, ModelSpec, brute_force, collect_solutions, has_no_repeats,
+    model_specs, scope,
+};
+use cspkit::models::queens::Queens;
+use cspkit::{
+    AllDifferent, Ascending, Comparison, Constraint, DomainOverDegree, EventRecorder, InputOrder,
+    Limit, Linear, MiddleOut, Model, Outcome, PropagationLevel, RandomValue, RestartPolicy,
+    SearchEvent, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder, VarId,
+    VariableOrder,
+};
+use proptest::prelude::*;
+
+/// `Σ aᵢ·xᵢ ≤ c`, through the crate's own [`Linear`], so that models are not all-different only.
+#[derive(Debug, Clone)]
+struct AtMost {
+    terms: Vec<(i64, usize)>,
+    constant: i64,
+}
+
+impl ConstraintRecipe for AtMost {
+    fn build(&self, vars: &[VarId]) -> Box<dyn Constraint> {
+        let terms: Vec<(i64, VarId)> = self.terms.iter().map(|&(a, i)| (a, vars[i])).collect();
+        Box::new(Linear::new(&terms, Comparison::Le, self.constant))
+    }
+}
+
+fn at_most(n: usize, scale: i32) -> impl Strategy<Value = AtMost> {
+    let coefficient = prop_oneof![Just(-2i64), Just(-1), Just(1), Just(2)];
+    (
+        scope(n, 1..=n.min(3)),
+        proptest::collection::vec(coefficient, 3),
+        -8i64..=8,
+    )
+        .prop_map(move |(scope, coefficients, bound)| AtMost {
+            terms: coefficients.into_iter().zip(scope).collect(),
+            constant: bound * i64::from(scale),
+        })
+}
+
+fn models() -> impl Strategy<Value = ModelSpec<AtMost>> {
+    model_specs(2..=6, 1, at_most)
+}
+
+fn policies() -> impl Strategy<Value = RestartPolicy> {
+    prop_oneof![
+        (1u64..=4).prop_map(RestartPolicy::luby),
+        (1u64..=4).prop_map(|base| RestartPolicy::geometric(base, 1.5)),
+    ]
+}
+
+/// A named strategy: a variable order and a value order, as trait objects.
+type NamedOrders = (String, Box<dyn VariableOrder>, Box<dyn ValueOrder>);
+
+/// Every variable order with every value order of the crate, the randomised ones from `seed`.
+fn orders(seed: u64) -> Vec<NamedOrders> {
+    let variable_order = |name: &str| -> Box<dyn VariableOrder> {
+        match name {
+            "input" => Box::new(InputOrder),
+            "smallest" => Box::new(SmallestDomain),
+            "dom/deg" => Box::new(DomainOverDegree),
+            _ => Box::new(SmallestDomainRandomTies::new(seed)),
+        }
+    };
+    let value_order = |name: &str| -> Box<dyn ValueOrder> {
+        match name {
+            "ascending" => Box::new(Ascending),
+            "middle" => Box::new(MiddleOut),
+            _ => Box::new(RandomValue::new(seed)),
+        }
+    };
+    let mut all = Vec::new();
+    for v in ["input", "smallest", "dom/deg", "random ties"] {
+        for w in ["ascending", "middle", "random"] {
+            all.push((format!("{v}, {w}"), variable_order(v), value_order(w)));
+        }
+    }
+    all
+}
+
+fn threads(n: usize) -> NonZeroUsize {
+    NonZeroUsize::new(n).expect("at least one thread")
+}
+
+/// The solutions of a parallel listing, as value vectors, and what stopped it.
+fn listed<V, W>(solver: &mut Solver<'_, V, W>, jobs: usize) -> (Vec<Vec<i32>>, Option<Limit>)
+where
+    V: VariableOrder + Clone + Send,
+    W: ValueOrder + Clone + Send,
+{
+    let mut found = Vec::new();
+    let stopped_by = solver.for_each_solution_parallel(threads(jobs), |solution| {
+        found.push(solution.values().to_vec());
+        ControlFlow::Continue(())
+    });
+    (found, stopped_by)
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig::with_cases(128)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn the_new_orders_find_the_brute_force_solutions_each_once(
+        spec in models(),
+        seed in any::<u64>(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            for (name, variable_order, value_order) in orders(seed) {
+                let mut solver = model
+                    .solver()
+                    .with_variable_order(variable_order)
+                    .with_value_order(value_order)
+                    .with_propagation(level);
+                let (mut found, stopped_by) = collect_solutions(&mut solver);
+                prop_assert_eq!(stopped_by, None);
+                found.sort();
+                prop_assert!(has_no_repeats(&found), "{} at {:?}", name, level);
+                prop_assert_eq!(&found, &expected, "{} at {:?}", name, level);
+            }
+        }
+    }
+
+    #[test]
+    fn randomised_orders_give_the_same_search_for_the_same_seed(
+        spec in models(),
+        seed in any::<u64>(),
+    ) {
+        let (model, _) = spec.build();
+        let search = || {
+            let mut solver = model
+                .solver()
+                .with_variable_order(SmallestDomainRandomTies::new(seed))
+                .with_value_order(RandomValue::new(seed))
+                .with_propagation(PropagationLevel::Forward);
+            let (found, _) = collect_solutions(&mut solver);
+            (found, solver.stats().nodes, solver.stats().failures)
+        };
+        prop_assert_eq!(search(), search());
+    }
+
+    #[test]
+    fn restarts_find_a_solution_exactly_when_brute_force_does(
+        spec in models(),
+        seed in any::<u64>(),
+        policy in policies(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            let mut solver = model
+                .solver()
+                .with_variable_order(SmallestDomainRandomTies::new(seed))
+                .with_value_order(RandomValue::new(seed))
+                .with_propagation(level)
+                .with_restarts(policy);
+            match solver.next_solution() {
+                Outcome::Solved(solution) => {
+                    prop_assert!(expected.iter().any(|s| s == solution.values()), "at {:?}", level);
+                    // The later calls go on with the last run: every other solution, once.
+                    let mut found = vec![solution.values().to_vec()];
+                    loop {
+                        match solver.next_solution() {
+                            Outcome::Solved(solution) => found.push(solution.values().to_vec()),
+                            Outcome::Exhausted => break,
+                            Outcome::LimitReached(limit) => {
+                                return Err(TestCaseError::fail(format!("stopped: {limit}")));
+                            }
+                        }
+                    }
+                    found.sort();
+                    prop_assert!(has_no_repeats(&found));
+                    prop_assert_eq!(&found, &expected, "at {:?}", level);
+                }
+                Outcome::Exhausted => prop_assert!(expected.is_empty(), "at {:?}", level),
+                Outcome::LimitReached(limit) => {
+                    return Err(TestCaseError::fail(format!("stopped without a limit: {limit}")));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counting_and_listing_ignore_restarts(
+        spec in models(),
+        seed in any::<u64>(),
+        policy in policies(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        let count = model.solver().with_restarts(policy).count();
+        prop_assert_eq!((count.solutions, count.stopped_by), (expected.len() as u64, None));
+        // With the default orders, the listing is the lexicographic order, restarts or not.
+        let (found, _) = collect_solutions(&mut model.solver().with_restarts(policy));
+        prop_assert_eq!(&found, &expected);
+        let mut random = model
+            .solver()
+            .with_value_order(RandomValue::new(seed))
+            .with_restarts(policy);
+        prop_assert_eq!(random.count().solutions, expected.len() as u64);
+        prop_assert_eq!(random.stats().restarts, 0);
+    }
+
+    #[test]
+    fn a_limited_restart_search_reports_exhausted_only_when_there_is_no_solution(
+        spec in models(),
+        seed in any::<u64>(),
+        nodes in 0u64..8,
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        let mut solver = model
+            .solver()
+            .with_variable_order(SmallestDomainRandomTies::new(seed))
+            .with_value_order(RandomValue::new(seed))
+            .with_restarts(RestartPolicy::luby(1))
+            .with_node_limit(nodes);
+        match solver.next_solution() {
+            Outcome::Solved(solution) => {
+                prop_assert!(expected.iter().any(|s| s == solution.values()));
+            }
+            Outcome::Exhausted => prop_assert!(expected.is_empty()),
+            Outcome::LimitReached(limit) => {
+                prop_assert_eq!(limit, Limit::Nodes);
+                prop_assert!(solver.stats().nodes >= nodes);
+            }
+        }
+    }
+
+    #[test]
+    fn parallel_counts_and_listings_are_those_of_the_sequential_search(
+        spec in models(),
+        seed in any::<u64>(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            let solver = || {
+                model
+                    .solver()
+                    .with_variable_order(SmallestDomainRandomTies::new(seed))
+                    .with_value_order(RandomValue::new(seed))
+                    .with_propagation(level)
+            };
+            let (sequential, _) = collect_solutions(&mut solver());
+            let sequential_stats = {
+                let mut solver = solver();
+                let _ = solver.count();
+                solver.stats()
+            };
+            for jobs in 1..=4 {
+                let mut counter = solver();
+                let count = counter.count_parallel(threads(jobs));
+                prop_assert_eq!((count.solutions, count.stopped_by), (expected.len() as u64, None));
+                let stats = counter.stats();
+                prop_assert_eq!(
+                    (stats.nodes, stats.failures, stats.backtracks, stats.solutions),
+                    (
+                        sequential_stats.nodes,
+                        sequential_stats.failures,
+                        sequential_stats.backtracks,
+                        sequential_stats.solutions,
+                    ),
+                    "jobs {} at {:?}", jobs, level
+                );
+                let (found, stopped_by) = listed(&mut solver(), jobs);
+                prop_assert_eq!(stopped_by, None);
+                prop_assert_eq!(&found, &sequential, "jobs {} at {:?}", jobs, level);
+                for max in 1..=3 {
+                    let count = solver().count_up_to_parallel(max, threads(jobs));
+                    let mut reference = solver();
+                    prop_assert_eq!(count, reference.count_up_to(max), "max {}", max);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_limited_parallel_search_never_reports_an_inexact_count_as_exact(
+        spec in models(),
+        nodes in 0u64..12,
+        jobs in 1usize..=3,
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        let mut solver = model.solver().with_node_limit(nodes);
+        let count = solver.count_parallel(threads(jobs));
+        if count.is_exact() {
+            prop_assert_eq!(count.solutions, expected.len() as u64);
+        } else {
+            prop_assert_eq!(count.stopped_by, Some(Limit::Nodes));
+            prop_assert!(count.solutions <= expected.len() as u64);
+        }
+        // A listing cut short by a limit is the start of the sequential order.
+        let (found, stopped_by) = listed(&mut model.solver().with_node_limit(nodes), jobs);
+        prop_assert!(expected.starts_with(&found), "{:?}", found);
+        if stopped_by.is_none() {
+            prop_assert_eq!(&found, &expected);
+        }
+    }
+}
+
+#[test]
+fn restarts_prove_that_the_pigeons_do_not_fit() {
+    // Seven pigeons, six holes: no solution, and a tree large enough for many restarts.
+    let mut model = Model::new();
+    let pigeons = model.new_vars(7, 1..=6).unwrap();
+    for (i, &p) in pigeons.iter().enumerate() {
+        for &q in &pigeons[i + 1..] {
+            model.post(cspkit::NotEqual::new(p, q)).unwrap();
+        }
+    }
+    for policy in [RestartPolicy::luby(2), RestartPolicy::geometric(2, 1.3)] {
+        let mut solver = model
+            .solver()
+            .with_variable_order(SmallestDomainRandomTies::new(3))
+            .with_value_order(RandomValue::new(3))
+            .with_propagation(PropagationLevel::Forward)
+            .with_restarts(policy);
+        assert_eq!(solver.next_solution(), Outcome::Exhausted);
+        assert!(solver.stats().restarts > 5, "{:?}", solver.stats());
+        // Asking again: still nothing.
+        assert_eq!(solver.next_solution(), Outcome::Exhausted);
+    }
+}
+
+#[test]
+fn a_time_limit_or_a_cancellation_stops_a_restart_search_cleanly() {
+    let mut model = Model::new();
+    let pigeons = model.new_vars(12, 1..=11).unwrap();
+    model.post(AllDifferent::new(&pigeons)).unwrap();
+    let flag = Arc::new(AtomicBool::new(true));
+    let mut solver = model
+        .solver()
+        .with_propagation(PropagationLevel::None)
+        .with_value_order(RandomValue::new(1))
+        .with_restarts(RestartPolicy::luby(1))
+        .with_cancel_flag(Arc::clone(&flag));
+    assert_eq!(
+        solver.next_solution(),
+        Outcome::LimitReached(Limit::Cancelled)
+    );
+    let mut solver = model
+        .solver()
+        .with_propagation(PropagationLevel::None)
+        .with_value_order(RandomValue::new(1))
+        .with_restarts(RestartPolicy::luby(1))
+        .with_time_limit(std::time::Duration::from_millis(20));
+    assert_eq!(solver.next_solution(), Outcome::LimitReached(Limit::Time));
+    assert!(solver.stats().restarts > 0);
+}
+
+#[test]
+fn runs_differ_and_the_observer_sees_each_of_them_from_the_root() {
+    let queens = Queens::new(30).unwrap();
+    let mut recorder = EventRecorder::default();
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_variable_order(SmallestDomainRandomTies::new(9))
+        .with_value_order(RandomValue::new(9))
+        .with_propagation(PropagationLevel::Forward)
+        .with_restarts(RestartPolicy::luby(1))
+        .with_observer(&mut recorder);
+    assert!(solver.next_solution().is_solved());
+    let stats = solver.stats();
+    drop(solver);
+    assert!(stats.restarts > 2, "{stats:?}");
+    // The first decision of each run is at depth 1, and runs start differently.
+    let firsts: Vec<(VarId, i32)> = recorder
+        .events()
+        .iter()
+        .filter_map(|event| match *event {
+            SearchEvent::Decision {
+                var,
+                value,
+                depth: 1,
+            } => Some((var, value)),
+            _ => None,
+        })
+        .collect();
+    assert!(firsts.len() as u64 > stats.restarts);
+    let mut distinct = firsts.clone();
+    distinct.sort_unstable_by_key(|&(var, value)| (var.index(), value));
+    distinct.dedup();
+    assert!(distinct.len() > 1, "{firsts:?}");
+    let decisions = recorder
+        .events()
+        .iter()
+        .filter(|e| matches!(e, SearchEvent::Decision { .. }))
+        .count() as u64;
+    assert_eq!(decisions, stats.nodes);
+}
+
+/// The number of placements of n queens, n = 1..=10 (OEIS A000170).
+const QUEENS_COUNTS: [u64; 10] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+
+#[test]
+fn parallel_queens_counts_and_listings_do_not_depend_on_the_number_of_threads() {
+    for n in 6..=10 {
+        let queens = Queens::new(n).unwrap();
+        let solver = || {
+            queens
+                .model()
+                .solver()
+                .with_propagation(Queens::DEFAULT_PROPAGATION)
+        };
+        let (sequential, _) = collect_solutions(&mut solver());
+        assert_eq!(sequential.len() as u64, QUEENS_COUNTS[n - 1]);
+        for jobs in 1..=4 {
+            let count = solver().count_parallel(threads(jobs));
+            assert_eq!(
+                (count.solutions, count.stopped_by),
+                (QUEENS_COUNTS[n - 1], None),
+                "{n} queens, {jobs} threads"
+            );
+            let (found, stopped_by) = listed(&mut solver(), jobs);
+            assert_eq!(stopped_by, None);
+            assert_eq!(found, sequential, "{n} queens, {jobs} threads");
+            // With smallest-domain-first and the middle out: another order, the same agreement.
+            let mrv = || {
+                solver()
+                    .with_variable_order(SmallestDomain)
+                    .with_value_order(MiddleOut)
+            };
+            let (sequential, _) = collect_solutions(&mut mrv());
+            let (found, _) = listed(&mut mrv(), jobs);
+            assert_eq!(found, sequential, "{n} queens, {jobs} threads, mrv");
+        }
+    }
+}
+
+#[test]
+fn a_parallel_search_covers_the_whole_problem_under_the_fixes_of_restart_with() {
+    let queens = Queens::new(8).unwrap();
+    let rows = queens.rows();
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_propagation(PropagationLevel::Forward);
+    // Half the solutions are already reported: the sequential count is of the rest only.
+    for _ in 0..46 {
+        assert!(solver.next_solution().is_solved());
+    }
+    assert_eq!(solver.count_parallel(threads(2)).solutions, 92);
+    assert_eq!(solver.count().solutions, 46);
+    solver.restart_with([(rows[0], 0)]).unwrap();
+    assert_eq!(solver.count_parallel(threads(3)).solutions, 4);
+    let (found, _) = listed(&mut solver, 3);
+    assert!(found.iter().all(|s| s[0] == 0) && found.len() == 4);
+}
+
+#[test]
+fn a_cancelled_parallel_search_says_so() {
+    let queens = Queens::new(12).unwrap();
+    let flag = Arc::new(AtomicBool::new(true));
+    let mut solver = queens.model().solver().with_cancel_flag(flag);
+    let count = solver.count_parallel(threads(2));
+    assert_eq!(
+        (count.solutions, count.stopped_by),
+        (0, Some(Limit::Cancelled))
+    );
+    let big = Queens::new(14).unwrap();
+    let count = big
+        .model()
+        .solver()
+        .with_time_limit(std::time::Duration::from_millis(5))
+        .count_parallel(threads(2));
+    assert_eq!(count.stopped_by, Some(Limit::Time));
+    assert!(!count.is_exact());
+}
+
+#[test]
+fn a_visitor_that_stops_stops_the_threads() {
+    let queens = Queens::new(10).unwrap();
+    let mut solver = queens.model().solver();
+    let mut seen = 0;
+    let stopped_by = solver.for_each_solution_parallel(threads(3), |_| {
+        seen += 1;
+        if seen == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!((seen, stopped_by), (5, None));
+}
