@@ -500,3 +500,27 @@ fn a_visitor_that_stops_stops_the_threads() {
     });
     assert_eq!((seen, stopped_by), (5, None));
 }
+
+#[test]
+fn a_split_that_reaches_its_cap_at_the_first_level_keeps_the_rest_of_the_tree_as_one_subtree() {
+    // 10 000 values for x, each the root of a subtree (z is still free once x = y): more
+    // subtrees than a split keeps, so the last one recorded is the rest of the tree.
+    let mut model = Model::new();
+    let x = model.new_var(0..10_000).unwrap();
+    let y = model.new_var(0..10_000).unwrap();
+    let z = model.new_var(0..=1).unwrap();
+    model
+        .post(cspkit::Relation::new(x, Comparison::Eq, y))
+        .unwrap();
+    let _ = z;
+    let solver = || model.solver().with_propagation(PropagationLevel::Forward);
+    let count = solver().count_parallel(threads(2));
+    assert_eq!((count.solutions, count.stopped_by), (20_000, None));
+    let (sequential, _) = collect_solutions(&mut solver());
+    let (found, stopped_by) = listed(&mut solver(), 3);
+    assert_eq!(stopped_by, None);
+    assert!(
+        found == sequential,
+        "the listing differs from the sequential order"
+    );
+}

@@ -38,9 +38,11 @@ use crate::model::{Model, VarId};
 /// The number of subtrees per thread a split aims for.
 const SUBTREES_PER_THREAD: usize = 32;
 
-/// A trial split deeper than the first that records more than this many subtrees per thread is
-/// abandoned for the shallower one (each subtree keeps a copy of the domains).
+/// The most subtrees per thread a split records (each keeps a copy of the domains).
 const MAX_SUBTREES_PER_THREAD: usize = 32 * 64;
+
+/// The most memory the recorded domains of a split may take, roughly.
+const MAX_SPLIT_BYTES: usize = 64 << 20;
 
 /// What a parallel search shares between its threads.
 struct Context<'a> {
@@ -383,6 +385,11 @@ fn search_subtree<V: VariableOrder, W: ValueOrder>(
 }
 
 /// Splits the tree for `threads` threads: the shallowest split with enough subtrees.
+///
+/// A split records at most `threads ×` [`MAX_SUBTREES_PER_THREAD`] subtrees, and no more than
+/// [`MAX_SPLIT_BYTES`] of domains: a deeper trial that would record more is abandoned for the
+/// shallower one, and the first (depth 1), if it reaches the cap, records the rest of the tree
+/// as one last subtree.
 fn split<V: VariableOrder, W: ValueOrder>(
     context: &Context<'_>,
     fixes: &[(VarId, i32)],
@@ -392,7 +399,9 @@ fn split<V: VariableOrder, W: ValueOrder>(
 ) -> Split {
     let mut engine = context.root_engine(fixes);
     let target = threads * SUBTREES_PER_THREAD;
-    let most = threads * MAX_SUBTREES_PER_THREAD;
+    let cap = (threads * MAX_SUBTREES_PER_THREAD)
+        .min(MAX_SPLIT_BYTES / snapshot_bytes(context.model))
+        .max(target);
     let mut chosen: Option<Split> = None;
     for depth in 1..=context.model.num_variables() {
         if depth > 1 {
@@ -401,7 +410,6 @@ fn split<V: VariableOrder, W: ValueOrder>(
                 engine.fix_before_search(var, value);
             }
         }
-        let cap = if depth == 1 { usize::MAX } else { most };
         let Some(split) = split_at(
             context,
             &mut engine,
@@ -432,8 +440,24 @@ fn split<V: VariableOrder, W: ValueOrder>(
     })
 }
 
+/// About how many bytes a copy of the domains of `model` takes.
+fn snapshot_bytes(model: &Model) -> usize {
+    let words: usize = model
+        .variables()
+        .map(|var| {
+            let domain = model.domain(var);
+            match (domain.min(), domain.max()) {
+                (Some(min), Some(max)) => (i64::from(max) - i64::from(min)) as usize / 64 + 1,
+                _ => 1,
+            }
+        })
+        .sum();
+    (model.num_variables() * std::mem::size_of::<Domain>() + words * 8).max(1)
+}
+
 /// Runs the sequential search from the engine's root down to `depth`, recording the subtrees
-/// at that depth and the solutions above it; `None` if there are more than `cap` subtrees.
+/// at that depth and the solutions above it. Past `cap` subtrees, a deeper split is abandoned
+/// (`None`) and the first one, at depth 1, records the rest of the tree as one last subtree.
 fn split_at<V: VariableOrder, W: ValueOrder>(
     context: &Context<'_>,
     engine: &mut Engine,
@@ -452,11 +476,14 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
         stats: SearchStats::default(),
         stopped_by: None,
     };
+    // Where to pause: at `depth`, or, once the cap is reached at depth 1, at the next node at
+    // the root, whose subtree is all that is left of the tree.
+    let mut pause_depth = depth;
     loop {
         // The user's node limit applies to the split on its own; the threads share what is left.
         let budget = Budget::start(context.limits, context.before + context.started.elapsed())
             .with_pause(Pause {
-                depth: Some(depth),
+                depth: Some(pause_depth),
                 progress: Some(&progress),
                 ..Pause::default()
             });
@@ -480,8 +507,14 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
             Step::Limit(_) if budget.paused() => {
                 split.tasks.push(Task::Subtree(split.subtrees.len()));
                 split.subtrees.push(engine.domains().into());
-                if split.subtrees.len() > cap {
+                if pause_depth == 0 {
+                    return Some(split); // The rest of the tree.
+                }
+                if depth > 1 && split.subtrees.len() > cap {
                     return None;
+                }
+                if depth == 1 && split.subtrees.len() >= cap {
+                    pause_depth = 0;
                 }
                 engine.skip_subtree();
             }
