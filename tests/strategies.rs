@@ -486,6 +486,25 @@ fn a_cancelled_parallel_search_says_so() {
 }
 
 #[test]
+fn the_node_limit_of_a_parallel_search_counts_the_solvers_earlier_decisions_too() {
+    let queens = Queens::new(8).unwrap();
+    let mut solver = queens.model().solver().with_node_limit(50);
+    assert_eq!(solver.count().stopped_by, Some(Limit::Nodes));
+    let count = solver.count_parallel(threads(2));
+    assert_eq!(count.stopped_by, Some(Limit::Nodes));
+    let (found, stopped_by) = listed(&mut solver, 1);
+    assert_eq!((found.len(), stopped_by), (0, Some(Limit::Nodes)));
+    // A fresh solver with room for the whole tree counts everything.
+    let nodes = {
+        let mut solver = queens.model().solver();
+        let _ = solver.count();
+        solver.stats().nodes
+    };
+    let mut solver = queens.model().solver().with_node_limit(nodes + 1);
+    assert_eq!(solver.count_parallel(threads(3)).solutions, 92);
+}
+
+#[test]
 fn a_visitor_that_stops_stops_the_threads() {
     let queens = Queens::new(10).unwrap();
     let mut solver = queens.model().solver();

@@ -146,10 +146,10 @@ where
     /// of the orders (hence `Clone + Send`) and its own search state. With one thread, it is
     /// the sequential search, on the calling thread.
     ///
-    /// - Limits: the node limit counts the decisions of all threads together (each thread adds
-    ///   its own in batches of 32, so the limit may be overrun by that many per thread), the
-    ///   time limit is measured from the start of the search, and the cancellation flag stops
-    ///   every thread. When one thread reaches a limit, the others stop at their next decision;
+    /// - Limits count over the life of the solver, as for the sequential search. The node limit
+    ///   counts the decisions of all threads together (each thread adds its own in batches of
+    ///   32, so the limit may be overrun by that many per thread), and the cancellation flag
+    ///   stops every thread. When one thread reaches a limit, the others stop at their next decision;
     ///   the count is then the number found so far, with the limit in
     ///   [`stopped_by`](Count::stopped_by), never reported as exact.
     /// - Statistics: the threads' work is added to the solver's ([`SearchStats::add`]). Nodes,
@@ -261,7 +261,11 @@ where
         if let Want::Count { max: 0 } = want {
             return (0, Some(Limit::Solutions));
         }
-        let shared_nodes = self.limits.nodes.map(|max| SharedNodes::new(max, 0));
+        // The limits count over the life of the solver, as for the sequential search.
+        let shared_nodes = self
+            .limits
+            .nodes
+            .map(|max| SharedNodes::new(max, self.stats.nodes));
         let stop = AtomicBool::new(false);
         let context = Context {
             model: self.model,
@@ -398,6 +402,10 @@ fn split<V: VariableOrder, W: ValueOrder>(
     threads: usize,
 ) -> Split {
     let mut engine = context.root_engine(fixes);
+    let limits = Limits {
+        nodes: context.shared_nodes.map(SharedNodes::left),
+        ..context.limits.clone()
+    };
     let target = threads * SUBTREES_PER_THREAD;
     let cap = (threads * MAX_SUBTREES_PER_THREAD)
         .min(MAX_SPLIT_BYTES / snapshot_bytes(context.model))
@@ -412,6 +420,7 @@ fn split<V: VariableOrder, W: ValueOrder>(
         }
         let Some(split) = split_at(
             context,
+            &limits,
             &mut engine,
             &mut variable_order,
             &mut value_order,
@@ -460,6 +469,7 @@ fn snapshot_bytes(model: &Model) -> usize {
 /// (`None`) and the first one, at depth 1, records the rest of the tree as one last subtree.
 fn split_at<V: VariableOrder, W: ValueOrder>(
     context: &Context<'_>,
+    limits: &Limits,
     engine: &mut Engine,
     variable_order: &mut V,
     value_order: &mut W,
@@ -480,9 +490,10 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
     // the root, whose subtree is all that is left of the tree.
     let mut pause_depth = depth;
     loop {
-        // The user's node limit applies to the split on its own; the threads share what is left.
-        let budget = Budget::start(context.limits, context.before + context.started.elapsed())
-            .with_pause(Pause {
+        // Each trial counts its own decisions against what is left of the node limit; only
+        // those of the split kept are added to the threads' count (the others are done again).
+        let budget =
+            Budget::start(limits, context.before + context.started.elapsed()).with_pause(Pause {
                 depth: Some(pause_depth),
                 progress: Some(&progress),
                 ..Pause::default()
@@ -503,12 +514,12 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
                 context.model,
                 engine.domains(),
             ))),
-            Step::Exhausted => return Some(split),
+            Step::Exhausted => break,
             Step::Limit(_) if budget.paused() => {
                 split.tasks.push(Task::Subtree(split.subtrees.len()));
                 split.subtrees.push(engine.domains().into());
                 if pause_depth == 0 {
-                    return Some(split); // The rest of the tree.
+                    break; // The rest of the tree.
                 }
                 if depth > 1 && split.subtrees.len() > cap {
                     return None;
@@ -520,10 +531,11 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
             }
             Step::Limit(limit) => {
                 split.stopped_by = Some(limit);
-                return Some(split);
+                break;
             }
         }
     }
+    Some(split)
 }
 
 /// Shares the subtrees of `split` out to `threads` threads and gathers what they find.
@@ -632,8 +644,8 @@ where
                             break;
                         }
                     }
-                    if let (Some(share), nodes) = (&share, stats.nodes) {
-                        share.flush(nodes);
+                    if let Some(share) = &share {
+                        share.flush(stats.nodes);
                     }
                     stats
                 })
