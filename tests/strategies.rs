@@ -543,3 +543,22 @@ fn a_split_that_reaches_its_cap_at_the_first_level_keeps_the_rest_of_the_tree_as
         "the listing differs from the sequential order"
     );
 }
+
+#[test]
+fn every_restart_run_keeps_the_fixes_of_restart_with() {
+    let queens = Queens::new(20).unwrap();
+    let rows = queens.rows();
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_value_order(RandomValue::new(4))
+        .with_propagation(PropagationLevel::Forward)
+        .with_restarts(RestartPolicy::luby(1));
+    for column in [0, 7, 19] {
+        solver.restart_with([(rows[0], column)]).unwrap();
+        let solution = solver.next_solution().solution().expect("a placement");
+        assert!(solver.stats().restarts > 0, "{:?}", solver.stats());
+        assert_eq!(solution[rows[0]], column);
+        assert!(queens.model().is_solution(solution.values()));
+    }
+}
