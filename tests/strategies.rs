@@ -486,6 +486,25 @@ fn a_cancelled_parallel_search_says_so() {
 }
 
 #[test]
+fn the_node_limit_of_a_parallel_search_counts_the_solvers_earlier_decisions_too() {
+    let queens = Queens::new(8).unwrap();
+    let mut solver = queens.model().solver().with_node_limit(50);
+    assert_eq!(solver.count().stopped_by, Some(Limit::Nodes));
+    let count = solver.count_parallel(threads(2));
+    assert_eq!(count.stopped_by, Some(Limit::Nodes));
+    let (found, stopped_by) = listed(&mut solver, 1);
+    assert_eq!((found.len(), stopped_by), (0, Some(Limit::Nodes)));
+    // A fresh solver with room for the whole tree counts everything.
+    let nodes = {
+        let mut solver = queens.model().solver();
+        let _ = solver.count();
+        solver.stats().nodes
+    };
+    let mut solver = queens.model().solver().with_node_limit(nodes + 1);
+    assert_eq!(solver.count_parallel(threads(3)).solutions, 92);
+}
+
+#[test]
 fn a_visitor_that_stops_stops_the_threads() {
     let queens = Queens::new(10).unwrap();
     let mut solver = queens.model().solver();
@@ -499,4 +518,47 @@ fn a_visitor_that_stops_stops_the_threads() {
         }
     });
     assert_eq!((seen, stopped_by), (5, None));
+}
+
+#[test]
+fn a_split_that_reaches_its_cap_at_the_first_level_keeps_the_rest_of_the_tree_as_one_subtree() {
+    // 10 000 values for x, each the root of a subtree (z is still free once x = y): more
+    // subtrees than a split keeps, so the last one recorded is the rest of the tree.
+    let mut model = Model::new();
+    let x = model.new_var(0..10_000).unwrap();
+    let y = model.new_var(0..10_000).unwrap();
+    let z = model.new_var(0..=1).unwrap();
+    model
+        .post(cspkit::Relation::new(x, Comparison::Eq, y))
+        .unwrap();
+    let _ = z;
+    let solver = || model.solver().with_propagation(PropagationLevel::Forward);
+    let count = solver().count_parallel(threads(2));
+    assert_eq!((count.solutions, count.stopped_by), (20_000, None));
+    let (sequential, _) = collect_solutions(&mut solver());
+    let (found, stopped_by) = listed(&mut solver(), 3);
+    assert_eq!(stopped_by, None);
+    assert!(
+        found == sequential,
+        "the listing differs from the sequential order"
+    );
+}
+
+#[test]
+fn every_restart_run_keeps_the_fixes_of_restart_with() {
+    let queens = Queens::new(20).unwrap();
+    let rows = queens.rows();
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_value_order(RandomValue::new(4))
+        .with_propagation(PropagationLevel::Forward)
+        .with_restarts(RestartPolicy::luby(1));
+    for column in [0, 7, 19] {
+        solver.restart_with([(rows[0], column)]).unwrap();
+        let solution = solver.next_solution().solution().expect("a placement");
+        assert!(solver.stats().restarts > 0, "{:?}", solver.stats());
+        assert_eq!(solution[rows[0]], column);
+        assert!(queens.model().is_solution(solution.values()));
+    }
 }

@@ -96,6 +96,11 @@ impl SharedNodes {
     pub(crate) fn add(&self, nodes: u64) {
         self.used.fetch_add(nodes, Ordering::Relaxed);
     }
+
+    /// The decisions left before the limit.
+    pub(crate) fn left(&self) -> u64 {
+        self.max.saturating_sub(self.used.load(Ordering::Relaxed))
+    }
 }
 
 /// One thread's part of a [`SharedNodes`] limit. Its decisions are added to the shared count

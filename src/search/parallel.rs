@@ -38,9 +38,11 @@ use crate::model::{Model, VarId};
 /// The number of subtrees per thread a split aims for.
 const SUBTREES_PER_THREAD: usize = 32;
 
-/// A trial split deeper than the first that records more than this many subtrees per thread is
-/// abandoned for the shallower one (each subtree keeps a copy of the domains).
+/// The most subtrees per thread a split records (each keeps a copy of the domains).
 const MAX_SUBTREES_PER_THREAD: usize = 32 * 64;
+
+/// The most memory the recorded domains of a split may take, roughly.
+const MAX_SPLIT_BYTES: usize = 64 << 20;
 
 /// What a parallel search shares between its threads.
 struct Context<'a> {
@@ -144,10 +146,10 @@ where
     /// of the orders (hence `Clone + Send`) and its own search state. With one thread, it is
     /// the sequential search, on the calling thread.
     ///
-    /// - Limits: the node limit counts the decisions of all threads together (each thread adds
-    ///   its own in batches of 32, so the limit may be overrun by that many per thread), the
-    ///   time limit is measured from the start of the search, and the cancellation flag stops
-    ///   every thread. When one thread reaches a limit, the others stop at their next decision;
+    /// - Limits count over the life of the solver, as for the sequential search. The node limit
+    ///   counts the decisions of all threads together (each thread adds its own in batches of
+    ///   32, so the limit may be overrun by that many per thread), and the cancellation flag
+    ///   stops every thread. When one thread reaches a limit, the others stop at their next decision;
     ///   the count is then the number found so far, with the limit in
     ///   [`stopped_by`](Count::stopped_by), never reported as exact.
     /// - Statistics: the threads' work is added to the solver's ([`SearchStats::add`]). Nodes,
@@ -259,7 +261,11 @@ where
         if let Want::Count { max: 0 } = want {
             return (0, Some(Limit::Solutions));
         }
-        let shared_nodes = self.limits.nodes.map(|max| SharedNodes::new(max, 0));
+        // The limits count over the life of the solver, as for the sequential search.
+        let shared_nodes = self
+            .limits
+            .nodes
+            .map(|max| SharedNodes::new(max, self.stats.nodes));
         let stop = AtomicBool::new(false);
         let context = Context {
             model: self.model,
@@ -383,6 +389,11 @@ fn search_subtree<V: VariableOrder, W: ValueOrder>(
 }
 
 /// Splits the tree for `threads` threads: the shallowest split with enough subtrees.
+///
+/// A split records at most `threads ×` [`MAX_SUBTREES_PER_THREAD`] subtrees, and no more than
+/// [`MAX_SPLIT_BYTES`] of domains: a deeper trial that would record more is abandoned for the
+/// shallower one, and the first (depth 1), if it reaches the cap, records the rest of the tree
+/// as one last subtree.
 fn split<V: VariableOrder, W: ValueOrder>(
     context: &Context<'_>,
     fixes: &[(VarId, i32)],
@@ -391,8 +402,14 @@ fn split<V: VariableOrder, W: ValueOrder>(
     threads: usize,
 ) -> Split {
     let mut engine = context.root_engine(fixes);
+    let limits = Limits {
+        nodes: context.shared_nodes.map(SharedNodes::left),
+        ..context.limits.clone()
+    };
     let target = threads * SUBTREES_PER_THREAD;
-    let most = threads * MAX_SUBTREES_PER_THREAD;
+    let cap = (threads * MAX_SUBTREES_PER_THREAD)
+        .min(MAX_SPLIT_BYTES / snapshot_bytes(context.model))
+        .max(target);
     let mut chosen: Option<Split> = None;
     for depth in 1..=context.model.num_variables() {
         if depth > 1 {
@@ -401,9 +418,9 @@ fn split<V: VariableOrder, W: ValueOrder>(
                 engine.fix_before_search(var, value);
             }
         }
-        let cap = if depth == 1 { usize::MAX } else { most };
         let Some(split) = split_at(
             context,
+            &limits,
             &mut engine,
             &mut variable_order,
             &mut value_order,
@@ -432,10 +449,27 @@ fn split<V: VariableOrder, W: ValueOrder>(
     })
 }
 
+/// About how many bytes a copy of the domains of `model` takes.
+fn snapshot_bytes(model: &Model) -> usize {
+    let words: usize = model
+        .variables()
+        .map(|var| {
+            let domain = model.domain(var);
+            match (domain.min(), domain.max()) {
+                (Some(min), Some(max)) => (i64::from(max) - i64::from(min)) as usize / 64 + 1,
+                _ => 1,
+            }
+        })
+        .sum();
+    (model.num_variables() * std::mem::size_of::<Domain>() + words * 8).max(1)
+}
+
 /// Runs the sequential search from the engine's root down to `depth`, recording the subtrees
-/// at that depth and the solutions above it; `None` if there are more than `cap` subtrees.
+/// at that depth and the solutions above it. Past `cap` subtrees, a deeper split is abandoned
+/// (`None`) and the first one, at depth 1, records the rest of the tree as one last subtree.
 fn split_at<V: VariableOrder, W: ValueOrder>(
     context: &Context<'_>,
+    limits: &Limits,
     engine: &mut Engine,
     variable_order: &mut V,
     value_order: &mut W,
@@ -452,11 +486,15 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
         stats: SearchStats::default(),
         stopped_by: None,
     };
+    // Where to pause: at `depth`, or, once the cap is reached at depth 1, at the next node at
+    // the root, whose subtree is all that is left of the tree.
+    let mut pause_depth = depth;
     loop {
-        // The user's node limit applies to the split on its own; the threads share what is left.
-        let budget = Budget::start(context.limits, context.before + context.started.elapsed())
-            .with_pause(Pause {
-                depth: Some(depth),
+        // Each trial counts its own decisions against what is left of the node limit; only
+        // those of the split kept are added to the threads' count (the others are done again).
+        let budget =
+            Budget::start(limits, context.before + context.started.elapsed()).with_pause(Pause {
+                depth: Some(pause_depth),
                 progress: Some(&progress),
                 ..Pause::default()
             });
@@ -476,21 +514,28 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
                 context.model,
                 engine.domains(),
             ))),
-            Step::Exhausted => return Some(split),
+            Step::Exhausted => break,
             Step::Limit(_) if budget.paused() => {
                 split.tasks.push(Task::Subtree(split.subtrees.len()));
                 split.subtrees.push(engine.domains().into());
-                if split.subtrees.len() > cap {
+                if pause_depth == 0 {
+                    break; // The rest of the tree.
+                }
+                if depth > 1 && split.subtrees.len() > cap {
                     return None;
+                }
+                if depth == 1 && split.subtrees.len() >= cap {
+                    pause_depth = 0;
                 }
                 engine.skip_subtree();
             }
             Step::Limit(limit) => {
                 split.stopped_by = Some(limit);
-                return Some(split);
+                break;
             }
         }
     }
+    Some(split)
 }
 
 /// Shares the subtrees of `split` out to `threads` threads and gathers what they find.
@@ -599,8 +644,8 @@ where
                             break;
                         }
                     }
-                    if let (Some(share), nodes) = (&share, stats.nodes) {
-                        share.flush(nodes);
+                    if let Some(share) = &share {
+                        share.flush(stats.nodes);
                     }
                     stats
                 })
