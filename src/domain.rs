@@ -198,6 +198,49 @@ impl Domain {
         }
     }
 
+    /// The largest value of the domain smaller than `value`, if there is one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::Domain;
+    ///
+    /// let d = Domain::from_values([-3, 0, 5, 6])?;
+    /// assert_eq!((d.below(5), d.below(0), d.below(-3)), (Some(0), Some(-3), None));
+    /// assert_eq!(d.below(100), Some(6));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn below(&self, value: i32) -> Option<i32> {
+        let max = self.max()?;
+        if value > max {
+            return Some(max);
+        }
+        let limit = i64::from(value) - i64::from(self.offset);
+        if limit <= 0 {
+            return None;
+        }
+        match &self.bits {
+            Bits::Word(w) => {
+                let below = w & low_bits(limit as u64);
+                (below != 0).then(|| self.offset + (63 - below.leading_zeros() as i32))
+            }
+            Bits::Set(set) => {
+                let limit = limit as usize;
+                let blocks = set.as_slice();
+                let (block, bit) = (limit / BLOCK_BITS as usize, limit % BLOCK_BITS as usize);
+                let first = blocks.get(block).map_or(0, |&b| b & ((1usize << bit) - 1));
+                std::iter::once((block, first))
+                    .chain((0..block.min(blocks.len())).rev().map(|i| (i, blocks[i])))
+                    .find(|&(_, b)| b != 0)
+                    .map(|(i, b)| {
+                        let index = i * BLOCK_BITS as usize + (BLOCK_BITS as usize - 1)
+                            - b.leading_zeros() as usize;
+                        self.value_at(index)
+                    })
+            }
+        }
+    }
+
     /// The values `base..base + 64` as a bit mask: bit `i` is set when `base + i` is in the domain.
     ///
     /// This is the door to bit-parallel propagation: a constraint over small domains can combine
@@ -743,6 +786,16 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn below_is_the_largest_smaller_value(
+            values in proptest::collection::btree_set(-200i32..200, 1..40),
+            probe in -210i32..210,
+        ) {
+            let d = Domain::from_values(values.iter().copied()).unwrap();
+            let expected = values.range(..probe).next_back().copied();
+            prop_assert_eq!(d.below(probe), expected);
+        }
+
         #[test]
         fn mutations_match_a_reference_set_and_undo_restores_exactly(
             (low, width, ops) in (-100i32..100, prop_oneof![1i32..64, 64i32..300])

@@ -237,7 +237,7 @@ pub use search::ordering::{
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
-pub use search::{Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
+pub use search::{Branching, Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

@@ -335,6 +335,42 @@ fn a_search_stopped_by_a_limit_exits_3_and_says_so() {
 }
 
 #[test]
+fn domain_splitting_gives_the_same_answers_as_assignment() {
+    for value_order in ["asc", "middle", "desc"] {
+        let split = cspkit(
+            &[
+                "queens",
+                "8",
+                "--count",
+                "--branching",
+                "split",
+                "--value-order",
+                value_order,
+            ],
+            "",
+        );
+        assert_eq!(stdout(&split).trim(), "92", "{value_order}");
+    }
+    // Under input order both visit solutions in lexicographic order: same first placement.
+    let assign = cspkit(&["queens", "12"], "");
+    let split = cspkit(
+        &[
+            "queens",
+            "12",
+            "--branching",
+            "split",
+            "--value-order",
+            "middle",
+        ],
+        "",
+    );
+    assert!(split.status.success());
+    assert_eq!(stdout(&assign), stdout(&split));
+    let bad = cspkit(&["queens", "8", "--branching", "halves"], "");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
 fn bad_usage_exits_2() {
     for args in [
         &["sudoku", "--var-order", "random"][..],

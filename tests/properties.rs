@@ -18,9 +18,10 @@ use common::{
     root_domains, scale, scope, supported_values,
 };
 use cspkit::{
-    AllDifferent, Ascending, Conflict, Constraint, Descending, DomainOverDegree, EventRecorder,
-    InputOrder, Limit, Model, NotEqual, Outcome, PropagationContext, PropagationLevel, SearchEvent,
-    SearchObserver, SearchView, SmallestDomain, ValueOrder, VarId, VariableOrder, WakeOn,
+    AllDifferent, Ascending, Branching, Conflict, Constraint, Descending, DomainOverDegree,
+    EventRecorder, InputOrder, Limit, Model, NotEqual, Outcome, PropagationContext,
+    PropagationLevel, SearchEvent, SearchObserver, SearchView, SmallestDomain, ValueOrder, VarId,
+    VariableOrder, WakeOn,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -720,6 +721,42 @@ proptest! {
             let rest = solver.count();
             prop_assert!(rest.is_exact());
             prop_assert_eq!(count.solutions + rest.solutions, total, "k = {} at {:?}", k, level);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn domain_splitting_finds_the_brute_force_solutions_in_lexicographic_order_under_input_order(
+        spec in models(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for level in LEVELS {
+            for values in ValueChoice::ALL {
+                let mut solver = model
+                    .solver()
+                    .with_branching(Branching::Split)
+                    .with_value_order(values.order())
+                    .with_propagation(level);
+                let (found, stopped) = collect_solutions(&mut solver);
+                prop_assert_eq!(stopped, None);
+                prop_assert_eq!(&found, &expected, "{:?}, {:?}", values, level);
+            }
+            for variables in VariableChoice::ALL {
+                let mut solver = model
+                    .solver()
+                    .with_branching(Branching::Split)
+                    .with_variable_order(variables.order())
+                    .with_value_order(ValueChoice::Middle.order())
+                    .with_propagation(level);
+                let (mut found, _) = collect_solutions(&mut solver);
+                found.sort();
+                prop_assert!(has_no_repeats(&found));
+                prop_assert_eq!(&found, &expected, "{:?}, {:?}", variables, level);
+            }
         }
     }
 }

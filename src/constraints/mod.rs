@@ -465,8 +465,9 @@ impl<'a> PropagationContext<'a> {
         if let Some(wake) = &mut self.wake {
             let event = if new.is_power_of_two() {
                 DomainEvent::Fixed
-            } else if new.trailing_zeros() != old.trailing_zeros()
-                || new.leading_zeros() != old.leading_zeros()
+            } else if wake.is_precise(var.index)
+                && (new.trailing_zeros() != old.trailing_zeros()
+                    || new.leading_zeros() != old.leading_zeros())
             {
                 DomainEvent::Bounds
             } else {
@@ -485,7 +486,14 @@ impl<'a> PropagationContext<'a> {
         mutate: impl FnOnce(&mut Domain, &mut TrailRecorder<'_>) -> bool,
     ) -> Result<bool, Conflict> {
         let domain = &mut self.domains[var.index()];
-        let bounds = (domain.min(), domain.max());
+        // Whether a moved bound matters to anyone watching `var`; if not, a change that leaves
+        // more than one value is reported as a removal, which wakes the same watchers.
+        let precise = self.wake.as_ref().is_some_and(|w| w.is_precise(var.index));
+        let bounds = if precise {
+            (domain.min(), domain.max())
+        } else {
+            (None, None)
+        };
         let changed = mutate(domain, &mut self.trail.recorder(var.index));
         if !changed {
             return Ok(false);
@@ -496,7 +504,7 @@ impl<'a> PropagationContext<'a> {
         if let Some(wake) = &mut self.wake {
             let event = if domain.is_fixed() {
                 DomainEvent::Fixed
-            } else if (domain.min(), domain.max()) != bounds {
+            } else if precise && (domain.min(), domain.max()) != bounds {
                 DomainEvent::Bounds
             } else {
                 DomainEvent::Removed

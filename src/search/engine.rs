@@ -17,13 +17,13 @@
 use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::model::{ConstraintId, Model, VarId};
-use crate::search::PropagationLevel;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::SearchObserver;
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::search::propagation::{Propagators, Queue, Wake, Watchers, fixpoint, schedule_all};
 use crate::search::stats::SearchStats;
 use crate::search::trail::Trail;
+use crate::search::{Branching, PropagationLevel};
 
 /// How a call of [`Engine::next`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,10 +78,11 @@ pub(crate) struct Engine<'m> {
     frames: Vec<Frame>,
     phase: Phase,
     level: PropagationLevel,
+    branching: Branching,
 }
 
 impl<'m> Engine<'m> {
-    pub(crate) fn new(model: &'m Model, level: PropagationLevel) -> Self {
+    pub(crate) fn new(model: &'m Model, level: PropagationLevel, branching: Branching) -> Self {
         let n = model.num_variables();
         let mut trail = Trail::with_capacity(16 * n);
         let propagators: Propagators<'m> = model
@@ -112,6 +113,7 @@ impl<'m> Engine<'m> {
             frames: Vec::with_capacity(n),
             phase: Phase::Root,
             level,
+            branching,
         }
     }
 
@@ -197,13 +199,20 @@ impl<'m> Engine<'m> {
             if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
                 return Step::Limit(limit);
             }
-            let value = run.value_order.select_value(var, &view);
+            let mut value = run.value_order.select_value(var, &view);
+            let domain = &self.domains[var.index()];
             assert!(
-                self.domains[var.index()].contains(value),
+                domain.contains(value),
                 "the value order chose {value} for {}, whose domain is {}",
                 run.model.var_name(var),
-                self.domains[var.index()],
+                domain,
             );
+            if self.branching == Branching::Split && Some(value) == domain.max() {
+                // `x ≤ max` would not split: split below the largest value instead.
+                value = domain
+                    .below(value)
+                    .expect("a variable branched on has two values");
+            }
             run.stats.nodes += 1;
             self.frames.push(Frame {
                 var: var.index,
@@ -212,7 +221,11 @@ impl<'m> Engine<'m> {
             self.trail.push_level();
             run.stats.max_depth = run.stats.max_depth.max(depth + 1);
             run.observer.decision(var, value, depth + 1);
-            failed = self.apply(|ctx| ctx.fix(var, value)).is_err() || self.propagate(run).is_err();
+            let branch = match self.branching {
+                Branching::Assign => self.apply(|ctx| ctx.fix(var, value)),
+                Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
+            };
+            failed = branch.is_err() || self.propagate(run).is_err();
         }
     }
 
@@ -228,7 +241,12 @@ impl<'m> Engine<'m> {
             };
             run.stats.backtracks += 1;
             run.observer.backtrack(var, frame.value, depth + 1);
-            if self.apply(|ctx| ctx.remove(var, frame.value)).is_err() {
+            let refutation = match self.branching {
+                Branching::Assign => self.apply(|ctx| ctx.remove(var, frame.value)),
+                // `x > v`: `v` is below the largest value, so `v + 1` does not overflow.
+                Branching::Split => self.apply(|ctx| ctx.remove_below(var, frame.value + 1)),
+            };
+            if refutation.is_err() {
                 run.stats.failures += 1;
                 run.observer.failure(None, depth);
                 continue;

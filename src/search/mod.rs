@@ -58,6 +58,25 @@ pub enum PropagationLevel {
     Full,
 }
 
+/// How the engine splits a node into two branches, for the variable `x` the variable order
+/// picks and the value `v` the value order picks.
+///
+/// Both are binary and complete; with [`InputOrder`](crate::InputOrder) both visit solutions in
+/// lexicographic order, since the branch with the smaller values is always explored first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Branching {
+    /// `x = v`, then `x ≠ v` (enumeration, the default).
+    #[default]
+    Assign,
+    /// `x ≤ v`, then `x > v` (domain splitting). If `v` is the largest value of `x`, the split
+    /// is made below it instead (`x ≤ w`, `w` the next smaller value), so both branches are
+    /// proper. With a value order that picks the middle value
+    /// ([`MiddleOut`](crate::MiddleOut)) this is bisection, the branching of choice for
+    /// variables with many values; the observer's `decision(x, v, _)` then reads `x ≤ v`.
+    Split,
+}
+
 /// The answer of [`Solver::next_solution`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[must_use]
@@ -206,6 +225,7 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     value_order: W,
     observer: O,
     level: PropagationLevel,
+    branching: Branching,
     limits: Limits,
     restarts: Option<RestartPolicy>,
     stats: SearchStats,
@@ -226,6 +246,7 @@ impl<'m> Solver<'m> {
             value_order: Ascending,
             observer: NoObserver,
             level: PropagationLevel::Full,
+            branching: Branching::Assign,
             limits: Limits::default(),
             restarts: None,
             stats: SearchStats::default(),
@@ -245,6 +266,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             value_order: self.value_order,
             observer: self.observer,
             level: self.level,
+            branching: self.branching,
             limits: self.limits,
             restarts: self.restarts,
             stats: SearchStats::default(),
@@ -262,6 +284,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             value_order: order,
             observer: self.observer,
             level: self.level,
+            branching: self.branching,
             limits: self.limits,
             restarts: self.restarts,
             stats: SearchStats::default(),
@@ -280,6 +303,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             value_order: self.value_order,
             observer,
             level: self.level,
+            branching: self.branching,
             limits: self.limits,
             restarts: self.restarts,
             stats: SearchStats::default(),
@@ -293,6 +317,35 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     pub fn with_propagation(mut self, level: PropagationLevel) -> Self {
         self.level = level;
         self.restart()
+    }
+
+    /// Sets how a node is split into two branches (restarts the search).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::{Branching, Model, MiddleOut};
+    ///
+    /// // x + y = 10 over 0..=1000: bisection on each variable.
+    /// let mut model = Model::new();
+    /// let x = model.new_var(0..=1000)?;
+    /// let y = model.new_var(0..=1000)?;
+    /// model.post((x + y).eq(10))?;
+    /// let mut solver = model
+    ///     .solver()
+    ///     .with_branching(Branching::Split)
+    ///     .with_value_order(MiddleOut);
+    /// assert_eq!(solver.count().solutions, 11);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_branching(mut self, branching: Branching) -> Self {
+        self.branching = branching;
+        self.restart()
+    }
+
+    /// How nodes are split.
+    pub fn branching(&self) -> Branching {
+        self.branching
     }
 
     /// Stops the search after `nodes` decisions in total (restarts the search).
@@ -409,7 +462,9 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                 engine.reset(self.model);
                 engine
             }
-            None => self.engine.insert(Engine::new(self.model, self.level)),
+            None => self
+                .engine
+                .insert(Engine::new(self.model, self.level, self.branching)),
         };
         for (var, value) in fixed {
             // Checked against the model, then against the fixes made so far: a variable fixed
@@ -544,7 +599,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// orders told that run 0 starts.
     fn start(&mut self) {
         if self.engine.is_none() {
-            self.engine = Some(Engine::new(self.model, self.level));
+            self.engine = Some(Engine::new(self.model, self.level, self.branching));
         }
         if !self.started {
             self.started = true;

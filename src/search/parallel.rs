@@ -31,7 +31,7 @@ use super::observer::{NoObserver, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
 use super::pause::{Progress, Tracked};
 use super::stats::SearchStats;
-use super::{Count, PropagationLevel, Solution, Solver};
+use super::{Branching, Count, PropagationLevel, Solution, Solver};
 use crate::domain::Domain;
 use crate::model::{Model, VarId};
 
@@ -48,6 +48,7 @@ const MAX_SPLIT_BYTES: usize = 64 << 20;
 struct Context<'a> {
     model: &'a Model,
     level: PropagationLevel,
+    branching: Branching,
     limits: &'a Limits,
     /// Search time of the solver before this search.
     before: Duration,
@@ -75,7 +76,7 @@ impl Context<'_> {
 
     /// An engine at the root of the problem: the model's domains with `fixes` fixed.
     fn root_engine(&self, fixes: &[(VarId, i32)]) -> Engine<'_> {
-        let mut engine = Engine::new(self.model, self.level);
+        let mut engine = Engine::new(self.model, self.level, self.branching);
         for &(var, value) in fixes {
             engine.fix_before_search(var, value);
         }
@@ -270,6 +271,7 @@ where
         let context = Context {
             model: self.model,
             level: self.level,
+            branching: self.branching,
             limits: &self.limits,
             before: self.stats.elapsed,
             started: Instant::now(),
@@ -601,7 +603,7 @@ where
                 let mut value_order = value_order.clone();
                 let (next, counted) = (&next, &counted);
                 scope.spawn(move || {
-                    let mut engine = Engine::new(context.model, context.level);
+                    let mut engine = Engine::new(context.model, context.level, context.branching);
                     let share = context.shared_nodes.map(NodeShare::new);
                     let mut stats = SearchStats::default();
                     while !context.stop.load(Ordering::Relaxed) {

@@ -40,6 +40,9 @@ pub(crate) struct Watchers {
     ends: Vec<[u32; 4]>,
     entries: Vec<(u32, u32)>,
     idempotent: Vec<bool>,
+    /// Per variable: whether some watcher tells a moved bound from another removal (it
+    /// watches bounds, or reads its changes), so that the event must be classified exactly.
+    precise: Vec<bool>,
 }
 
 /// The rank of a [`WakeOn`] in a row of [`Watchers`].
@@ -88,9 +91,19 @@ impl Watchers {
                 *slot += 1;
             }
         }
+        let precise = ends
+            .iter()
+            .map(|e| {
+                e[2] > e[1]
+                    || entries[e[0] as usize..e[3] as usize]
+                        .iter()
+                        .any(|&(_, position)| position != NO_EVENTS)
+            })
+            .collect();
         Watchers {
             ends,
             entries,
+            precise,
             idempotent: constraints.iter().map(|c| c.is_idempotent(level)).collect(),
         }
     }
@@ -277,6 +290,12 @@ pub(crate) struct Wake<'a> {
 }
 
 impl Wake<'_> {
+    /// Whether the changes of `var` must be classified exactly (see [`Watchers`]).
+    #[inline]
+    pub(crate) fn is_precise(&self, var: u32) -> bool {
+        self.watchers.precise[var as usize]
+    }
+
     #[inline]
     pub(crate) fn changed(&mut self, var: u32, event: DomainEvent) {
         for &(c, position) in self.watchers.woken_by(var as usize, event) {

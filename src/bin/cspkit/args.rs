@@ -8,9 +8,9 @@ use std::num::NonZeroUsize;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::{
-    Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, PropagationLevel, RandomValue,
-    RestartPolicy, SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId,
-    VariableOrder,
+    Ascending, Branching, Descending, DomainOverDegree, InputOrder, MiddleOut, PropagationLevel,
+    RandomValue, RestartPolicy, SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder,
+    VarId, VariableOrder,
 };
 
 const EXAMPLES: &str = "\
@@ -180,6 +180,10 @@ pub struct StrategyArgs {
     /// How hard constraints prune [default: full for sudoku, forward for queens].
     #[arg(long, value_name = "LEVEL")]
     pub propagation: Option<Propagation>,
+    /// How a node is split: x = v then x ≠ v (assign), or x ≤ v then x > v (split, with
+    /// --value-order middle for bisection).
+    #[arg(long, value_name = "KIND", default_value = "assign")]
+    pub branching: BranchingArg,
     /// Threads for --count, --all and --batch, 1 to 256.
     #[arg(
         long,
@@ -390,6 +394,24 @@ pub enum ValOrder {
     Middle,
     /// A random order (see --seed).
     Random,
+}
+
+/// A branching on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum BranchingArg {
+    /// x = v, then x ≠ v.
+    Assign,
+    /// x ≤ v, then x > v (domain splitting).
+    Split,
+}
+
+impl From<BranchingArg> for Branching {
+    fn from(branching: BranchingArg) -> Branching {
+        match branching {
+            BranchingArg::Assign => Branching::Assign,
+            BranchingArg::Split => Branching::Split,
+        }
+    }
 }
 
 /// A restart sequence on the command line.

@@ -95,7 +95,8 @@ pub(crate) fn configure<'m>(
         .solver()
         .with_variable_order(strategy.variable_order())
         .with_value_order(strategy.value_order())
-        .with_propagation(level);
+        .with_propagation(level)
+        .with_branching(strategy.branching.into());
     if let Some(policy) = strategy.restart_policy() {
         solver = solver.with_restarts(policy);
     }
