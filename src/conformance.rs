@@ -129,9 +129,10 @@ use crate::constraints::{
     Change, Constraint, DomainEvent, PropagationContext, Propagator, PropagatorSetup, WakeOn,
 };
 use crate::domain::Domain;
-use crate::model::{Model, VarId};
-use crate::search::PropagationLevel;
-use crate::search::trail::Trail;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
+use crate::kernel::trail::Trail;
+use crate::model::Model;
 
 /// The three levels, weakest first, in the order of [`ConformanceReport::levels`].
 const LEVELS: [PropagationLevel; 3] = [

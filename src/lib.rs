@@ -216,6 +216,8 @@ pub mod conformance;
 pub mod constraints;
 mod domain;
 mod error;
+mod ids;
+pub mod kernel;
 mod model;
 pub mod models;
 mod search;
@@ -228,7 +230,9 @@ pub use constraints::{Comparison, Distance, Linear, Relation};
 pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
-pub use model::{ConstraintId, LinearExpr, Model, VarId};
+pub use ids::{ConstraintId, VarId};
+pub use kernel::ModelView;
+pub use model::{LinearExpr, Model, Solution};
 pub use search::limits::Limit;
 pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
 pub use search::ordering::{
@@ -237,7 +241,7 @@ pub use search::ordering::{
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
-pub use search::{Branching, Count, Outcome, PropagationLevel, Solution, Solutions, Solver};
+pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

@@ -31,7 +31,7 @@ impl Constraint for Stateless {
     fn is_idempotent(&self, level: PropagationLevel) -> bool {
         self.0.is_idempotent(level)
     }
-    fn prepare(&mut self, model: &Model) -> Result<(), cspkit::ModelError> {
+    fn prepare(&mut self, model: &cspkit::ModelView<'_>) -> Result<(), cspkit::ModelError> {
         self.0.prepare(model)
     }
 }

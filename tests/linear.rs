@@ -323,7 +323,7 @@ impl Constraint for Conservative {
     fn propagate(&self, ctx: &mut cspkit::PropagationContext<'_>) -> Result<(), cspkit::Conflict> {
         self.0.propagate(ctx)
     }
-    fn prepare(&mut self, model: &Model) -> Result<(), cspkit::ModelError> {
+    fn prepare(&mut self, model: &cspkit::ModelView<'_>) -> Result<(), cspkit::ModelError> {
         self.0.prepare(model)
     }
 }

@@ -2,7 +2,7 @@
 //! outside the `i32` range of values, and these helpers clamp them safely.
 
 use crate::constraints::{Conflict, PropagationContext};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Removes the values of `var` larger than `bound`.
 pub(crate) fn keep_at_most(

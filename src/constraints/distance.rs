@@ -4,8 +4,8 @@ use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
 use crate::constraints::{Comparison, Conflict, Constraint, PropagationContext, WakeOn};
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// `|x − y| op c`, for one of the six [`Comparison`]s: "next to each other" is
 /// `|x − y| = 1`, "not adjacent" is `|x − y| > 1`, "at most two apart" is `|x − y| ≤ 2`.

@@ -3,8 +3,8 @@
 use smallvec::SmallVec;
 
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// `value = array[index]`: the variable `value` equals the entry of `array` at the position
 /// held by the variable `index`. Positions start at 0; index values outside `0..array.len()`

@@ -5,8 +5,9 @@ use smallvec::SmallVec;
 use crate::constraints::bounds::{ceil_div, floor_div, keep_at_least, keep_at_most};
 use crate::constraints::{Comparison, Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
-use crate::model::{Model, VarId};
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::ModelView;
+use crate::kernel::PropagationLevel;
 
 /// Inline capacity of per-call scratch vectors.
 const INLINE: usize = 16;
@@ -57,7 +58,7 @@ const INLINE: usize = 16;
 /// # Errors
 ///
 /// Building never fails; arguments are checked when the constraint is posted
-/// ([`Model::post`]): [`ModelError::ArithmeticOverflow`] if coefficients of a repeated variable
+/// ([`Model::post`](crate::Model::post)): [`ModelError::ArithmeticOverflow`] if coefficients of a repeated variable
 /// add up beyond the `i64` range, if normalising the comparison overflows, or if the magnitudes
 /// exceed [`MAX_MAGNITUDE`](Linear::MAX_MAGNITUDE); [`ModelError::EmptyScope`] if no term is
 /// left.
@@ -252,7 +253,7 @@ impl Linear {
     }
 
     /// The error `prepare` reports for an argument problem, naming variables through `model`.
-    fn argument_error(&self, model: &Model) -> Option<ModelError> {
+    fn argument_error(&self, model: &ModelView<'_>) -> Option<ModelError> {
         let detail = match self.invalid? {
             Invalid::Expression => {
                 "a coefficient or constant of the expression left the 64-bit range".to_owned()
@@ -513,7 +514,7 @@ impl Constraint for Linear {
         }
     }
 
-    fn prepare(&mut self, model: &Model) -> Result<(), ModelError> {
+    fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
         if let Some(error) = self.argument_error(model) {
             return Err(error);
         }

@@ -1,8 +1,8 @@
 //! `x ≠ y + c`.
 
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// `x ≠ y + offset`: the binary disequality, with an optional constant offset.
 ///

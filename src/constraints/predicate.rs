@@ -6,8 +6,8 @@ use std::sync::Arc;
 use smallvec::SmallVec;
 
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// The rule behind a [`Predicate`]: called with one value per variable of the scope.
 type Rule = dyn Fn(&[i32]) -> bool + Send + Sync;

@@ -2,8 +2,8 @@
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
 use crate::constraints::{Comparison, Conflict, Constraint, PropagationContext, WakeOn};
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// `x op y + offset`, for one of the six [`Comparison`]s: `x < y`, `x = y + 1`, `x ≥ y - 2`…
 ///

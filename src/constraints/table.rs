@@ -6,8 +6,8 @@ use smallvec::SmallVec;
 
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// The most memory the support bitsets of one table may take; a larger table filters by
 /// scanning its tuples instead.
@@ -232,7 +232,7 @@ impl Constraint for Table {
         false
     }
 
-    fn prepare(&mut self, model: &crate::Model) -> Result<(), ModelError> {
+    fn prepare(&mut self, model: &crate::ModelView<'_>) -> Result<(), ModelError> {
         let scope = &self.scope;
         self.supports = Supports::build(self, |i, v| model.domain(scope[i]).contains(v));
         Ok(())
@@ -519,7 +519,7 @@ mod tests {
             .map(|d| model.new_var(d.as_slice()).unwrap())
             .collect();
         let mut table = Table::new(&vars, tuples).unwrap();
-        table.prepare(&model).unwrap();
+        table.prepare(&model.view()).unwrap();
         (model, table)
     }
 

@@ -4,8 +4,8 @@ use std::iter::Sum;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use crate::constraints::{Comparison, InvalidLinear, Linear};
-use crate::model::VarId;
-use crate::search::Solution;
+use crate::ids::VarId;
+use crate::model::Solution;
 
 /// `a₁·x₁ + … + aₙ·xₙ + b`: integer coefficients on variables, plus a constant.
 ///

@@ -5,10 +5,10 @@
 //! Every way of building a model that a user can get wrong returns a [`ModelError`].
 
 mod linear_expr;
-mod variables;
+mod solution;
 
 pub use linear_expr::LinearExpr;
-pub use variables::VarId;
+pub use solution::Solution;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -17,18 +17,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::constraints::Constraint;
 use crate::domain::{Domain, IntoDomain};
 use crate::error::ModelError;
-use crate::search::{Outcome, Solver};
-
-/// Identifies a constraint posted on a model, in posting order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConstraintId(pub(crate) u32);
-
-impl ConstraintId {
-    /// The position of the constraint in posting order, starting at 0.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+use crate::ids::{ConstraintId, VarId};
+use crate::kernel::ModelView;
 
 /// A constraint satisfaction problem: integer variables with finite domains, and constraints.
 ///
@@ -252,7 +242,7 @@ impl Model {
                 variable: self.var_name(pair[0]).into_owned(),
             });
         }
-        constraint.prepare(self)?;
+        constraint.prepare(&self.view())?;
         for &var in constraint.scope() {
             self.degrees[var.index()] += 1;
         }
@@ -353,10 +343,12 @@ impl Model {
 
     /// The name of `var`: the one it was declared with, or `x` and its index (`x3`).
     pub fn var_name(&self, var: VarId) -> Cow<'_, str> {
-        match self.names.get(var.index()) {
-            Some(Some(name)) if var.model == self.id => Cow::Borrowed(name),
-            _ => Cow::Owned(var.to_string()),
-        }
+        self.view().var_name(var)
+    }
+
+    /// What a constraint sees of the model when it is posted.
+    pub(crate) fn view(&self) -> ModelView<'_> {
+        ModelView::new(self.id, &self.domains, &self.names)
     }
 
     /// The number of constraints whose scope holds `var` (its static degree).
@@ -420,20 +412,6 @@ impl Model {
 
     pub(crate) fn id(&self) -> u32 {
         self.id
-    }
-
-    /// A solver with the default strategy: input order, ascending values, full propagation.
-    /// Configure it with its builder methods, then call
-    /// [`next_solution`](Solver::next_solution), [`solutions`](Solver::solutions) or
-    /// [`count`](Solver::count).
-    pub fn solver(&self) -> Solver<'_> {
-        Solver::new(self)
-    }
-
-    /// The first solution under the default strategy (input order, ascending values, full
-    /// propagation): the lexicographically smallest solution in declaration order.
-    pub fn solve(&self) -> Outcome {
-        self.solver().next_solution()
     }
 }
 

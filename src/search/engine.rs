@@ -16,13 +16,14 @@
 
 use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
-use crate::model::{ConstraintId, Model, VarId};
+use crate::ids::{ConstraintId, VarId};
+use crate::kernel::propagation::{Propagators, Queue, Wake, Watchers, fixpoint, schedule_all};
+use crate::kernel::trail::Trail;
+use crate::model::Model;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::SearchObserver;
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
-use crate::search::propagation::{Propagators, Queue, Wake, Watchers, fixpoint, schedule_all};
 use crate::search::stats::SearchStats;
-use crate::search::trail::Trail;
 use crate::search::{Branching, PropagationLevel};
 
 /// How a call of [`Engine::next`] ended.
@@ -108,8 +109,8 @@ impl<'m> Engine<'m> {
             trail,
             propagators,
             changes: Vec::with_capacity(widest),
-            queue: Queue::new(model, &records),
-            watchers: Watchers::new(model, level, &records),
+            queue: Queue::new(model.constraint_list(), &records),
+            watchers: Watchers::new(model.constraint_list(), n, level, &records),
             frames: Vec::with_capacity(n),
             phase: Phase::Root,
             level,
@@ -283,7 +284,7 @@ impl<'m> Engine<'m> {
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
         let result = fixpoint(
-            run.model,
+            run.model.constraint_list(),
             &mut self.domains,
             &mut self.trail,
             &mut self.queue,

@@ -18,20 +18,18 @@ pub(crate) mod observer;
 pub(crate) mod ordering;
 mod parallel;
 mod pause;
-pub(crate) mod propagation;
 mod random;
 pub(crate) mod restarts;
 pub(crate) mod stats;
-pub(crate) mod trail;
 
-use std::ops::Index;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::ModelError;
-use crate::domain::Domain;
-use crate::model::{Model, VarId};
+use crate::ids::VarId;
+pub use crate::kernel::PropagationLevel;
+use crate::model::{Model, Solution};
 use engine::{Engine, Run, Step};
 use limits::{Budget, Limit, Limits, Pause};
 use observer::{NoObserver, SearchObserver};
@@ -39,24 +37,6 @@ use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
 use pause::{Progress, Tracked};
 use restarts::RestartPolicy;
 use stats::SearchStats;
-
-/// How hard constraints work to prune, chosen per solve.
-///
-/// All levels find the same solutions in the same order; stronger levels visit fewer nodes and
-/// spend more per node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum PropagationLevel {
-    /// Check only: a constraint fails once the variables fixed so far violate it, and prunes
-    /// nothing. Plain backtracking, the textbook algorithm.
-    None,
-    /// Forward checking: when a variable is fixed, remove the values it rules out from the
-    /// other variables of its constraints.
-    Forward,
-    /// Each constraint's strongest filtering (for [`AllDifferent`](crate::AllDifferent):
-    /// domain consistency, by Régin's matching-based algorithm).
-    #[default]
-    Full,
-}
 
 /// How the engine splits a node into two branches, for the variable `x` the variable order
 /// picks and the value `v` the value order picks.
@@ -121,68 +101,6 @@ impl Count {
     /// Whether the search finished, so that `solutions` is the exact number.
     pub fn is_exact(&self) -> bool {
         self.stopped_by.is_none()
-    }
-}
-
-/// A value for every variable of a model.
-///
-/// Index it with a [`VarId`], or read [`values`](Solution::values) in declaration order.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Solution {
-    model: u32,
-    values: Box<[i32]>,
-}
-
-impl Solution {
-    /// The solution held by `domains`, all fixed.
-    fn from_domains(model: &Model, domains: &[Domain]) -> Solution {
-        Solution {
-            model: model.id(),
-            values: domains.iter().filter_map(Domain::value).collect(),
-        }
-    }
-
-    /// The value of `var`, or `None` if `var` is not a variable of the solved model.
-    pub fn get(&self, var: VarId) -> Option<i32> {
-        if var.model != self.model {
-            return None;
-        }
-        self.values.get(var.index()).copied()
-    }
-
-    /// The values of all variables, in declaration order.
-    pub fn values(&self) -> &[i32] {
-        &self.values
-    }
-
-    /// The values of `vars`, in their order.
-    ///
-    /// # Panics
-    ///
-    /// If one of `vars` is not a variable of the solved model.
-    pub fn values_of(&self, vars: &[VarId]) -> Vec<i32> {
-        vars.iter().map(|&v| self[v]).collect()
-    }
-}
-
-impl Index<VarId> for Solution {
-    type Output = i32;
-
-    /// # Panics
-    ///
-    /// If `var` is not a variable of the solved model.
-    fn index(&self, var: VarId) -> &i32 {
-        assert!(
-            var.model == self.model,
-            "{var:?} is not a variable of the solved model"
-        );
-        &self.values[var.index()]
-    }
-}
-
-impl std::fmt::Debug for Solution {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("Solution").field(&self.values).finish()
     }
 }
 
@@ -721,6 +639,23 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Iterator for Solutions<
 impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> std::iter::FusedIterator
     for Solutions<'_, '_, V, W, O>
 {
+}
+
+/// Solving, on the model itself: the two shortcuts of the search layer.
+impl Model {
+    /// A solver with the default strategy: input order, ascending values, full propagation.
+    /// Configure it with its builder methods, then call
+    /// [`next_solution`](Solver::next_solution), [`solutions`](Solver::solutions) or
+    /// [`count`](Solver::count).
+    pub fn solver(&self) -> Solver<'_> {
+        Solver::new(self)
+    }
+
+    /// The first solution under the default strategy (input order, ascending values, full
+    /// propagation): the lexicographically smallest solution in declaration order.
+    pub fn solve(&self) -> Outcome {
+        self.solver().next_solution()
+    }
 }
 
 #[cfg(test)]

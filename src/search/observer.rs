@@ -13,7 +13,7 @@
 //!   depth `d - 1` with the refutation `x ≠ v` (which may fail in turn);
 //! - `solution(d)`: every variable is fixed at depth `d`.
 
-use crate::model::{ConstraintId, VarId};
+use crate::ids::{ConstraintId, VarId};
 
 /// Receives the events of a search. Every method does nothing by default.
 ///

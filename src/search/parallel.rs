@@ -33,7 +33,8 @@ use super::pause::{Progress, Tracked};
 use super::stats::SearchStats;
 use super::{Branching, Count, PropagationLevel, Solution, Solver};
 use crate::domain::Domain;
-use crate::model::{Model, VarId};
+use crate::ids::VarId;
+use crate::model::Model;
 
 /// The number of subtrees per thread a split aims for.
 const SUBTREES_PER_THREAD: usize = 32;

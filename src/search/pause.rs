@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use crate::model::{ConstraintId, VarId};
+use crate::ids::{ConstraintId, VarId};
 use crate::search::observer::SearchObserver;
 
 /// The failures and the current depth of a search, as far as a [`Tracked`] observer saw it.

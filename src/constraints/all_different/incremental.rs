@@ -11,7 +11,7 @@ use super::{AllDifferent, INLINE};
 use crate::constraints::{
     Change, Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, Reversible,
 };
-use crate::search::PropagationLevel;
+use crate::kernel::PropagationLevel;
 
 /// The propagator for `constraint` at the setup's level, or `None` where the stateless
 /// `propagate` is as good.

@@ -11,8 +11,8 @@ use crate::constraints::{
     Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, WakeOn,
 };
 use crate::domain::Domain;
-use crate::model::VarId;
-use crate::search::PropagationLevel;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
 
 /// Inline capacity of per-call scratch vectors: scopes up to this size never touch the heap.
 const INLINE: usize = 64;
@@ -164,7 +164,7 @@ impl Constraint for AllDifferent {
         keys.windows(2).all(|pair| pair[0] != pair[1])
     }
 
-    fn prepare(&mut self, model: &crate::Model) -> Result<(), crate::ModelError> {
+    fn prepare(&mut self, model: &crate::ModelView<'_>) -> Result<(), crate::ModelError> {
         self.window_bases.clear();
         if let Ok((low, high)) = self.key_range(|var| model.domain(var)) {
             self.window_bases = self

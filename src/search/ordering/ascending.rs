@@ -1,7 +1,7 @@
 //! [`Ascending`]: the smallest value first.
 
 use super::{SearchView, ValueOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Try the smallest value first.
 #[derive(Debug, Clone, Copy, Default)]

@@ -1,7 +1,7 @@
 //! [`Descending`]: the largest value first.
 
 use super::{SearchView, ValueOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Try the largest value first.
 #[derive(Debug, Clone, Copy, Default)]

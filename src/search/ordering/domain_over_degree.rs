@@ -1,7 +1,7 @@
 //! [`DomainOverDegree`]: the smallest ratio of domain size to degree (dom/deg).
 
 use super::{SearchView, VariableOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Branch on the variable with the smallest ratio of domain size to degree (the number of
 /// constraints on it), also called dom/deg; ties go to the earliest declared. A variable under

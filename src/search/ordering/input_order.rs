@@ -1,7 +1,7 @@
 //! [`InputOrder`]: the first unfixed variable in declaration order.
 
 use super::{SearchView, VariableOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Branch on the first unfixed variable in declaration order (also called static or
 /// lexicographic order). With [`Ascending`](crate::Ascending) values, solutions come in

@@ -1,7 +1,7 @@
 //! [`MiddleOut`]: the values nearest the middle of the declared domain first.
 
 use super::{SearchView, ValueOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Try the value nearest the middle of the variable's declared domain first, then the others
 /// outwards (also called centre-first); of two values as near, the smaller one first.

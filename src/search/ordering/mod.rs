@@ -65,7 +65,8 @@ pub use smallest_domain::SmallestDomain;
 pub use smallest_domain_random_ties::SmallestDomainRandomTies;
 
 use crate::domain::Domain;
-use crate::model::{Model, VarId};
+use crate::ids::VarId;
+use crate::model::Model;
 
 /// A read-only view of the search state, given to orderings.
 #[derive(Debug, Clone, Copy)]
@@ -205,7 +206,8 @@ impl ValueOrder for Box<dyn ValueOrder + '_> {
 #[cfg(test)]
 mod testing {
     use crate::domain::Domain;
-    use crate::model::{Model, VarId};
+    use crate::ids::VarId;
+    use crate::model::Model;
 
     use super::SearchView;
 

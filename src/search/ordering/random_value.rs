@@ -1,7 +1,7 @@
 //! [`RandomValue`]: the values in a random order, drawn from a seed.
 
 use super::{SearchView, ValueOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 use crate::search::random;
 
 /// Try the values in a random order, drawn from a seed: a pseudo-random permutation of each

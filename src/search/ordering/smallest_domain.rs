@@ -1,7 +1,7 @@
 //! [`SmallestDomain`]: the variable with the fewest values left (MRV, first-fail).
 
 use super::{SearchView, VariableOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 
 /// Branch on the variable with the fewest values left (also called MRV, minimum remaining
 /// values, or first-fail); ties go to the earliest declared. For ties broken at random, see

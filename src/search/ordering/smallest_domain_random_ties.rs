@@ -1,7 +1,7 @@
 //! [`SmallestDomainRandomTies`]: the fewest values left, ties broken at random.
 
 use super::{SearchView, VariableOrder};
-use crate::model::VarId;
+use crate::ids::VarId;
 use crate::search::random;
 
 /// Branch on a variable with the fewest values left, chosen at random among the ties (MRV or

@@ -1,58 +1,30 @@
-//! Propagators with state: the per-search side of a constraint.
-//!
-//! A [`Constraint`](super::Constraint) is declarative and shared: it belongs to the model, and
-//! its `propagate(&self)` re-reads everything it needs from the domains on every call. That is
-//! simple and always correct, but a constraint that could remember what it learnt (which values
-//! are taken, a matching, a support) pays again on every call for what the last one knew.
-//!
-//! A [`Propagator`] is what a constraint creates, once per search, to enforce itself in that
-//! search (Pumpkin's split between a constraint and its propagators, Gecode's propagators with
-//! their own state). It lives in the solver, never in the model, so the model stays shareable
-//! and solvable many times, from several threads at once. It can keep two kinds of state:
-//!
-//! - **Reversible state**: values created with [`PropagatorSetup::reversible`] and changed with
-//!   [`PropagationContext::set`](super::PropagationContext::set). The engine records the old
-//!   value on the same trail as the domains, so backtracking restores it exactly, at the cost
-//!   of one trail entry per change (like a domain word). Counters, masks of taken values, the
-//!   set of unfixed variables, a watched support: anything that must describe the current node.
-//! - **Caches in plain fields** (`&mut self`): anything whose every use is checked against the
-//!   current domains and that is therefore valid at any node, such as a matching that is
-//!   repaired where its values are gone. Backtracking does not touch them. Anything else kept in
-//!   a plain field is a bug, which the [conformance kit](crate::conformance) catches: a
-//!   propagator must behave after a backtrack exactly as if the undone branch had never been
-//!   explored.
-//!
-//! A propagator also learns what changed since its last run:
-//! [`PropagationContext::changes`](super::PropagationContext::changes) lists the positions in
-//! the scope whose domains changed, each with the strongest [`DomainEvent`] it saw, so the
-//! propagator updates its state from those alone instead of rescanning its scope.
+//! [`Propagator`]: the per-search, stateful side of a constraint, with its reversible state and
+//! the changes it is told of. The rules are in the [`kernel`](crate::kernel) module.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use crate::domain::Domain;
-use crate::model::VarId;
-use crate::search::PropagationLevel;
-use crate::search::trail::Trail;
-
-use super::{Conflict, PropagationContext};
+use crate::ids::VarId;
+use crate::kernel::trail::Trail;
+use crate::kernel::{Conflict, PropagationContext, PropagationLevel};
 
 /// The stateful, per-search enforcement of a constraint, created by
-/// [`Constraint::propagator`](super::Constraint::propagator).
+/// [`Constraint::propagator`](crate::Constraint::propagator).
 ///
-/// The contract is that of [`Constraint::propagate`](super::Constraint::propagate) (sound,
+/// The contract is that of [`Constraint::propagate`](crate::Constraint::propagate) (sound,
 /// complete on fixed scopes, local; need not reach a fixpoint), plus two rules about state:
 ///
 /// 1. Everything that describes the current node is kept in [`Reversible`] values, so that the
 ///    engine restores it on backtracking; plain fields hold only caches that are checked against
 ///    the domains wherever they are used.
-/// 2. When [`changes`](super::PropagationContext::changes) is `None` (the first run, at the root
+/// 2. When [`changes`](crate::PropagationContext::changes) is `None` (the first run, at the root
 ///    of a search), the propagator rebuilds its state from the domains of its whole scope; when
 ///    it is `Some`, every variable of the scope that changed since the last run is in the list.
 ///
 /// It is run at the [`PropagationLevel`] it was created for, and with the constraint's
-/// [`wake_on`](super::Constraint::wake_on) and
-/// [`is_idempotent`](super::Constraint::is_idempotent) at that level.
+/// [`wake_on`](crate::Constraint::wake_on) and
+/// [`is_idempotent`](crate::Constraint::is_idempotent) at that level.
 pub trait Propagator: fmt::Debug + Send {
     /// Prunes the domains of the scope, or reports that the constraint cannot be satisfied.
     ///
@@ -62,7 +34,7 @@ pub trait Propagator: fmt::Debug + Send {
     /// least when the whole scope is fixed and violates it.
     fn propagate(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict>;
 
-    /// Whether the propagator reads [`changes`](super::PropagationContext::changes). The engine
+    /// Whether the propagator reads [`changes`](crate::PropagationContext::changes). The engine
     /// records them only for propagators that do, as it costs a little on every domain change;
     /// for the others `changes` is always `None`. The default is `true`.
     fn reads_changes(&self) -> bool {
@@ -79,7 +51,7 @@ impl<P: Propagator + ?Sized> Propagator for Box<P> {
     }
 }
 
-/// What a [`Constraint`](super::Constraint) gets when it creates its propagator for a search:
+/// What a [`Constraint`](crate::Constraint) gets when it creates its propagator for a search:
 /// the level, the domains at the start of the search, and the reversible values.
 #[derive(Debug)]
 pub struct PropagatorSetup<'a> {

@@ -1,4 +1,5 @@
-//! Variable handles.
+//! Handles: [`VarId`] for a variable, [`ConstraintId`] for a posted constraint. They are the
+//! bottom layer of the crate: every other module may use them.
 
 use std::fmt;
 
@@ -37,5 +38,16 @@ impl fmt::Display for VarId {
     /// The default display name of an unnamed variable: `x` and its index, as in `x3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "x{}", self.index)
+    }
+}
+
+/// Identifies a constraint posted on a model, in posting order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstraintId(pub(crate) u32);
+
+impl ConstraintId {
+    /// The position of the constraint in posting order, starting at 0.
+    pub fn index(self) -> usize {
+        self.0 as usize
     }
 }

@@ -18,11 +18,10 @@
 //! run on the current branch, every change of its variables that it watches woke it, except
 //! those it made itself while idempotent.
 
-use crate::constraints::{Change, Constraint, DomainEvent, PropagationContext, Propagator, WakeOn};
 use crate::domain::Domain;
-use crate::model::Model;
-use crate::search::PropagationLevel;
-use crate::search::trail::Trail;
+use crate::kernel::PropagationLevel;
+use crate::kernel::trail::Trail;
+use crate::kernel::{Change, Constraint, DomainEvent, PropagationContext, Propagator, WakeOn};
 
 /// The propagators of one search: `Some` for a constraint that created one, `None` for a
 /// constraint run through its stateless `propagate`.
@@ -55,12 +54,15 @@ fn rank(wake: WakeOn) -> usize {
 }
 
 impl Watchers {
-    /// The watch lists of `model` at `level`; `records[c]` says whether constraint `c` reads its
-    /// changes (it has a propagator).
-    pub(crate) fn new(model: &Model, level: PropagationLevel, records: &[bool]) -> Self {
-        let constraints = model.constraint_list();
+    /// The watch lists of `constraints` over `n` variables at `level`; `records[c]` says
+    /// whether constraint `c` reads its changes (it has a propagator).
+    pub(crate) fn new(
+        constraints: &[Box<dyn Constraint>],
+        n: usize,
+        level: PropagationLevel,
+        records: &[bool],
+    ) -> Self {
         let ranks: Vec<usize> = constraints.iter().map(|c| rank(c.wake_on(level))).collect();
-        let n = model.num_variables();
         // Counting sort of (variable, rank) pairs: count, prefix sums, place.
         let mut counts = vec![[0u32; 3]; n];
         for (c, constraint) in constraints.iter().enumerate() {
@@ -151,11 +153,10 @@ const UNKNOWN: u32 = u32::MAX;
 const NO_EVENTS: u32 = u32::MAX;
 
 impl Queue {
-    /// The queue of `model`, with room for the changes of the constraints `records` marks.
-    pub(crate) fn new(model: &Model, records: &[bool]) -> Self {
+    /// The queue of `constraints`, with room for the changes of those `records` marks.
+    pub(crate) fn new(constraints: &[Box<dyn Constraint>], records: &[bool]) -> Self {
         let mut start = 0;
-        let pending: Vec<Pending> = model
-            .constraint_list()
+        let pending: Vec<Pending> = constraints
             .iter()
             .zip(records)
             .map(|(c, &record)| {
@@ -317,7 +318,7 @@ impl Wake<'_> {
 /// `runs` counts the propagator calls; `changes` is scratch space for the changes handed over.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fixpoint(
-    model: &Model,
+    constraints: &[Box<dyn Constraint>],
     domains: &mut [Domain],
     trail: &mut Trail,
     queue: &mut Queue,
@@ -327,7 +328,6 @@ pub(crate) fn fixpoint(
     level: PropagationLevel,
     runs: &mut u64,
 ) -> Result<(), u32> {
-    let constraints = model.constraint_list();
     while let Some((c, known)) = queue.pop(changes) {
         *runs += 1;
         let skip = if watchers.idempotent[c as usize] {
@@ -369,10 +369,10 @@ mod tests {
     /// A model with one all-different constraint over `n` variables, and its queue, recording
     /// the constraint's changes.
     fn queue_for(n: usize) -> Queue {
-        let mut model = Model::new();
+        let mut model = crate::Model::new();
         let xs = model.new_vars(n, 0..=99).unwrap();
         model.post(AllDifferent::new(&xs)).unwrap();
-        Queue::new(&model, &[true])
+        Queue::new(model.constraint_list(), &[true])
     }
 
     fn change(position: usize, event: DomainEvent) -> Change {

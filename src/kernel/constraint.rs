@@ -1,0 +1,139 @@
+//! The [`Constraint`] trait, what propagation reports ([`Conflict`]) and when a constraint wants
+//! to run ([`WakeOn`]). The contract and a recipe are in the [`constraints`](crate::constraints)
+//! module, beside the built-ins.
+
+use std::fmt;
+
+use crate::error::ModelError;
+use crate::ids::VarId;
+use crate::kernel::{ModelView, PropagationContext, PropagationLevel, Propagator, PropagatorSetup};
+
+/// A rule over a set of variables, and how to enforce it: the extension point of cspkit.
+///
+/// See the [`constraints`](crate::constraints) module for the contract of `propagate` and a
+/// recipe.
+pub trait Constraint: fmt::Debug + Send + Sync {
+    /// The variables the constraint is about, each once.
+    ///
+    /// The model rejects an empty scope and a scope that names a variable twice
+    /// ([`ModelError::EmptyScope`](crate::ModelError), `RepeatedVariable`).
+    fn scope(&self) -> &[VarId];
+
+    /// Whether a full assignment of the scope satisfies the rule.
+    ///
+    /// `values[i]` is the value of `scope()[i]`.
+    fn check(&self, values: &[i32]) -> bool;
+
+    /// Prunes the domains of the scope, or reports that the rule cannot be satisfied.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] when no assignment of the current domains satisfies the rule. It must be
+    /// returned at least when the whole scope is fixed and violates the rule.
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict>;
+
+    /// Which domain changes of its variables should schedule the constraint, at a given level.
+    ///
+    /// The default, [`WakeOn::AnyChange`], is always correct. [`WakeOn::Fixed`] is correct when
+    /// the constraint's propagation at that level looks only at fixed variables.
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        let _ = level;
+        WakeOn::AnyChange
+    }
+
+    /// Whether one call of `propagate` at this level reaches its own fixpoint, so that calling it
+    /// again right after, on the domains it left, could prune nothing.
+    ///
+    /// When true, the engine does not wake the constraint for its own changes. The default,
+    /// `false`, is always correct.
+    fn is_idempotent(&self, level: PropagationLevel) -> bool {
+        let _ = level;
+        false
+    }
+
+    /// The propagator that enforces this constraint in one search, if it has one with state.
+    ///
+    /// Called once per search (and again when a solver restarts), with the level it will run
+    /// at and the model's domains; reversible values are created through `setup`. The default,
+    /// `None`, runs the constraint through [`propagate`](Constraint::propagate) itself. A
+    /// propagator may borrow the constraint. See the [`kernel`](crate::kernel) module
+    /// for its contract.
+    fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        let _ = setup;
+        None
+    }
+
+    /// Called once by [`Model::post`](crate::Model::post), before the constraint is stored, with
+    /// the model it is posted on: the place to check arguments against the variables' initial
+    /// domains and to precompute from them. Domains only shrink after posting, so whatever is
+    /// derived from them stays valid. The default does nothing.
+    ///
+    /// # Errors
+    ///
+    /// A [`ModelError`](crate::ModelError), which `post` returns to the caller.
+    fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
+        let _ = model;
+        Ok(())
+    }
+
+    /// A short name for messages and traces; the type's name by default.
+    fn name(&self) -> &str {
+        let full = std::any::type_name::<Self>();
+        let base = full.split('<').next().unwrap_or(full);
+        base.rsplit("::").next().unwrap_or(base)
+    }
+}
+
+impl<C: Constraint + ?Sized> Constraint for Box<C> {
+    fn scope(&self) -> &[VarId] {
+        (**self).scope()
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        (**self).check(values)
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        (**self).propagate(ctx)
+    }
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        (**self).wake_on(level)
+    }
+    fn is_idempotent(&self, level: PropagationLevel) -> bool {
+        (**self).is_idempotent(level)
+    }
+    fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        (**self).propagator(setup)
+    }
+    fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
+        (**self).prepare(model)
+    }
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+}
+
+/// When a constraint wants to be woken up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WakeOn {
+    /// When a variable of the scope becomes fixed (one value left).
+    Fixed,
+    /// When the smallest or the largest value of a variable of the scope is removed (which
+    /// includes its becoming fixed).
+    Bounds,
+    /// When any value is removed from a variable of the scope.
+    AnyChange,
+}
+
+/// Propagation found that the current domains admit no solution: the search must backtrack.
+///
+/// This is not an error: it is the normal way a branch of the search ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Conflict;
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("conflict: no value left for some variable")
+    }
+}
+
+impl std::error::Error for Conflict {}
