@@ -190,24 +190,24 @@ impl<'a> PropagationContext<'a> {
         self.domains[var.index()].small()
     }
 
-    /// The fast path's pruning: keeps in the word of `var` (a domain of at most 64 values) only
-    /// the bits set in `keep`, with the trail and the wake-ups of any change; returns the word
-    /// left (0 for a wider domain, which is left alone: callers check [`small`](Self::small)
-    /// first).
+    /// The fast path's pruning: removes from the word of `var` (a domain of at most 64 values)
+    /// the bits set in `doomed`, with the trail and the wake-ups of any change. Returns the word
+    /// left, or `None` if nothing was removed (also for a wider domain, which is left alone:
+    /// callers check [`small`](Self::small) first).
     ///
     /// # Errors
     ///
     /// [`Conflict`] if the domain is left empty.
     #[inline]
-    pub(crate) fn retain_small(&mut self, var: VarId, keep: u64) -> Result<u64, Conflict> {
+    pub(crate) fn prune_small(&mut self, var: VarId, doomed: u64) -> Result<Option<u64>, Conflict> {
         let domain = &mut self.domains[var.index()];
         let Some((_, old)) = domain.small() else {
-            return Ok(0);
+            return Ok(None);
         };
-        let new = old & keep;
-        if new == old {
-            return Ok(old);
+        if old & doomed == 0 {
+            return Ok(None);
         }
+        let new = old & !doomed;
         domain.replace_small(new, &mut self.trail.recorder(var.index));
         if new == 0 {
             return Err(Conflict);
@@ -225,7 +225,7 @@ impl<'a> PropagationContext<'a> {
             };
             wake.changed(var.index, event);
         }
-        Ok(new)
+        Ok(Some(new))
     }
 
     /// Applies a mutation, records it on the trail and wakes the watchers of `var`.

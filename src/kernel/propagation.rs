@@ -40,7 +40,8 @@ pub(crate) struct Watchers {
     entries: Vec<(u32, u32)>,
     idempotent: Vec<bool>,
     /// Per variable: whether some watcher tells a moved bound from another removal (it
-    /// watches bounds, or reads its changes), so that the event must be classified exactly.
+    /// watches bounds, or reads its changes and hears every removal), so that the event must
+    /// be classified exactly.
     precise: Vec<bool>,
 }
 
@@ -96,8 +97,9 @@ impl Watchers {
         let precise = ends
             .iter()
             .map(|e| {
+                // Watchers of bounds, or readers of changes that hear removals too.
                 e[2] > e[1]
-                    || entries[e[0] as usize..e[3] as usize]
+                    || entries[e[0] as usize..e[1] as usize]
                         .iter()
                         .any(|&(_, position)| position != NO_EVENTS)
             })
@@ -108,18 +110,6 @@ impl Watchers {
             precise,
             idempotent: constraints.iter().map(|c| c.is_idempotent(level)).collect(),
         }
-    }
-
-    /// The watchers an `event` on variable `var` wakes.
-    #[inline]
-    fn woken_by(&self, var: usize, event: DomainEvent) -> &[(u32, u32)] {
-        let ends = &self.ends[var];
-        let end = match event {
-            DomainEvent::Removed => ends[1],
-            DomainEvent::Bounds => ends[2],
-            DomainEvent::Fixed => ends[3],
-        };
-        &self.entries[ends[0] as usize..end as usize]
     }
 }
 
@@ -297,9 +287,24 @@ impl Wake<'_> {
         self.watchers.precise[var as usize]
     }
 
-    #[inline]
+    #[inline(always)]
     pub(crate) fn changed(&mut self, var: u32, event: DomainEvent) {
-        for &(c, position) in self.watchers.woken_by(var as usize, event) {
+        // Most changes wake nobody (a removal under forward checking): decide that inline.
+        let ends = &self.watchers.ends[var as usize];
+        let end = match event {
+            DomainEvent::Removed => ends[1],
+            DomainEvent::Bounds => ends[2],
+            DomainEvent::Fixed => ends[3],
+        };
+        if end != ends[0] {
+            self.schedule(ends[0], end, event);
+        }
+    }
+
+    /// Schedules the watchers `entries[start..end]` for `event`.
+    #[inline(never)]
+    fn schedule(&mut self, start: u32, end: u32, event: DomainEvent) {
+        for &(c, position) in &self.watchers.entries[start as usize..end as usize] {
             if c == self.skip {
                 continue;
             }

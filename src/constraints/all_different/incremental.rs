@@ -157,11 +157,9 @@ impl Propagator for ForwardMasks<'_> {
                 rest &= rest - 1;
                 let var = scope[j];
                 let doomed = to_word(removing, shifts[j]);
-                let (_, word) = ctx.small(var).ok_or(Conflict)?;
-                if word & doomed == 0 {
+                let Some(left) = ctx.prune_small(var, doomed)? else {
                     continue;
-                }
-                let left = ctx.retain_small(var, !doomed)?;
+                };
                 if left.is_power_of_two() {
                     let value = to_window(left, shifts[j]);
                     if value & (taken | new) != 0 {
