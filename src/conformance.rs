@@ -644,9 +644,7 @@ impl CaseRun<'_, '_> {
             }
         }
         let other = propagate_once(constraint, &elsewhere, level);
-        let same = other.conflict == main.conflict
-            && (main.conflict || scope.iter().all(|&i| other.after[i] == main.after[i]));
-        if !same {
+        if !same_result(&other, &main, scope) {
             let outside: Vec<String> = (0..current.len())
                 .filter(|i| !scope.contains(i))
                 .map(|i| {
@@ -803,9 +801,7 @@ impl CaseRun<'_, '_> {
             &mut fresh_trail,
             Some(&changes),
         );
-        let same = walked.conflict == expected.conflict
-            && (walked.conflict || scope.iter().all(|&i| walked.after[i] == expected.after[i]));
-        if !same {
+        if !same_result(&walked, &expected, scope) {
             let narrowed: Vec<String> = changes
                 .iter()
                 .map(|c| {
@@ -818,7 +814,9 @@ impl CaseRun<'_, '_> {
                 Property::State,
                 Some(&walked.after),
                 format!(
-                    "after a branch was explored and undone, the propagator pruned differently                      from a fresh one on the next branch ({}): it gave {}, a fresh one {}; its                      state was not restored",
+                    "after a branch was explored and undone, the propagator pruned differently \
+                     from a fresh one on the next branch ({}): it gave {}, a fresh one {}; its \
+                     state was not restored",
                     narrowed.join(", "),
                     show_result(&state.model, scope, &walked),
                     show_result(&state.model, scope, &expected),
@@ -897,6 +895,11 @@ impl CaseRun<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// Whether two results agree on the scope: both conflicts, or the same domains.
+fn same_result(a: &Propagated, b: &Propagated, scope: &[usize]) -> bool {
+    a.conflict == b.conflict && (a.conflict || scope.iter().all(|&i| a.after[i] == b.after[i]))
 }
 
 /// How a propagator is run in the kit: as the engine would, again after its own changes

@@ -5,36 +5,10 @@
 
 mod common;
 
-use common::{BAEKJOON_2239, LEVELS};
+use common::{BAEKJOON_2239, LEVELS, Stateless};
 use cspkit::{
-    AllDifferent, Conflict, Constraint, Model, PropagationContext, PropagationLevel,
-    SmallestDomain, VarId, WakeOn,
+    AllDifferent, InputOrder, Model, PropagationLevel, SmallestDomain, VarId, VariableOrder,
 };
-
-/// A constraint run through its stateless `propagate` only.
-#[derive(Debug)]
-struct Stateless(AllDifferent);
-
-impl Constraint for Stateless {
-    fn scope(&self) -> &[VarId] {
-        self.0.scope()
-    }
-    fn check(&self, values: &[i32]) -> bool {
-        self.0.check(values)
-    }
-    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        self.0.propagate(ctx)
-    }
-    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        self.0.wake_on(level)
-    }
-    fn is_idempotent(&self, level: PropagationLevel) -> bool {
-        self.0.is_idempotent(level)
-    }
-    fn prepare(&mut self, model: &cspkit::ModelView<'_>) -> Result<(), cspkit::ModelError> {
-        self.0.prepare(model)
-    }
-}
 
 /// `n` queens with columns and diagonal offsets multiplied by `scale` (above 6 the values no
 /// longer fit a 64-value window), with the stateful constraints or their stateless reference.
@@ -95,37 +69,30 @@ fn sudoku(digits: &str, stateful: bool) -> Model {
 
 /// The solutions (up to `max`) in the order found, and the nodes, failures and backtracks.
 fn record(model: &Model, level: PropagationLevel, smallest: bool, max: usize) -> String {
-    let summary = |solutions: Vec<Vec<i32>>, stats: cspkit::SearchStats| {
-        format!(
-            "{} solutions, first {:?}, last {:?}; nodes {}, failures {}, backtracks {}",
-            solutions.len(),
-            solutions.first(),
-            solutions.last(),
-            stats.nodes,
-            stats.failures,
-            stats.backtracks
-        )
-    };
-    if smallest {
-        let mut solver = model
-            .solver()
-            .with_propagation(level)
-            .with_variable_order(SmallestDomain);
-        let solutions: Vec<Vec<i32>> = solver
-            .solutions()
-            .take(max)
-            .map(|s| s.values().to_vec())
-            .collect();
-        summary(solutions, solver.stats())
+    let order: Box<dyn VariableOrder> = if smallest {
+        Box::new(SmallestDomain)
     } else {
-        let mut solver = model.solver().with_propagation(level);
-        let solutions: Vec<Vec<i32>> = solver
-            .solutions()
-            .take(max)
-            .map(|s| s.values().to_vec())
-            .collect();
-        summary(solutions, solver.stats())
-    }
+        Box::new(InputOrder)
+    };
+    let mut solver = model
+        .solver()
+        .with_propagation(level)
+        .with_variable_order(order);
+    let solutions: Vec<Vec<i32>> = solver
+        .solutions()
+        .take(max)
+        .map(|s| s.values().to_vec())
+        .collect();
+    let stats = solver.stats();
+    format!(
+        "{} solutions, first {:?}, last {:?}; nodes {}, failures {}, backtracks {}",
+        solutions.len(),
+        solutions.first(),
+        solutions.last(),
+        stats.nodes,
+        stats.failures,
+        stats.backtracks
+    )
 }
 
 #[test]

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{
-    ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, Pair, brute_force, clustered_domain,
-    clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint,
+    ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, Pair, Stateless, brute_force,
+    clustered_domain, clustered_model_specs, collect_solutions, domain, forward_checking_fixpoint,
     full_root_propagation_is_exact, has_no_repeats, initial_domains, model_specs, offset,
     root_domains, scale, scope, supported_values,
 };
@@ -758,32 +758,6 @@ proptest! {
                 prop_assert_eq!(&found, &expected, "{:?}, {:?}", variables, level);
             }
         }
-    }
-}
-
-/// A constraint run through its stateless `propagate` only: everything but `propagator` is
-/// passed on, so the engine treats it exactly as the wrapped constraint minus its state.
-#[derive(Debug)]
-struct Stateless(Box<dyn Constraint>);
-
-impl Constraint for Stateless {
-    fn scope(&self) -> &[VarId] {
-        self.0.scope()
-    }
-    fn check(&self, values: &[i32]) -> bool {
-        self.0.check(values)
-    }
-    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        self.0.propagate(ctx)
-    }
-    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        self.0.wake_on(level)
-    }
-    fn is_idempotent(&self, level: PropagationLevel) -> bool {
-        self.0.is_idempotent(level)
-    }
-    fn prepare(&mut self, model: &cspkit::ModelView<'_>) -> Result<(), cspkit::ModelError> {
-        self.0.prepare(model)
     }
 }
 

@@ -568,3 +568,30 @@ where
             }
         })
 }
+
+/// A constraint run through its stateless `propagate` only: everything but `propagator` is
+/// passed on, so the engine treats it exactly as the wrapped constraint minus its state. The
+/// reference the stateful propagators are compared with, node for node.
+#[derive(Debug)]
+pub struct Stateless<C>(pub C);
+
+impl<C: Constraint> Constraint for Stateless<C> {
+    fn scope(&self) -> &[VarId] {
+        self.0.scope()
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        self.0.check(values)
+    }
+    fn propagate(&self, ctx: &mut cspkit::PropagationContext<'_>) -> Result<(), cspkit::Conflict> {
+        self.0.propagate(ctx)
+    }
+    fn wake_on(&self, level: PropagationLevel) -> cspkit::WakeOn {
+        self.0.wake_on(level)
+    }
+    fn is_idempotent(&self, level: PropagationLevel) -> bool {
+        self.0.is_idempotent(level)
+    }
+    fn prepare(&mut self, model: &cspkit::ModelView<'_>) -> Result<(), cspkit::ModelError> {
+        self.0.prepare(model)
+    }
+}
