@@ -584,51 +584,41 @@ impl CaseRun<'_, '_> {
                 ));
             }
         }
-        // Failure detection: no empty domain behind an `Ok`.
-        if !main.conflict {
-            if let Some(&i) = scope.iter().find(|&&i| main.after[i].is_empty()) {
-                let name = state.model.var_name(var_at(&state.model, i));
-                return Err(self.failure(
+        // Failure detection (no empty domain behind an `Ok`) and soundness.
+        if let Some(unsound) = first_unsound(&main, scope, &solutions) {
+            let name = |i: usize| state.model.var_name(var_at(&state.model, i));
+            let show = |solution: &[i32]| show_assignment(&state.model, scope, solution);
+            return Err(match unsound {
+                Unsound::Empty(i) => self.failure(
                     Property::FailureDetection,
                     Some(&main.after),
                     format!(
-                        "propagate returned Ok but left the domain of {name} empty (a Conflict \
-                         from the context was dropped)"
+                        "propagate returned Ok but left the domain of {} empty (a Conflict \
+                         from the context was dropped)",
+                        name(i)
                     ),
-                ));
-            }
-        }
-        // Soundness.
-        if main.conflict {
-            stats.conflicts += 1;
-            if let Some(solution) = solutions.first() {
-                return Err(self.failure(
+                ),
+                Unsound::Conflict(solution) => self.failure(
                     Property::Soundness,
                     None,
                     format!(
                         "propagate reported a conflict, but {} is a solution",
-                        show_assignment(&state.model, scope, solution)
+                        show(solution)
                     ),
-                ));
-            }
-        } else {
-            for solution in &solutions {
-                if let Some((&i, &v)) = scope
-                    .iter()
-                    .zip(solution)
-                    .find(|&(&i, &v)| !main.after[i].contains(v))
-                {
-                    let name = state.model.var_name(var_at(&state.model, i));
-                    return Err(self.failure(
-                        Property::Soundness,
-                        Some(&main.after),
-                        format!(
-                            "value {v} of {name} was pruned, but the solution {} uses it",
-                            show_assignment(&state.model, scope, solution)
-                        ),
-                    ));
-                }
-            }
+                ),
+                Unsound::Pruned(i, v, solution) => self.failure(
+                    Property::Soundness,
+                    Some(&main.after),
+                    format!(
+                        "value {v} of {} was pruned, but the solution {} uses it",
+                        name(i),
+                        show(solution)
+                    ),
+                ),
+            });
+        }
+        if main.conflict {
+            stats.conflicts += 1;
         }
         if main.after != *current {
             stats.pruned += 1;
@@ -837,45 +827,40 @@ impl CaseRun<'_, '_> {
         let state = self.state.as_ref().expect("the case is set up");
         let (constraint, scope) = (&*state.model.constraint_list()[0], &state.scope);
         let solutions = solutions(constraint, scope, domains);
-        if result.conflict {
-            if let Some(solution) = solutions.first() {
-                return Err(self.failure(
-                    property,
+        if let Some(unsound) = first_unsound(result, scope, &solutions) {
+            let name = |i: usize| state.model.var_name(var_at(&state.model, i));
+            let (show, on) = (
+                |solution: &[i32]| show_assignment(&state.model, scope, solution),
+                show_domains(&state.model, scope, domains),
+            );
+            let (after, message) = match unsound {
+                Unsound::Empty(i) => (
+                    Some(&result.after[..]),
+                    format!(
+                        "{what} returned Ok but left the domain of {} empty",
+                        name(i)
+                    ),
+                ),
+                Unsound::Conflict(solution) => (
                     None,
                     format!(
-                        "{what} reported a conflict on {}, but {} is a solution",
-                        show_domains(&state.model, scope, domains),
-                        show_assignment(&state.model, scope, solution)
+                        "{what} reported a conflict on {on}, but {} is a solution",
+                        show(solution)
                     ),
-                ));
-            }
-            return Ok(());
-        }
-        if let Some(&i) = scope.iter().find(|&&i| result.after[i].is_empty()) {
-            let name = state.model.var_name(var_at(&state.model, i));
-            return Err(self.failure(
-                property,
-                Some(&result.after),
-                format!("{what} returned Ok but left the domain of {name} empty"),
-            ));
-        }
-        for solution in &solutions {
-            if let Some((&i, &v)) = scope
-                .iter()
-                .zip(solution)
-                .find(|&(&i, &v)| !result.after[i].contains(v))
-            {
-                let name = state.model.var_name(var_at(&state.model, i));
-                return Err(self.failure(
-                    property,
-                    Some(&result.after),
+                ),
+                Unsound::Pruned(i, v, solution) => (
+                    Some(&result.after[..]),
                     format!(
-                        "{what} on {} pruned value {v} of {name}, but the solution {} uses it",
-                        show_domains(&state.model, scope, domains),
-                        show_assignment(&state.model, scope, solution)
+                        "{what} on {on} pruned value {v} of {}, but the solution {} uses it",
+                        name(i),
+                        show(solution)
                     ),
-                ));
-            }
+                ),
+            };
+            return Err(self.failure(property, after, message));
+        }
+        if result.conflict {
+            return Ok(());
         }
         if scope.iter().all(|&i| result.after[i].is_fixed()) {
             let values: Vec<i32> = scope
@@ -895,6 +880,37 @@ impl CaseRun<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// The first way a propagation result breaks soundness or failure detection.
+enum Unsound<'s> {
+    /// A conflict, while this is a solution.
+    Conflict(&'s [i32]),
+    /// `Ok`, with the domain of this variable (an index in the model) left empty.
+    Empty(usize),
+    /// Value `v` of this variable was pruned, while this solution uses it.
+    Pruned(usize, i32, &'s [i32]),
+}
+
+/// Checks `result` against the brute-force `solutions` of the scope.
+fn first_unsound<'s>(
+    result: &Propagated,
+    scope: &[usize],
+    solutions: &'s [Vec<i32>],
+) -> Option<Unsound<'s>> {
+    if result.conflict {
+        return solutions.first().map(|s| Unsound::Conflict(s));
+    }
+    if let Some(&i) = scope.iter().find(|&&i| result.after[i].is_empty()) {
+        return Some(Unsound::Empty(i));
+    }
+    solutions.iter().find_map(|solution| {
+        scope
+            .iter()
+            .zip(solution)
+            .find(|&(&i, &v)| !result.after[i].contains(v))
+            .map(|(&i, &v)| Unsound::Pruned(i, v, solution))
+    })
 }
 
 /// Whether two results agree on the scope: both conflicts, or the same domains.

@@ -296,20 +296,11 @@ impl Domain {
     }
 
     /// Replaces the word of a domain of at most 64 values by `new`, which must keep only values
-    /// of the domain; returns the old word. A wider domain is left alone (the old word is then
-    /// reported equal to `new`).
+    /// of the domain, recording the old word if it changes. A wider domain is left alone.
     #[inline]
-    pub(crate) fn replace_small(&mut self, new: u64, record: &mut impl Record) -> u64 {
-        match &mut self.bits {
-            Bits::Word(w) => {
-                let old = *w;
-                if old != new {
-                    record.record(0, old);
-                    *w = new;
-                }
-                old
-            }
-            Bits::Set(_) => new,
+    pub(crate) fn replace_small(&mut self, new: u64, record: &mut impl Record) {
+        if let Bits::Word(w) = &mut self.bits {
+            replace_word(w, new, record);
         }
     }
 
