@@ -247,7 +247,8 @@ impl<'a> ConformanceTest<'a> {
     ///
     /// The first [`ConformanceFailure`]: a property violated, the constraint rejected by the
     /// model or panicking, or a configuration that cannot make a case (arity 0, an empty value
-    /// range or one wider than [`Domain::MAX_SPAN`], a zero maximum).
+    /// range or one wider than [`Domain::MAX_SPAN`], which the kit's random domains cannot
+    /// span, a zero maximum).
     #[allow(
         clippy::result_large_err,
         reason = "a failure ends a test run once; a plain value is easier to match and print"
@@ -325,7 +326,7 @@ impl<'a> ConformanceTest<'a> {
             Some(format!("the value range {:?} is empty", self.values))
         } else if span(&self.values) > Domain::MAX_SPAN as u64 {
             Some(format!(
-                "the value range {:?} is wider than a domain may be ({} values)",
+                "the value range {:?} is wider than the kit draws domains from ({} values)",
                 self.values,
                 Domain::MAX_SPAN
             ))

@@ -13,16 +13,6 @@ pub enum DomainError {
     /// No values were given.
     #[error("the domain is empty")]
     Empty,
-    /// The values span more than [`Domain::MAX_SPAN`](crate::Domain::MAX_SPAN) integers.
-    #[error("the domain spans {low}..={high}, wider than the limit of {limit} values")]
-    TooWide {
-        /// Smallest value asked for.
-        low: i32,
-        /// Largest value asked for.
-        high: i32,
-        /// The largest span a domain may have.
-        limit: usize,
-    },
 }
 
 /// Something is wrong with how a model was built.

@@ -13,7 +13,8 @@ pub(crate) fn keep_at_most(
     match i32::try_from(bound) {
         Ok(bound) => ctx.remove_above(var, bound),
         Err(_) if bound > 0 => Ok(false),
-        Err(_) => ctx.retain(var, |_| false),
+        // No `i32` value is at most `bound`.
+        Err(_) => Err(Conflict),
     }
 }
 
@@ -26,7 +27,7 @@ pub(crate) fn keep_at_least(
     match i32::try_from(bound) {
         Ok(bound) => ctx.remove_below(var, bound),
         Err(_) if bound < 0 => Ok(false),
-        Err(_) => ctx.retain(var, |_| false),
+        Err(_) => Err(Conflict),
     }
 }
 

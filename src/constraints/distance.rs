@@ -80,9 +80,12 @@ impl Distance {
             i64::from(domain.max().ok_or(Conflict)?),
         );
         match self.comparison {
-            Comparison::Eq if c < 0 => return ctx.retain(var, |_| false).map(drop),
+            Comparison::Eq if c < 0 => return Err(Conflict),
             Comparison::Eq => {
-                let domain = domain.clone();
+                // Bounds first, so that a wide domain is narrowed before its values are visited.
+                keep_at_least(ctx, var, min - c)?;
+                keep_at_most(ctx, var, max + c)?;
+                let domain = ctx.domain(other).clone();
                 let has = |w: i64| i32::try_from(w).is_ok_and(|w| domain.contains(w));
                 ctx.retain(var, |v| has(i64::from(v) - c) || has(i64::from(v) + c))?;
             }
@@ -95,7 +98,7 @@ impl Distance {
             Comparison::Le | Comparison::Lt => {
                 let c = c - i64::from(self.comparison == Comparison::Lt);
                 if c < 0 {
-                    return ctx.retain(var, |_| false).map(drop);
+                    return Err(Conflict);
                 }
                 if domain.size() as i64 == max - min + 1 {
                     // An interval: v reaches it exactly when v is within c of its ends.

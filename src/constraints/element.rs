@@ -232,7 +232,7 @@ impl Element {
                 entries.sort_unstable();
                 entries.dedup();
                 if entries.len() < ctx.domain(value).size() {
-                    ctx.retain(value, |v| entries.binary_search(&v).is_ok())?;
+                    ctx.retain_sorted(value, &entries)?;
                 }
             }
             Array::Variables { slots, .. } => {
@@ -249,7 +249,7 @@ impl Element {
                         .filter(|&v| entries.iter().any(|&e| ctx.domain(e).contains(v)))
                         .collect();
                     if keep.len() < ctx.domain(value).size() {
-                        ctx.retain(value, |v| keep.binary_search(&v).is_ok())?;
+                        ctx.retain_sorted(value, &keep)?;
                     }
                 }
             }
@@ -278,13 +278,12 @@ fn intersect(
     target: VarId,
     source: VarId,
 ) -> Result<(), Conflict> {
-    let keep: SmallVec<[i32; 64]> = ctx
-        .domain(target)
-        .iter()
-        .filter(|&v| ctx.domain(source).contains(v))
-        .collect();
+    // The intersection, read from the smaller domain (one of them may be wide).
+    let (t, s) = (ctx.domain(target), ctx.domain(source));
+    let (small, large) = if t.size() <= s.size() { (t, s) } else { (s, t) };
+    let keep: SmallVec<[i32; 64]> = small.iter().filter(|&v| large.contains(v)).collect();
     if keep.len() < ctx.domain(target).size() {
-        ctx.retain(target, |v| keep.binary_search(&v).is_ok())?;
+        ctx.retain_sorted(target, &keep)?;
     }
     Ok(())
 }

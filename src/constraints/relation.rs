@@ -111,6 +111,14 @@ impl Relation {
                 keep_at_most(ctx, y, max_x - e)?;
             }
             Comparison::Eq => {
+                // Bounds first, so that a wide domain facing a narrow one is narrowed before
+                // its values are visited.
+                let (min_y, max_y) = bounds(ctx, y)?;
+                keep_at_least(ctx, x, min_y + c)?;
+                keep_at_most(ctx, x, max_y + c)?;
+                let (min_x, max_x) = bounds(ctx, x)?;
+                keep_at_least(ctx, y, min_x - c)?;
+                keep_at_most(ctx, y, max_x - c)?;
                 let domain_y = ctx.domain(y).clone();
                 ctx.retain(x, |v| {
                     i32::try_from(i64::from(v) - c).is_ok_and(|w| domain_y.contains(w))

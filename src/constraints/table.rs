@@ -417,7 +417,7 @@ impl Table {
             .map(|(_, &v)| v)
             .collect();
         if keep.len() < domain.size() {
-            ctx.retain(var, |v| keep.binary_search(&v).is_ok())?;
+            ctx.retain_sorted(var, &keep)?;
         }
         Ok(())
     }
@@ -466,7 +466,7 @@ impl Table {
                 }
                 values.sort_unstable();
                 values.dedup();
-                ctx.retain(var, |v| values.binary_search(&v).is_ok())?;
+                ctx.retain_sorted(var, values)?;
                 new_fixed |= was_fixed.is_none() && ctx.is_fixed(var);
             }
             if level == PropagationLevel::Full || !new_fixed {

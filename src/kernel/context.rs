@@ -145,7 +145,7 @@ impl<'a> PropagationContext<'a> {
         if self.domain(var).min().is_some_and(|min| min >= bound) {
             return Ok(false);
         }
-        self.update(var, |d, rec| d.retain(|v| v >= bound, rec))
+        self.update(var, |d, rec| d.clamp(bound, i32::MAX, rec))
     }
 
     /// Removes every value larger than `bound` from the domain of `var`.
@@ -157,7 +157,7 @@ impl<'a> PropagationContext<'a> {
         if self.domain(var).max().is_some_and(|max| max <= bound) {
             return Ok(false);
         }
-        self.update(var, |d, rec| d.retain(|v| v <= bound, rec))
+        self.update(var, |d, rec| d.clamp(i32::MIN, bound, rec))
     }
 
     /// Keeps only the values of `var` for which `keep` returns true.
@@ -167,6 +167,20 @@ impl<'a> PropagationContext<'a> {
     /// [`Conflict`] if the domain is left empty.
     pub fn retain(&mut self, var: VarId, keep: impl FnMut(i32) -> bool) -> Result<bool, Conflict> {
         self.update(var, |d, rec| d.retain(keep, rec))
+    }
+
+    /// Keeps only the values of `var` that `sorted` lists (ascending, without repeats).
+    ///
+    /// The same as [`retain`](Self::retain) with a binary search, but a wide domain (more than
+    /// [`Domain::MAX_SPAN`] values) costs only the length of the list, not its own size: its
+    /// bounds move, and each gap of the list is removed as one range.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if the domain is left empty.
+    pub fn retain_sorted(&mut self, var: VarId, sorted: &[i32]) -> Result<bool, Conflict> {
+        debug_assert!(sorted.is_sorted(), "retain_sorted needs an ascending list");
+        self.update(var, |d, rec| d.retain_sorted(sorted, rec))
     }
 
     /// Bit-parallel pruning: of the values `base..base + 64`, keeps in the domain of `var` only
@@ -248,11 +262,17 @@ impl<'a> PropagationContext<'a> {
         if !changed {
             return Ok(false);
         }
-        if domain.is_empty() {
+        // Emptiness and fixing from the word itself when the domain is one word (the common
+        // case), from the general queries otherwise.
+        let (empty, fixed) = match domain.small() {
+            Some((_, word)) => (word == 0, word.is_power_of_two()),
+            None => (domain.is_empty(), domain.is_fixed()),
+        };
+        if empty {
             return Err(Conflict);
         }
         if let Some(wake) = &mut self.wake {
-            let event = if domain.is_fixed() {
+            let event = if fixed {
                 DomainEvent::Fixed
             } else if precise && (domain.min(), domain.max()) != bounds {
                 DomainEvent::Bounds

@@ -64,8 +64,9 @@ impl Model {
     ///
     /// # Errors
     ///
-    /// [`ModelError::InvalidDomain`] if the domain is empty or spans more than
-    /// [`Domain::MAX_SPAN`] values.
+    /// [`ModelError::InvalidDomain`] if the domain is empty, or is a set of values scattered so
+    /// thinly over more than [`Domain::MAX_SPAN`] integers that its gaps cannot be described
+    /// (see [`Domain::from_values`]). Any range is accepted.
     pub fn new_var(&mut self, domain: impl IntoDomain) -> Result<VarId, ModelError> {
         self.declare(None, domain)
     }

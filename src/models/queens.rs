@@ -39,8 +39,8 @@ impl Queens {
     ///
     /// # Errors
     ///
-    /// [`ModelError::InvalidDomain`] if `n` is 0 or too large for a domain
-    /// ([`Domain::MAX_SPAN`](crate::Domain::MAX_SPAN)).
+    /// [`ModelError::InvalidDomain`] if `n` is 0. Memory grows with `n` squared (a domain of `n`
+    /// values per row): the CLI stops at 10,000.
     pub fn new(n: usize) -> Result<Queens, ModelError> {
         let size = i32::try_from(n).unwrap_or(i32::MAX);
         let mut model = Model::new();

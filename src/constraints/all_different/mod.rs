@@ -267,7 +267,11 @@ impl AllDifferent {
         let n = self.scope.len();
         let mut masks = [0u64; N];
         for ((mask, &var), &base) in masks.iter_mut().zip(&self.scope).zip(bases) {
-            *mask = ctx.domain(var).window(base);
+            *mask = match ctx.small(var) {
+                // A one-word domain whose values start at the window's base: its word.
+                Some((offset, word)) if offset == base => word,
+                _ => ctx.domain(var).window(base),
+            };
         }
         let mut changed = match level {
             PropagationLevel::None => return check_fixed_masks(&masks[..n]),
@@ -277,7 +281,15 @@ impl AllDifferent {
         while changed != 0 {
             let i = changed.trailing_zeros() as usize;
             changed &= changed - 1;
-            ctx.retain_window(self.scope[i], bases[i], masks[i])?;
+            let var = self.scope[i];
+            match ctx.small(var) {
+                Some((offset, word)) if offset == bases[i] => {
+                    ctx.prune_small(var, word & !masks[i])?;
+                }
+                _ => {
+                    ctx.retain_window(var, bases[i], masks[i])?;
+                }
+            }
         }
         Ok(())
     }
@@ -398,26 +410,17 @@ impl AllDifferent {
 
     fn regin_general(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let n = self.scope.len();
-        // Value nodes: the distinct shifted values, sorted; edges: each variable's values.
-        let mut keys: Vec<i64> = Vec::new();
-        for (i, &var) in self.scope.iter().enumerate() {
-            keys.extend(
-                ctx.domain(var)
-                    .iter()
-                    .map(|v| i64::from(v) + self.offset(i)),
-            );
-        }
+        let candidates = self.regin_candidates(ctx);
+        // Value nodes: the distinct shifted values, sorted; edges: each variable's candidates.
+        let mut keys: Vec<i64> = candidates.iter().flatten().copied().collect();
         keys.sort_unstable();
         keys.dedup();
-        let adjacency: Vec<Vec<u32>> = self
-            .scope
+        let adjacency: Vec<Vec<u32>> = candidates
             .iter()
-            .enumerate()
-            .map(|(i, &var)| {
-                let offset = self.offset(i);
-                ctx.domain(var)
+            .map(|values| {
+                values
                     .iter()
-                    .map(|v| keys.binary_search(&(i64::from(v) + offset)).unwrap_or(0) as u32)
+                    .map(|key| keys.binary_search(key).unwrap_or(0) as u32)
                     .collect()
             })
             .collect();
@@ -436,6 +439,44 @@ impl AllDifferent {
         }
         debug_assert_eq!(adjacency.len(), n);
         Ok(())
+    }
+
+    /// The shifted values (keys) of each variable that Régin's graph needs. A variable with
+    /// fewer than `n` values (`n` the scope's length) brings all of them. A variable with `n`
+    /// or more brings its keys that some smaller variable also has, and `n` of its other keys:
+    /// whatever the others take, it keeps a free one, so its keys that no smaller variable has
+    /// are never pruned and the graph stays small however wide the domains are. The pruning is
+    /// the same as on the whole graph: a matching that uses a left-out key can trade it for one
+    /// of the `n` kept ones.
+    fn regin_candidates(&self, ctx: &PropagationContext<'_>) -> Vec<SmallVec<[i64; INLINE]>> {
+        let n = self.scope.len();
+        let keys_of = |i: usize| {
+            let offset = self.offset(i);
+            ctx.domain(self.scope[i])
+                .iter()
+                .map(move |v| i64::from(v) + offset)
+        };
+        let is_big = |i: usize| ctx.domain(self.scope[i]).size() >= n;
+        let mut shared: Vec<i64> = (0..n).filter(|&i| !is_big(i)).flat_map(keys_of).collect();
+        shared.sort_unstable();
+        shared.dedup();
+        (0..n)
+            .map(|i| {
+                if !is_big(i) {
+                    return keys_of(i).collect();
+                }
+                let (domain, offset) = (ctx.domain(self.scope[i]), self.offset(i));
+                let in_domain = |&key: &i64| {
+                    i32::try_from(key - offset).is_ok_and(|value| domain.contains(value))
+                };
+                let mut keys: SmallVec<[i64; INLINE]> =
+                    shared.iter().copied().filter(in_domain).collect();
+                let others = keys_of(i).filter(|key| shared.binary_search(key).is_err());
+                keys.extend(others.take(n));
+                keys.sort_unstable();
+                keys
+            })
+            .collect()
     }
 }
 

@@ -14,6 +14,8 @@ use crate::search::random;
 /// [parallel](crate::Solver::count_parallel). Two seeds give unrelated permutations.
 ///
 /// Cost: one hash per value of the domain (SplitMix64's output function), at each decision.
+/// A domain of more than 4096 values (a wide one) is not a permutation: the value tried is a
+/// random point between its bounds, or the nearest value below it, at one hash per decision.
 ///
 /// # Examples
 ///
@@ -39,6 +41,10 @@ pub struct RandomValue {
     key: u64,
 }
 
+/// The largest domain whose values are all drawn among; a larger one (a wide domain) gets a
+/// random point between its bounds instead.
+const SCAN_LIMIT: usize = 1 << 12;
+
 impl RandomValue {
     /// The random value order drawn from `seed`.
     pub fn new(seed: u64) -> Self {
@@ -57,7 +63,20 @@ impl RandomValue {
 impl ValueOrder for RandomValue {
     fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
         let variable = (var.index() as u64) << 32;
-        view.domain(var)
+        let domain = view.domain(var);
+        if let (Some(min), Some(max)) = (domain.min(), domain.max())
+            && domain.size() > SCAN_LIMIT
+        {
+            // A wide domain: a random point between the bounds, moved down to a value.
+            let width = (i64::from(max) - i64::from(min) + 1) as u64;
+            let point = (i64::from(min) + (random::nth(self.key, variable) % width) as i64) as i32;
+            return if domain.contains(point) {
+                point
+            } else {
+                domain.below(point).unwrap_or(min)
+            };
+        }
+        domain
             .iter()
             .min_by_key(|&value| random::nth(self.key, variable | u64::from(value as u32)))
             .unwrap_or_default()

@@ -8,8 +8,17 @@
 //! - A window of at most 64 values is one inline `u64` word (no heap, no indirection): this is
 //!   the common case (Sudoku up to 64x64, N-Queens up to 64). `size`, `min`, `max`, `contains`
 //!   and the removal operations are then a handful of instructions.
-//! - Wider windows use a [`FixedBitSet`]; `size` is then a popcount over the words, `min` and
-//!   `max` scan words from the ends. Windows are limited to [`Domain::MAX_SPAN`] values.
+//! - Windows of up to [`Domain::MAX_SPAN`] values use a [`FixedBitSet`]; `size` is then a
+//!   popcount over the words, `min` and `max` scan words from the ends.
+//! - Wider domains (an objective, a variable declared `0..=1_000_000_000`, the whole `i32`
+//!   range) keep their bounds and the ranges of values removed between them, in an ordered map
+//!   (see `wide.rs`): `min`, `max`, `is_fixed` and `contains` cost O(1) or O(log holes), moving
+//!   a bound or removing a range of values, however long, O(log holes), and `size` O(holes).
+//!   Iterating visits every value, so propagators that enumerate values are best kept to narrow
+//!   domains (those of this crate narrow a wide domain by its bounds first, or keep a list of
+//!   values with [`PropagationContext::retain_sorted`](crate::PropagationContext::retain_sorted)).
+//!   The representation is chosen per variable from its initial values; bound changes are
+//!   reported as bounds events like any other.
 //! - "Size" always means the number of values still in the domain, never the window width.
 
 use std::fmt;
@@ -19,6 +28,10 @@ use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
 
 use crate::error::DomainError;
+
+mod wide;
+
+use wide::{Wide, WideValues};
 
 /// The set of values a variable may still take.
 ///
@@ -39,48 +52,50 @@ use crate::error::DomainError;
 /// assert_eq!(d.to_string(), "{-3, 0, 5..6}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Domain {
     /// The value of bit 0.
     offset: i32,
     bits: Bits,
 }
 
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 enum Bits {
     /// A window of at most 64 values.
     Word(u64),
-    /// A window of more than 64 values.
+    /// A window of more than 64 values, up to [`Domain::MAX_SPAN`].
     Set(FixedBitSet),
+    /// Anything wider: bounds and holes.
+    Wide(Box<Wide>),
 }
 
 const BLOCK_BITS: i64 = usize::BITS as i64;
 
 impl Domain {
-    /// The largest number of consecutive integers one domain may span (2^20).
+    /// The widest span (`max - min + 1` of the initial values) stored as a bitset (2^20).
     ///
-    /// A domain is a bitset over `min..=max` of its initial values, so its memory is proportional
-    /// to that span; the limit keeps a hostile or mistaken `i32::MIN..=i32::MAX` from allocating
-    /// half a gigabyte per variable.
+    /// A bitset's memory is proportional to its span. Wider domains keep their bounds and the
+    /// ranges of values removed between them instead.
     pub const MAX_SPAN: usize = 1 << 20;
 
-    /// The domain `low..=high`.
+    /// The domain `low..=high`: any range of `i32`, up to `i32::MIN..=i32::MAX`.
     ///
     /// # Errors
     ///
-    /// [`DomainError::Empty`] if `low > high`; [`DomainError::TooWide`] if the range holds more
-    /// than [`Domain::MAX_SPAN`] values.
+    /// [`DomainError::Empty`] if `low > high`.
     pub fn range(low: i32, high: i32) -> Result<Domain, DomainError> {
         if low > high {
             return Err(DomainError::Empty);
         }
-        let span = check_span(low, high)?;
+        let span = (i64::from(high) - i64::from(low) + 1) as usize;
         let bits = if span <= 64 {
             Bits::Word(low_bits(span as u64))
-        } else {
+        } else if span <= Domain::MAX_SPAN {
             let mut set = FixedBitSet::with_capacity(span);
             set.insert_range(..);
             Bits::Set(set)
+        } else {
+            Bits::Wide(Box::new(Wide::interval(low, high)))
         };
         Ok(Domain { offset: low, bits })
     }
@@ -89,15 +104,19 @@ impl Domain {
     ///
     /// # Errors
     ///
-    /// [`DomainError::Empty`] if there are no values; [`DomainError::TooWide`] if the smallest
-    /// and largest are more than [`Domain::MAX_SPAN`] apart.
+    /// [`DomainError::Empty`] if there are no values.
     pub fn from_values(values: impl IntoIterator<Item = i32>) -> Result<Domain, DomainError> {
         let values: SmallVec<[i32; 64]> = values.into_iter().collect();
         let (Some(&low), Some(&high)) = (values.iter().min(), values.iter().max()) else {
             return Err(DomainError::Empty);
         };
-        let span = check_span(low, high)?;
-        let bits = if span <= 64 {
+        let span = (i64::from(high) - i64::from(low) + 1) as usize;
+        let bits = if span > Domain::MAX_SPAN {
+            let mut sorted = values;
+            sorted.sort_unstable();
+            sorted.dedup();
+            Bits::Wide(Box::new(Wide::from_sorted(&sorted)))
+        } else if span <= 64 {
             Bits::Word(values.iter().fold(0, |w, &v| w | 1 << (v - low)))
         } else {
             let mut set = FixedBitSet::with_capacity(span);
@@ -115,6 +134,7 @@ impl Domain {
         match &self.bits {
             Bits::Word(w) => w.count_ones() as usize,
             Bits::Set(set) => set.count_ones(..),
+            Bits::Wide(wide) => wide.size(),
         }
     }
 
@@ -124,6 +144,7 @@ impl Domain {
         match &self.bits {
             Bits::Word(w) => *w == 0,
             Bits::Set(set) => set.is_clear(),
+            Bits::Wide(wide) => wide.is_empty(),
         }
     }
 
@@ -145,6 +166,7 @@ impl Domain {
                 }
                 found
             }
+            Bits::Wide(wide) => wide.bounds().is_some_and(|(low, high)| low == high),
         }
     }
 
@@ -161,6 +183,7 @@ impl Domain {
             Bits::Word(0) => None,
             Bits::Word(w) => Some(self.offset + w.trailing_zeros() as i32),
             Bits::Set(set) => set.minimum().map(|i| self.value_at(i)),
+            Bits::Wide(wide) => wide.bounds().map(|(low, _)| low),
         }
     }
 
@@ -171,18 +194,17 @@ impl Domain {
             Bits::Word(0) => None,
             Bits::Word(w) => Some(self.offset + (63 - w.leading_zeros() as i32)),
             Bits::Set(set) => set.maximum().map(|i| self.value_at(i)),
+            Bits::Wide(wide) => wide.bounds().map(|(_, high)| high),
         }
     }
 
     /// Whether `value` is still in the domain.
     #[inline]
     pub fn contains(&self, value: i32) -> bool {
-        let Some(i) = self.index_of(value) else {
-            return false;
-        };
         match &self.bits {
-            Bits::Word(w) => w >> i & 1 == 1,
-            Bits::Set(set) => set.contains(i),
+            Bits::Word(w) => self.index_of(value).is_some_and(|i| w >> i & 1 == 1),
+            Bits::Set(set) => self.index_of(value).is_some_and(|i| set.contains(i)),
+            Bits::Wide(wide) => wide.contains(value),
         }
     }
 
@@ -191,6 +213,7 @@ impl Domain {
         let inner = match &self.bits {
             Bits::Word(w) => ValuesInner::Word(*w),
             Bits::Set(set) => ValuesInner::Set(set.ones()),
+            Bits::Wide(wide) => ValuesInner::Wide(wide.iter()),
         };
         Values {
             offset: self.offset,
@@ -238,6 +261,7 @@ impl Domain {
                         self.value_at(index)
                     })
             }
+            Bits::Wide(wide) => wide.prev_present(i32::MIN, value - 1),
         }
     }
 
@@ -263,6 +287,7 @@ impl Domain {
                 });
                 out
             }
+            Bits::Wide(wide) => wide.window(base),
         }
     }
 
@@ -271,6 +296,7 @@ impl Domain {
         let width = match &self.bits {
             Bits::Word(_) => 64,
             Bits::Set(set) => set.len() as i64,
+            Bits::Wide(_) => return None,
         };
         (0..width).contains(&i).then_some(i as usize)
     }
@@ -291,7 +317,7 @@ impl Domain {
     pub(crate) fn small(&self) -> Option<(i32, u64)> {
         match self.bits {
             Bits::Word(w) => Some((self.offset, w)),
-            Bits::Set(_) => None,
+            Bits::Set(_) | Bits::Wide(_) => None,
         }
     }
 
@@ -307,6 +333,9 @@ impl Domain {
     /// Removes `value`; returns whether the domain changed.
     #[inline]
     pub(crate) fn remove(&mut self, value: i32, record: &mut impl Record) -> bool {
+        if let Bits::Wide(wide) = &mut self.bits {
+            return wide.remove(value, record);
+        }
         let Some(i) = self.index_of(value) else {
             return false;
         };
@@ -328,6 +357,7 @@ impl Domain {
                 set.remove(i);
                 true
             }
+            Bits::Wide(_) => false,
         }
     }
 
@@ -359,6 +389,15 @@ impl Domain {
                 });
                 changed
             }
+            Bits::Wide(wide) => {
+                let doomed = wide.window(base) & !mask;
+                let mut changed = false;
+                for bit in Ones(doomed) {
+                    let value = (i64::from(base) + i64::from(bit)) as i32;
+                    changed |= wide.remove(value, record);
+                }
+                changed
+            }
         }
     }
 
@@ -386,6 +425,41 @@ impl Domain {
                 }
                 changed
             }
+            Bits::Wide(wide) if wide.contains(value) => wide.clamp(value, value, record),
+            Bits::Wide(wide) => wide.clamp(1, 0, record),
+        }
+    }
+
+    /// Keeps only the values in `low..=high` (none if `low > high`); returns whether the domain
+    /// changed. A word operation per block for bitsets, O(1) plus the holes skipped for a wide
+    /// domain.
+    pub(crate) fn clamp(&mut self, low: i32, high: i32, record: &mut impl Record) -> bool {
+        let from = i64::from(low) - i64::from(self.offset);
+        let to = i64::from(high) - i64::from(self.offset) + 1;
+        match &mut self.bits {
+            Bits::Word(w) => {
+                let keep = if from >= to {
+                    0
+                } else {
+                    low_bits(to.clamp(0, 64) as u64) & !low_bits(from.clamp(0, 64) as u64)
+                };
+                replace_word(w, *w & keep, record)
+            }
+            Bits::Set(set) => {
+                let mut changed = false;
+                for (block, word) in set.as_mut_slice().iter_mut().enumerate() {
+                    let start = block as i64 * BLOCK_BITS;
+                    let keep = if from >= to {
+                        0
+                    } else {
+                        let bits = |n: i64| low_bits((n - start).clamp(0, BLOCK_BITS) as u64);
+                        (bits(to) & !bits(from)) as usize
+                    };
+                    changed |= replace_block(word, block, *word & keep, record);
+                }
+                changed
+            }
+            Bits::Wide(wide) => wide.clamp(low, high, record),
         }
     }
 
@@ -427,6 +501,44 @@ impl Domain {
                 }
                 changed
             }
+            Bits::Wide(wide) => {
+                // Runs of removed values (no kept value between), each removed as one range.
+                let mut doomed: Vec<(i32, i32)> = Vec::new();
+                let mut run: Option<(i32, i32)> = None;
+                for value in wide.iter() {
+                    if keep(value) {
+                        doomed.extend(run.take());
+                    } else {
+                        run = Some((run.map_or(value, |(start, _)| start), value));
+                    }
+                }
+                doomed.extend(run);
+                let mut changed = false;
+                for (from, to) in doomed {
+                    changed |= wide.remove_range(from, to, record);
+                }
+                changed
+            }
+        }
+    }
+
+    /// Keeps only the values listed in `sorted` (ascending); returns whether the domain changed.
+    /// For a wide domain, the bounds and then each gap of the list, one range at a time.
+    pub(crate) fn retain_sorted(&mut self, sorted: &[i32], record: &mut impl Record) -> bool {
+        match &mut self.bits {
+            Bits::Wide(wide) => {
+                let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
+                    return wide.clamp(1, 0, record);
+                };
+                let mut changed = wide.clamp(first, last, record);
+                for pair in sorted.windows(2) {
+                    if i64::from(pair[1]) - i64::from(pair[0]) > 1 {
+                        changed |= wide.remove_range(pair[0] + 1, pair[1] - 1, record);
+                    }
+                }
+                changed
+            }
+            _ => self.retain(|v| sorted.binary_search(&v).is_ok(), record),
         }
     }
 
@@ -436,6 +548,7 @@ impl Domain {
         match &mut self.bits {
             Bits::Word(w) => *w = old,
             Bits::Set(set) => set.as_mut_slice()[word as usize] = old as usize,
+            Bits::Wide(wide) => wide.restore_word(word, old),
         }
     }
 }
@@ -507,17 +620,35 @@ fn low_bits(n: impl Into<u64>) -> u64 {
     if n >= 64 { u64::MAX } else { (1 << n) - 1 }
 }
 
-fn check_span(low: i32, high: i32) -> Result<usize, DomainError> {
-    let span = (i64::from(high) - i64::from(low) + 1) as usize;
-    if span > Domain::MAX_SPAN {
-        return Err(DomainError::TooWide {
-            low,
-            high,
-            limit: Domain::MAX_SPAN,
-        });
+/// The set bits of a word, lowest first.
+struct Ones(u64);
+
+impl Iterator for Ones {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        (self.0 != 0).then(|| {
+            let bit = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            bit
+        })
     }
-    Ok(span)
 }
+
+impl PartialEq for Domain {
+    /// Whether two domains hold the same values in the same representation (a domain created
+    /// from a wider window is not equal to one from a narrower, as their undo words differ).
+    fn eq(&self, other: &Domain) -> bool {
+        match (&self.bits, &other.bits) {
+            (Bits::Word(a), Bits::Word(b)) => self.offset == other.offset && a == b,
+            (Bits::Set(a), Bits::Set(b)) => self.offset == other.offset && a == b,
+            (Bits::Wide(a), Bits::Wide(b)) => a.same_values(b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Domain {}
 
 impl<'a> IntoIterator for &'a Domain {
     type Item = i32;
@@ -531,6 +662,17 @@ impl<'a> IntoIterator for &'a Domain {
 impl fmt::Display for Domain {
     /// Writes the values as `{1..3, 5, 7..9}`: maximal runs of consecutive values as ranges.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Bits::Wide(wide) = &self.bits {
+            f.write_str("{")?;
+            for (i, (start, end)) in wide.runs().enumerate() {
+                let separator = if i == 0 { "" } else { ", " };
+                match start == end {
+                    true => write!(f, "{separator}{start}")?,
+                    false => write!(f, "{separator}{start}..{end}")?,
+                }
+            }
+            return f.write_str("}");
+        }
         f.write_str("{")?;
         let mut values = self.iter().peekable();
         let mut first = true;
@@ -576,6 +718,7 @@ impl fmt::Debug for Values<'_> {
 enum ValuesInner<'a> {
     Word(u64),
     Set(fixedbitset::Ones<'a>),
+    Wide(WideValues<'a>),
 }
 
 impl Iterator for Values<'_> {
@@ -591,6 +734,7 @@ impl Iterator for Values<'_> {
                 i as usize
             }
             ValuesInner::Set(ones) => ones.next()?,
+            ValuesInner::Wide(values) => return values.next(),
         };
         Some((i64::from(self.offset) + index as i64) as i32)
     }
@@ -599,6 +743,7 @@ impl Iterator for Values<'_> {
         match &self.inner {
             ValuesInner::Word(w) => (w.count_ones() as usize, Some(w.count_ones() as usize)),
             ValuesInner::Set(ones) => ones.size_hint(),
+            ValuesInner::Wide(values) => values.size_hint(),
         }
     }
 }
@@ -685,14 +830,70 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_too_wide_domains_are_rejected() {
+    fn empty_domains_are_rejected() {
         assert_eq!(Domain::range(3, 2), Err(DomainError::Empty));
         assert_eq!(Domain::from_values([]), Err(DomainError::Empty));
-        assert!(matches!(
-            Domain::range(i32::MIN, i32::MAX),
-            Err(DomainError::TooWide { .. })
-        ));
         assert!((5..5).into_domain().is_err());
+    }
+
+    #[test]
+    fn every_range_of_i32_is_a_domain() {
+        let all = Domain::range(i32::MIN, i32::MAX).unwrap();
+        assert_eq!(all.size(), 1 << 32);
+        assert_eq!((all.min(), all.max()), (Some(i32::MIN), Some(i32::MAX)));
+        assert_eq!(all.below(i32::MIN), None);
+        assert_eq!(all.below(0), Some(-1));
+        let big = (0..=1_000_000_000).into_domain().unwrap();
+        assert_eq!(big.size(), 1_000_000_001);
+        assert_eq!(big.to_string(), "{0..1000000000}");
+    }
+
+    #[test]
+    fn a_wide_domain_keeps_its_holes_and_moves_its_bounds_past_them() {
+        let mut d = Domain::range(0, 1_000_000_000).unwrap();
+        for v in [1, 2, 3, 64, 500_000_000] {
+            assert!(d.remove(v, &mut no_record()));
+        }
+        assert!(!d.remove(2, &mut no_record()));
+        assert_eq!(d.size(), 1_000_000_001 - 5);
+        assert!(d.remove(0, &mut no_record()));
+        assert_eq!(d.min(), Some(4));
+        assert_eq!(d.iter().take(3).collect::<Vec<_>>(), [4, 5, 6]);
+        assert_eq!(d.window(60), !(1 << 4));
+        assert!(d.clamp(i32::MIN, 64, &mut no_record()));
+        assert_eq!(d.to_string(), "{4..63}");
+        assert!(d.clamp(500, 600, &mut no_record()));
+        assert!(d.is_empty());
+        let scattered = Domain::from_values([i32::MAX, -5, 0, 1_000_000_000, 0]).unwrap();
+        assert_eq!(
+            scattered.iter().collect::<Vec<_>>(),
+            [-5, 0, 1_000_000_000, i32::MAX]
+        );
+        assert_eq!(scattered.to_string(), "{-5, 0, 1000000000, 2147483647}");
+        assert_eq!(scattered.below(1_000_000_000), Some(0));
+        assert_eq!(scattered.window(-6), 0b100_0010);
+        let values = [-5, 0]
+            .into_iter()
+            .chain(1000..1_100_000)
+            .chain([1_100_002]);
+        let gappy = Domain::from_values(values).unwrap();
+        assert_eq!(gappy.iter().take(3).collect::<Vec<_>>(), [-5, 0, 1000]);
+        assert_eq!(
+            (gappy.below(1000), gappy.below(1_100_002)),
+            (Some(0), Some(1_099_999))
+        );
+        assert_eq!(gappy.size(), 2 + 1_099_000 + 1);
+        assert_eq!(gappy.to_string(), "{-5, 0, 1000..1099999, 1100002}");
+    }
+
+    #[test]
+    fn a_wide_domain_at_the_top_of_i32_empties_cleanly() {
+        let mut d = Domain::range(i32::MAX - 2_000_000, i32::MAX).unwrap();
+        assert!(d.clamp(i32::MAX, i32::MAX, &mut no_record()));
+        assert_eq!(d.value(), Some(i32::MAX));
+        assert!(d.remove(i32::MAX, &mut no_record()));
+        assert!(d.is_empty() && d.min().is_none() && d.size() == 0);
+        assert!(!d.contains(i32::MAX));
     }
 
     #[test]
@@ -766,14 +967,139 @@ mod tests {
         Remove(i32),
         RetainWindow(i32, u64),
         RetainEven,
+        Clamp(i32, i32),
+        Fix(i32),
+        RetainSorted(Vec<i32>),
     }
 
     fn op(low: i32, high: i32) -> impl Strategy<Value = Op> {
         prop_oneof![
-            (low - 2..=high + 2).prop_map(Op::Remove),
-            (low - 70..=high + 2, any::<u64>()).prop_map(|(b, m)| Op::RetainWindow(b, m)),
-            Just(Op::RetainEven),
+            4 => (low - 2..=high + 2).prop_map(Op::Remove),
+            2 => (low - 70..=high + 2, any::<u64>()).prop_map(|(b, m)| Op::RetainWindow(b, m)),
+            1 => Just(Op::RetainEven),
+            1 => (low - 2..=high + 2, low - 2..=high + 2).prop_map(|(a, b)| Op::Clamp(a, b)),
+            1 => (low - 2..=high + 2).prop_map(Op::Fix),
         ]
+    }
+
+    /// The values `op` keeps, as a predicate over values.
+    fn keeps(op: &Op) -> impl Fn(i32) -> bool + '_ {
+        move |v| match *op {
+            Op::Remove(x) => v != x,
+            Op::RetainWindow(base, mask) => {
+                let i = i64::from(v) - i64::from(base);
+                !(0..64).contains(&i) || mask >> i & 1 == 1
+            }
+            Op::RetainEven => v % 2 == 0,
+            Op::Clamp(a, b) => (a..=b).contains(&v),
+            Op::Fix(x) => v == x,
+            Op::RetainSorted(ref keep) => keep.binary_search(&v).is_ok(),
+        }
+    }
+
+    fn apply(d: &mut Domain, op: &Op, record: &mut impl Record) -> bool {
+        match *op {
+            Op::Remove(v) => d.remove(v, record),
+            Op::RetainWindow(base, mask) => d.retain_window(base, mask, record),
+            Op::RetainEven => d.retain(|v| v % 2 == 0, record),
+            Op::Clamp(a, b) => d.clamp(a, b, record),
+            Op::Fix(v) => d.fix_to(v, record),
+            Op::RetainSorted(ref keep) => d.retain_sorted(keep, record),
+        }
+    }
+
+    /// The wide-domain reference: bounds and every range ever removed, unmerged.
+    struct Reference {
+        lo: i64,
+        hi: i64,
+        removed: Vec<(i64, i64)>,
+    }
+
+    impl Reference {
+        fn removed(&self, v: i64) -> bool {
+            self.removed.iter().any(|&(a, b)| a <= v && v <= b)
+        }
+
+        fn has(&self, v: i32) -> bool {
+            let v = i64::from(v);
+            self.lo <= v && v <= self.hi && !self.removed(v)
+        }
+
+        fn bounds(&self) -> Option<(i32, i32)> {
+            (self.lo <= self.hi).then_some((self.lo as i32, self.hi as i32))
+        }
+
+        fn size(&self) -> usize {
+            let mut inside: Vec<(i64, i64)> = self
+                .removed
+                .iter()
+                .map(|&(a, b)| (a.max(self.lo), b.min(self.hi)))
+                .filter(|&(a, b)| a <= b)
+                .collect();
+            inside.sort_unstable();
+            let (mut gone, mut reach) = (0, i64::MIN);
+            for (a, b) in inside {
+                let a = a.max(reach + 1);
+                if a <= b {
+                    gone += b - a + 1;
+                }
+                reach = reach.max(b);
+            }
+            (self.hi - self.lo + 1 - gone) as usize
+        }
+
+        fn apply(&mut self, op: &Op) {
+            match *op {
+                Op::Remove(v) => self.removed.push((i64::from(v), i64::from(v))),
+                Op::RetainWindow(base, mask) => {
+                    let base = i64::from(base);
+                    self.removed.extend(
+                        (0..64)
+                            .filter(|i| mask >> i & 1 == 0)
+                            .map(|i| (base + i, base + i)),
+                    );
+                }
+                Op::Clamp(a, b) => {
+                    (self.lo, self.hi) = (self.lo.max(i64::from(a)), self.hi.min(i64::from(b)))
+                }
+                Op::Fix(v) => {
+                    let keep = if self.has(v) { i64::from(v) } else { i64::MAX };
+                    (self.lo, self.hi) = (keep, keep.min(self.hi));
+                }
+                Op::RetainSorted(ref keep) => {
+                    let keep: Vec<i64> = keep.iter().map(|&v| i64::from(v)).collect();
+                    self.lo = self.lo.max(keep[0]);
+                    self.hi = self.hi.min(keep[keep.len() - 1]);
+                    self.removed.extend(
+                        keep.windows(2)
+                            .map(|w| (w[0] + 1, w[1] - 1))
+                            .filter(|&(a, b)| a <= b),
+                    );
+                }
+                Op::RetainEven => unreachable!("not used on wide domains"),
+            }
+            // The bounds are values: move them past removed ranges.
+            while self.lo <= self.hi && self.removed(self.lo) {
+                let lo = self.lo;
+                self.lo = self
+                    .removed
+                    .iter()
+                    .filter(|&&(a, b)| a <= lo && lo <= b)
+                    .map(|&(_, b)| b + 1)
+                    .max()
+                    .unwrap_or(lo + 1);
+            }
+            while self.lo <= self.hi && self.removed(self.hi) {
+                let hi = self.hi;
+                self.hi = self
+                    .removed
+                    .iter()
+                    .filter(|&&(a, b)| a <= hi && hi <= b)
+                    .map(|&(a, _)| a - 1)
+                    .min()
+                    .unwrap_or(hi - 1);
+            }
+        }
     }
 
     proptest! {
@@ -802,23 +1128,8 @@ mod tests {
             let mut record = |w, old| log.push((w, old));
             for op in &ops {
                 let before = reference.clone();
-                let changed = match *op {
-                    Op::Remove(v) => {
-                        reference.remove(&v);
-                        d.remove(v, &mut record)
-                    }
-                    Op::RetainWindow(base, mask) => {
-                        reference.retain(|&v| {
-                            let i = i64::from(v) - i64::from(base);
-                            !(0..64).contains(&i) || mask >> i & 1 == 1
-                        });
-                        d.retain_window(base, mask, &mut record)
-                    }
-                    Op::RetainEven => {
-                        reference.retain(|v| v % 2 == 0);
-                        d.retain(|v| v % 2 == 0, &mut record)
-                    }
-                };
+                reference.retain(|&v| keeps(op)(v));
+                let changed = apply(&mut d, op, &mut record);
                 prop_assert_eq!(changed, before != reference);
                 assert_same(&d, &reference);
                 for v in low - 3..=high + 3 {
@@ -833,6 +1144,85 @@ mod tests {
                 d.restore_word(w, old);
             }
             prop_assert_eq!(d, original);
+        }
+
+        /// The same for a domain too wide for a bitset: operations near either end and in the
+        /// middle, and lists of values to keep whose gaps are half the domain, against a
+        /// reference that keeps the bounds and a plain list of removed ranges.
+        #[test]
+        fn a_wide_domain_matches_a_reference_and_undo_restores_exactly(
+            low in prop_oneof![Just(i32::MIN), -3_000_000i32..3_000_000],
+            extra in prop_oneof![Just(0i64), 1i64..1000, Just(i64::from(u32::MAX))],
+            ops in proptest::collection::vec(
+                (0usize..3, any::<u8>(), any::<u8>(), any::<u64>(), 0usize..6), 0..40),
+        ) {
+            let top = i64::from(i32::MAX);
+            let span = Domain::MAX_SPAN as i64 + extra;
+            let high = (i64::from(low) + span - 1).min(top) as i32;
+            let middle = ((i64::from(low) + i64::from(high)) / 2) as i32;
+            let original = Domain::range(low, high).unwrap();
+            let at = |zone: usize, k: u8| -> i32 {
+                let base = [i64::from(low), i64::from(middle), i64::from(high)][zone];
+                (base + i64::from(k) - 20).clamp(i64::from(i32::MIN), top) as i32
+            };
+            let probes: Vec<i32> = (0..3)
+                .flat_map(|zone| (0..=255u8).step_by(3).map(move |k| at(zone, k)))
+                .collect();
+            let mut reference = Reference { lo: i64::from(low), hi: i64::from(high), removed: vec![] };
+            let mut d = original.clone();
+            let mut log: Vec<(u32, u64)> = Vec::new();
+            let mut record = |w, old| log.push((w, old));
+            for &(zone, a, b, mask, kind) in &ops {
+                let op = match kind {
+                    0 => Op::Remove(at(zone, a)),
+                    1 => Op::RetainWindow(at(zone, a), mask),
+                    2 => Op::Clamp(at(zone, a), at(2, b)),
+                    3 => Op::Clamp(at(0, a), at(zone, b)),
+                    4 => Op::Fix(at(zone, a)),
+                    _ => {
+                        let mut keep: Vec<i32> = (0..8).map(|i| at((zone + i) % 3, (mask >> (8 * i)) as u8)).collect();
+                        keep.sort_unstable();
+                        keep.dedup();
+                        Op::RetainSorted(keep)
+                    }
+                };
+                let before: Vec<bool> = probes.iter().map(|&v| reference.has(v)).collect();
+                reference.apply(&op);
+                let changed = apply(&mut d, &op, &mut record);
+                let after: Vec<bool> = probes.iter().map(|&v| reference.has(v)).collect();
+                match reference.bounds() {
+                    Some((lo, hi)) => {
+                        prop_assert_eq!((d.min(), d.max()), (Some(lo), Some(hi)));
+                        prop_assert_eq!(d.size(), reference.size());
+                    }
+                    None => prop_assert!(d.is_empty() && d.size() == 0 && d.min().is_none()),
+                }
+                for (&v, &inside) in probes.iter().zip(&after) {
+                    prop_assert_eq!(d.contains(v), inside, "value {}", v);
+                }
+                if before != after {
+                    prop_assert!(changed);
+                }
+                for zone in 0..3 {
+                    let base = at(zone, 0);
+                    let expected = (0..64)
+                        .filter(|&i| i64::from(base) + i <= top && reference.has((i64::from(base) + i) as i32))
+                        .fold(0u64, |m, i| m | 1 << i);
+                    prop_assert_eq!(d.window(base), expected);
+                    let probe = at(zone, 30);
+                    let below = (i64::from(probe) - 200..i64::from(probe))
+                        .rev()
+                        .find(|&v| i32::try_from(v).is_ok_and(|v| reference.has(v)));
+                    if let Some(expected) = below {
+                        prop_assert_eq!(d.below(probe), Some(expected as i32));
+                    }
+                }
+            }
+            while let Some((w, old)) = log.pop() {
+                d.restore_word(w, old);
+            }
+            prop_assert_eq!(&d, &original);
+            prop_assert_eq!(d.size(), original.size());
         }
     }
 }
