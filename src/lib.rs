@@ -234,7 +234,9 @@ pub use ids::{ConstraintId, VarId};
 pub use kernel::ModelView;
 pub use model::{LinearExpr, Model, Solution};
 pub use search::limits::Limit;
-pub use search::observer::{EventRecorder, NoObserver, SearchEvent, SearchObserver};
+pub use search::observer::{
+    BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
+};
 pub use search::ordering::{
     Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, RandomValue, SearchView,
     SmallestDomain, SmallestDomainRandomTies, ValueOrder, VariableOrder,

@@ -1,6 +1,10 @@
-//! The events of a search, checked against a trace worked out by hand.
+//! The events of a search, checked against a trace worked out by hand, and the full event
+//! stream ([`Event`]) checked against the summaries and against the tree it must describe.
 
-use cspkit::{ConstraintId, EventRecorder, Model, NotEqual, PropagationLevel, SearchEvent, VarId};
+use cspkit::{
+    BranchKind, ConstraintId, Domain, Event, EventRecorder, Model, NotEqual, PropagationLevel,
+    SearchEvent, SearchObserver, SearchStats, VarId,
+};
 
 /// 4-Queens: `q[i]` is the column (1..=4) of the queen in row `i`. For each pair of rows
 /// `i < j`, three constraints are posted in this order: `q[i] ≠ q[j]`, `q[i] ≠ q[j] + (j − i)`,
@@ -119,4 +123,317 @@ fn forward_checking_visits_fewer_nodes_than_plain_backtracking_on_four_queens() 
     let full = nodes(PropagationLevel::Full);
     assert!(forward < none, "forward {forward} vs none {none}");
     assert!(full <= forward);
+}
+
+/// Keeps the full event stream, owning copies of the domains, and the summaries beside it.
+#[derive(Default)]
+struct Stream {
+    summaries: EventRecorder,
+    events: Vec<Owned>,
+    propagation: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Owned {
+    Node {
+        node: u64,
+        parent: u64,
+        var: VarId,
+        value: i32,
+        kind: BranchKind,
+        depth: usize,
+    },
+    Pruned {
+        node: u64,
+        var: VarId,
+        before: Domain,
+        after: Domain,
+        constraint: ConstraintId,
+    },
+    Failure {
+        node: u64,
+        constraint: Option<ConstraintId>,
+        var: Option<VarId>,
+        depth: usize,
+    },
+    Solution {
+        node: u64,
+        depth: usize,
+    },
+}
+
+impl SearchObserver for Stream {
+    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
+        self.summaries.decision(var, value, depth);
+    }
+    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
+        self.summaries.failure(constraint, depth);
+    }
+    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
+        self.summaries.backtrack(var, value, depth);
+    }
+    fn solution(&mut self, depth: usize) {
+        self.summaries.solution(depth);
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        self.events.push(match *event {
+            Event::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            } => Owned::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            },
+            Event::Pruned {
+                node,
+                var,
+                before,
+                after,
+                constraint,
+            } => Owned::Pruned {
+                node,
+                var,
+                before: before.clone(),
+                after: after.clone(),
+                constraint,
+            },
+            Event::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            } => Owned::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            },
+            Event::Solution { node, depth } => Owned::Solution { node, depth },
+            _ => unreachable!("an event this test does not know"),
+        });
+    }
+    fn observes_propagation(&self) -> bool {
+        self.propagation
+    }
+}
+
+/// The full stream of a search, at `level`, all solutions.
+fn stream(model: &Model, level: PropagationLevel, propagation: bool) -> (Stream, SearchStats) {
+    let mut stream = Stream {
+        propagation,
+        ..Stream::default()
+    };
+    let mut solver = model
+        .solver()
+        .with_propagation(level)
+        .with_observer(&mut stream);
+    let _ = solver.count();
+    let stats = solver.stats();
+    drop(solver);
+    (stream, stats)
+}
+
+#[test]
+fn the_full_stream_agrees_with_the_summaries_event_for_event() {
+    let (model, _, _) = four_queens();
+    for level in [
+        PropagationLevel::None,
+        PropagationLevel::Forward,
+        PropagationLevel::Full,
+    ] {
+        let (stream, stats) = stream(&model, level, false);
+        // The summaries, rebuilt from the full stream alone.
+        let rebuilt: Vec<SearchEvent> = stream
+            .events
+            .iter()
+            .scan(Vec::new(), |path: &mut Vec<(VarId, i32)>, event| {
+                Some(match *event {
+                    Owned::Node {
+                        var,
+                        value,
+                        kind: BranchKind::Equal,
+                        depth,
+                        ..
+                    } => {
+                        path.truncate(depth - 1);
+                        path.push((var, value));
+                        vec![SearchEvent::Decision { var, value, depth }]
+                    }
+                    Owned::Node {
+                        var,
+                        value,
+                        kind: BranchKind::NotEqual,
+                        depth,
+                        ..
+                    } => {
+                        path.truncate(depth);
+                        vec![SearchEvent::Backtrack {
+                            var,
+                            value,
+                            depth: depth + 1,
+                        }]
+                    }
+                    Owned::Failure {
+                        constraint, depth, ..
+                    } => vec![SearchEvent::Failure { constraint, depth }],
+                    Owned::Solution { depth, .. } => vec![SearchEvent::Solution { depth }],
+                    ref other => panic!("unexpected {other:?}"),
+                })
+            })
+            .flatten()
+            .collect();
+        assert_eq!(rebuilt, stream.summaries.events(), "{level:?}");
+        let nodes = stream
+            .events
+            .iter()
+            .filter(|e| matches!(e, Owned::Node { .. }))
+            .count() as u64;
+        assert_eq!(nodes, stats.nodes + stats.backtracks, "{level:?}");
+    }
+}
+
+#[test]
+fn node_ids_rebuild_a_tree_whose_leaves_are_the_failures_and_solutions() {
+    let (model, _, _) = four_queens();
+    for level in [PropagationLevel::None, PropagationLevel::Forward] {
+        let (stream, stats) = stream(&model, level, false);
+        // parent[n] for every node, the root (0) included; ids come in order 1, 2, 3, ...
+        let mut parent = vec![None];
+        let mut depth_of = vec![0usize];
+        let mut current = 0u64;
+        let mut leaves = 0;
+        for event in &stream.events {
+            match *event {
+                Owned::Node {
+                    node,
+                    parent: p,
+                    kind,
+                    depth,
+                    ..
+                } => {
+                    assert_eq!(node as usize, parent.len(), "ids are consecutive");
+                    assert!(p < node, "a parent comes before its children");
+                    // A left branch adds a decision to its parent's path; a right one does not.
+                    let expected = depth_of[p as usize] + usize::from(kind == BranchKind::Equal);
+                    assert_eq!(depth, expected, "node {node}");
+                    parent.push(Some(p));
+                    depth_of.push(depth);
+                    current = node;
+                }
+                Owned::Failure { node, .. } | Owned::Solution { node, .. } => {
+                    assert_eq!(node, current, "a verdict is about the current node");
+                    leaves += 1;
+                }
+                Owned::Pruned { .. } => unreachable!("not asked for"),
+            }
+        }
+        assert_eq!(leaves, stats.failures + stats.solutions, "{level:?}");
+        // Every inner node has exactly two children (binary branching), and the tree is whole.
+        let mut children = vec![0; parent.len()];
+        for p in parent.iter().flatten() {
+            children[*p as usize] += 1;
+        }
+        assert!(children.iter().all(|&c| c == 0 || c == 2), "{children:?}");
+    }
+}
+
+#[test]
+fn prunings_name_their_constraint_and_narrow_the_domain_they_report() {
+    let (model, q, _) = four_queens();
+    let (stream, _) = stream(&model, PropagationLevel::Forward, true);
+    let (silent, _) = stream_without_prunings(&model);
+    // The same search: only the prunings are added.
+    let without: Vec<Owned> = stream
+        .events
+        .iter()
+        .filter(|e| !matches!(e, Owned::Pruned { .. }))
+        .cloned()
+        .collect();
+    assert_eq!(without, silent.events);
+
+    let mut fixed_by_propagation = 0;
+    for event in &stream.events {
+        if let Owned::Pruned {
+            var,
+            before,
+            after,
+            constraint,
+            ..
+        } = event
+        {
+            assert!(after.size() < before.size(), "{before} -> {after}");
+            assert!(after.iter().all(|v| before.contains(v)));
+            let (_, posted) = model
+                .constraints()
+                .find(|(id, _)| id == constraint)
+                .expect("a constraint of the model");
+            assert!(posted.scope().contains(var));
+            fixed_by_propagation += usize::from(after.is_fixed());
+        }
+    }
+    // On 4-Queens, forward checking fixes rows by propagation: after q0 = 2, rows 1..3 are
+    // narrowed, and q1 = 4 leaves row 2 one value.
+    assert!(fixed_by_propagation > 0);
+    // A wiped-out domain is named in the failure that follows it: on the all-different model of
+    // 4-Queens, forward checking empties rows.
+    for stream in [&stream, &stream_of_queens(4)] {
+        for (i, event) in stream.events.iter().enumerate() {
+            if let Owned::Pruned { var, after, .. } = event
+                && after.is_empty()
+            {
+                assert!(
+                    matches!(&stream.events[i + 1], Owned::Failure { var: Some(failed), .. } if failed == var),
+                    "{:?}",
+                    &stream.events[i..i + 2]
+                );
+            }
+        }
+    }
+    // x < y with x in 5..=9 and y in 0..=3: the bound x <= 2 empties x at the root (a
+    // propagator may also report a conflict without emptying anything: `var` is then `None`).
+    let mut sum = Model::new();
+    let x = sum.new_var(5..=9).unwrap();
+    let y = sum.new_var(0..=3).unwrap();
+    let c = sum
+        .post(cspkit::Relation::new(x, cspkit::Comparison::Lt, y))
+        .unwrap();
+    let (root, _) = stream_at(&sum, PropagationLevel::Full);
+    assert_eq!(
+        root.events.last(),
+        Some(&Owned::Failure {
+            node: 0,
+            constraint: Some(c),
+            var: Some(x),
+            depth: 0
+        })
+    );
+    // Root propagation at forward checking prunes nothing on an empty board.
+    assert!(
+        !stream
+            .events
+            .iter()
+            .any(|e| matches!(e, Owned::Pruned { node: 0, .. }))
+    );
+    assert_eq!(q.len(), 4);
+}
+
+fn stream_without_prunings(model: &Model) -> (Stream, SearchStats) {
+    stream(model, PropagationLevel::Forward, false)
+}
+
+fn stream_of_queens(n: usize) -> Stream {
+    let queens = cspkit::models::queens::Queens::new(n).unwrap();
+    stream(queens.model(), PropagationLevel::Forward, true).0
+}
+
+fn stream_at(model: &Model, level: PropagationLevel) -> (Stream, SearchStats) {
+    stream(model, level, true)
 }

@@ -228,7 +228,7 @@ impl Queue {
 
     /// Takes the next constraint off the queue, with whether its changes are known; if they
     /// are, they are moved into `changes`.
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self, changes: &mut Vec<Change>) -> Option<(u32, bool)> {
         if self.len == 0 {
             return None;
@@ -317,10 +317,29 @@ impl Wake<'_> {
     }
 }
 
+/// Sees each propagator run of [`fixpoint`]: the domains before it and after it. The unit type
+/// is the hook that sees nothing, and costs nothing.
+pub(crate) trait RunHook {
+    /// Constraint `c` is about to run on `domains`.
+    #[inline]
+    fn before(&mut self, c: u32, domains: &[Domain]) {
+        let _ = (c, domains);
+    }
+
+    /// Constraint `c` ran (and failed, if `failed`), leaving `domains`.
+    #[inline]
+    fn after(&mut self, c: u32, domains: &[Domain], failed: bool) {
+        let _ = (c, domains, failed);
+    }
+}
+
+impl RunHook for () {}
+
 /// Runs the queued constraints to a fixpoint, each through its propagator if it has one.
 ///
 /// Returns the index of the constraint that failed, if one did; the queue is then empty.
-/// `runs` counts the propagator calls; `changes` is scratch space for the changes handed over.
+/// `runs` counts the propagator calls; `changes` is scratch space for the changes handed over;
+/// `hook` sees every run.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fixpoint(
     constraints: &[Box<dyn Constraint>],
@@ -332,9 +351,11 @@ pub(crate) fn fixpoint(
     changes: &mut Vec<Change>,
     level: PropagationLevel,
     runs: &mut u64,
+    hook: &mut impl RunHook,
 ) -> Result<(), u32> {
     while let Some((c, known)) = queue.pop(changes) {
         *runs += 1;
+        hook.before(c, domains);
         let skip = if watchers.idempotent[c as usize] {
             c
         } else {
@@ -351,6 +372,7 @@ pub(crate) fn fixpoint(
             Some(propagator) => propagator.propagate(&mut ctx),
             None => constraints[c as usize].propagate(&mut ctx),
         };
+        hook.after(c, domains, result.is_err());
         if result.is_err() {
             queue.clear();
             return Err(c);

@@ -17,11 +17,13 @@
 use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
-use crate::kernel::propagation::{Propagators, Queue, Wake, Watchers, fixpoint, schedule_all};
+use crate::kernel::propagation::{
+    Propagators, Queue, RunHook, Wake, Watchers, fixpoint, schedule_all,
+};
 use crate::kernel::trail::Trail;
 use crate::model::Model;
 use crate::search::limits::{Budget, Limit};
-use crate::search::observer::SearchObserver;
+use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::search::stats::SearchStats;
 use crate::search::{Branching, PropagationLevel};
@@ -53,6 +55,8 @@ enum Phase {
 struct Frame {
     var: u32,
     value: i32,
+    /// The node the decision was made at (its refutation's parent).
+    parent: u64,
 }
 
 /// Everything a search call borrows from its solver.
@@ -80,6 +84,9 @@ pub(crate) struct Engine<'m> {
     phase: Phase,
     level: PropagationLevel,
     branching: Branching,
+    /// The current node of the tree, and the number of nodes made so far (the root is node 0).
+    node: u64,
+    nodes_made: u64,
 }
 
 impl<'m> Engine<'m> {
@@ -115,6 +122,8 @@ impl<'m> Engine<'m> {
             phase: Phase::Root,
             level,
             branching,
+            node: 0,
+            nodes_made: 0,
         }
     }
 
@@ -127,6 +136,8 @@ impl<'m> Engine<'m> {
         self.queue.clear();
         self.frames.clear();
         self.phase = Phase::Root;
+        self.node = 0;
+        self.nodes_made = 0;
     }
 
     /// Fixes a variable before the search starts (the root propagation then takes it into
@@ -162,9 +173,18 @@ impl<'m> Engine<'m> {
             Phase::Root => {
                 // An empty domain never reaches the search, whether or not a constraint
                 // watches the variable.
-                if self.domains.iter().any(Domain::is_empty) {
+                if let Some(empty) = self.domains.iter().position(Domain::is_empty) {
                     run.stats.failures += 1;
                     run.observer.failure(None, 0);
+                    run.observer.event(&Event::Failure {
+                        node: 0,
+                        constraint: None,
+                        var: Some(VarId {
+                            model: run.model.id(),
+                            index: empty as u32,
+                        }),
+                        depth: 0,
+                    });
                     self.phase = Phase::Done;
                     return Step::Exhausted;
                 }
@@ -192,6 +212,10 @@ impl<'m> Engine<'m> {
                     self.check_solution(run.model);
                     run.stats.solutions += 1;
                     run.observer.solution(depth);
+                    run.observer.event(&Event::Solution {
+                        node: self.node,
+                        depth,
+                    });
                     self.phase = Phase::AtSolution;
                     return Step::Solution;
                 }
@@ -215,13 +239,28 @@ impl<'m> Engine<'m> {
                     .expect("a variable branched on has two values");
             }
             run.stats.nodes += 1;
+            let parent = self.node;
+            self.nodes_made += 1;
+            self.node = self.nodes_made;
             self.frames.push(Frame {
                 var: var.index,
                 value,
+                parent,
             });
             self.trail.push_level();
             run.stats.max_depth = run.stats.max_depth.max(depth + 1);
             run.observer.decision(var, value, depth + 1);
+            run.observer.event(&Event::Node {
+                node: self.node,
+                parent,
+                var,
+                value,
+                kind: match self.branching {
+                    Branching::Assign => BranchKind::Equal,
+                    Branching::Split => BranchKind::AtMost,
+                },
+                depth: depth + 1,
+            });
             let branch = match self.branching {
                 Branching::Assign => self.apply(|ctx| ctx.fix(var, value)),
                 Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
@@ -242,6 +281,19 @@ impl<'m> Engine<'m> {
             };
             run.stats.backtracks += 1;
             run.observer.backtrack(var, frame.value, depth + 1);
+            self.nodes_made += 1;
+            self.node = self.nodes_made;
+            run.observer.event(&Event::Node {
+                node: self.node,
+                parent: frame.parent,
+                var,
+                value: frame.value,
+                kind: match self.branching {
+                    Branching::Assign => BranchKind::NotEqual,
+                    Branching::Split => BranchKind::Above,
+                },
+                depth,
+            });
             let refutation = match self.branching {
                 Branching::Assign => self.apply(|ctx| ctx.remove(var, frame.value)),
                 // `x > v`: `v` is below the largest value, so `v + 1` does not overflow.
@@ -250,6 +302,12 @@ impl<'m> Engine<'m> {
             if refutation.is_err() {
                 run.stats.failures += 1;
                 run.observer.failure(None, depth);
+                run.observer.event(&Event::Failure {
+                    node: self.node,
+                    constraint: None,
+                    var: Some(var),
+                    depth,
+                });
                 continue;
             }
             if self.propagate(run).is_ok() {
@@ -283,21 +341,52 @@ impl<'m> Engine<'m> {
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
-        let result = fixpoint(
-            run.model.constraint_list(),
-            &mut self.domains,
-            &mut self.trail,
-            &mut self.queue,
-            &self.watchers,
-            &mut self.propagators,
-            &mut self.changes,
-            self.level,
-            &mut run.stats.propagations,
-        );
+        let (result, wiped) = if run.observer.observes_propagation() {
+            let mut tracer = Tracer {
+                observer: &mut *run.observer,
+                model: run.model,
+                node: self.node,
+                before: Vec::new(),
+                wiped: None,
+            };
+            let result = fixpoint(
+                run.model.constraint_list(),
+                &mut self.domains,
+                &mut self.trail,
+                &mut self.queue,
+                &self.watchers,
+                &mut self.propagators,
+                &mut self.changes,
+                self.level,
+                &mut run.stats.propagations,
+                &mut tracer,
+            );
+            (result, tracer.wiped)
+        } else {
+            let result = fixpoint(
+                run.model.constraint_list(),
+                &mut self.domains,
+                &mut self.trail,
+                &mut self.queue,
+                &self.watchers,
+                &mut self.propagators,
+                &mut self.changes,
+                self.level,
+                &mut run.stats.propagations,
+                &mut (),
+            );
+            (result, None)
+        };
         result.map_err(|c| {
+            let depth = self.frames.len();
             run.stats.failures += 1;
-            run.observer
-                .failure(Some(ConstraintId(c)), self.frames.len());
+            run.observer.failure(Some(ConstraintId(c)), depth);
+            run.observer.event(&Event::Failure {
+                node: self.node,
+                constraint: Some(ConstraintId(c)),
+                var: wiped,
+                depth,
+            });
             Conflict
         })
     }
@@ -313,6 +402,45 @@ impl<'m> Engine<'m> {
                     c.index(),
                     model.constraint_name(c)
                 );
+            }
+        }
+    }
+}
+
+/// The [`RunHook`] of an observer that watches propagation: it keeps the domains of each
+/// propagator's scope before the run and reports those the run changed.
+struct Tracer<'a, O> {
+    observer: &'a mut O,
+    model: &'a Model,
+    node: u64,
+    before: Vec<Domain>,
+    /// The variable a failing run emptied, if it emptied one.
+    wiped: Option<VarId>,
+}
+
+impl<O: SearchObserver> RunHook for Tracer<'_, O> {
+    fn before(&mut self, c: u32, domains: &[Domain]) {
+        let scope = self.model.constraint_list()[c as usize].scope();
+        self.before.clear();
+        self.before
+            .extend(scope.iter().map(|var| domains[var.index()].clone()));
+    }
+
+    fn after(&mut self, c: u32, domains: &[Domain], _failed: bool) {
+        let scope = self.model.constraint_list()[c as usize].scope();
+        for (before, &var) in self.before.iter().zip(scope) {
+            let after = &domains[var.index()];
+            if after != before {
+                if after.is_empty() {
+                    self.wiped = Some(var);
+                }
+                self.observer.event(&Event::Pruned {
+                    node: self.node,
+                    var,
+                    before,
+                    after,
+                    constraint: ConstraintId(c),
+                });
             }
         }
     }

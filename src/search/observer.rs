@@ -12,8 +12,99 @@
 //! - `backtrack(x, v, d)`: the decision `x = v` at depth `d` is undone; the search goes on at
 //!   depth `d - 1` with the refutation `x ≠ v` (which may fail in turn);
 //! - `solution(d)`: every variable is fixed at depth `d`.
+//!
+//! Beside these four summaries, [`SearchObserver::event`] receives the full stream, as
+//! [`Event`]s: every node of the tree with its id and its parent's (so the tree can be
+//! rebuilt), the branch that made it (`x = v`, `x ≠ v`, `x ≤ v`, `x > v`), and, for an observer
+//! that asks for them ([`SearchObserver::observes_propagation`]), every domain a propagator
+//! narrowed, with the constraint that did it, the domain before and after (a variable fixed by
+//! propagation is one whose domain after holds one value; a wiped-out one is empty).
 
+use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
+
+/// How a node of the search tree was made from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BranchKind {
+    /// `x = v`: the left branch of [`Branching::Assign`](crate::Branching::Assign).
+    Equal,
+    /// `x ≠ v`: its right branch, after `x = v` was refuted.
+    NotEqual,
+    /// `x ≤ v`: the left branch of [`Branching::Split`](crate::Branching::Split).
+    AtMost,
+    /// `x > v`: its right branch.
+    Above,
+}
+
+impl BranchKind {
+    /// The relation as a person writes it: `=`, `≠`, `≤` or `>`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BranchKind::Equal => "=",
+            BranchKind::NotEqual => "≠",
+            BranchKind::AtMost => "≤",
+            BranchKind::Above => ">",
+        }
+    }
+}
+
+/// One event of the full stream a search emits, for [`SearchObserver::event`].
+///
+/// Nodes are numbered in the order the search makes them; the root is node 0. `depth` counts
+/// the decisions (left branches) on the path to a node, as in the other observer methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// A new node: `parent`'s child by the branch `var kind value`. Its propagation follows.
+    Node {
+        /// The new node's id.
+        node: u64,
+        /// Its parent's id.
+        parent: u64,
+        /// The variable branched on.
+        var: VarId,
+        /// The value of the branch.
+        value: i32,
+        /// The branch: `=`, `≠`, `≤` or `>`.
+        kind: BranchKind,
+        /// Decisions on the path to the new node.
+        depth: usize,
+    },
+    /// A propagator narrowed a domain at `node` (only for observers that
+    /// [observe propagation](SearchObserver::observes_propagation)).
+    Pruned {
+        /// The node being propagated.
+        node: u64,
+        /// The variable whose domain changed.
+        var: VarId,
+        /// The domain before the propagator ran.
+        before: &'a Domain,
+        /// The domain after: one value if the propagator fixed it, empty if it wiped it out.
+        after: &'a Domain,
+        /// The constraint whose propagator made the change.
+        constraint: ConstraintId,
+    },
+    /// The node is a dead end.
+    Failure {
+        /// The failed node.
+        node: u64,
+        /// The constraint that reported the conflict; `None` when the branch itself emptied
+        /// the variable's domain.
+        constraint: Option<ConstraintId>,
+        /// The variable whose domain was emptied, when one was (known for a branch, and for a
+        /// propagator's conflict when propagation is observed).
+        var: Option<VarId>,
+        /// Decisions on the path.
+        depth: usize,
+    },
+    /// The node is a solution: every variable is fixed.
+    Solution {
+        /// The solution's node.
+        node: u64,
+        /// Decisions on the path.
+        depth: usize,
+    },
+}
 
 /// Receives the events of a search. Every method does nothing by default.
 ///
@@ -38,6 +129,18 @@ pub trait SearchObserver {
     fn solution(&mut self, depth: usize) {
         let _ = depth;
     }
+
+    /// Every event of the full stream (see [`Event`]), beside the summaries above.
+    fn event(&mut self, event: &Event<'_>) {
+        let _ = event;
+    }
+
+    /// Whether [`event`](Self::event) wants the [`Event::Pruned`] events. Asked once per
+    /// propagation; `false` (the default) keeps propagation at full speed, as it then needs no
+    /// copy of the domains a propagator is about to change.
+    fn observes_propagation(&self) -> bool {
+        false
+    }
 }
 
 impl<T: SearchObserver + ?Sized> SearchObserver for &mut T {
@@ -53,6 +156,12 @@ impl<T: SearchObserver + ?Sized> SearchObserver for &mut T {
     fn solution(&mut self, depth: usize) {
         (**self).solution(depth);
     }
+    fn event(&mut self, event: &Event<'_>) {
+        (**self).event(event);
+    }
+    fn observes_propagation(&self) -> bool {
+        (**self).observes_propagation()
+    }
 }
 
 impl<T: SearchObserver + ?Sized> SearchObserver for Box<T> {
@@ -67,6 +176,12 @@ impl<T: SearchObserver + ?Sized> SearchObserver for Box<T> {
     }
     fn solution(&mut self, depth: usize) {
         (**self).solution(depth);
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        (**self).event(event);
+    }
+    fn observes_propagation(&self) -> bool {
+        (**self).observes_propagation()
     }
 }
 
