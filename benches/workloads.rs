@@ -254,7 +254,8 @@ fn queens(options: &Options) -> Result<(), String> {
         let started = Instant::now();
         let queens = Queens::new(n).map_err(|e| e.to_string())?;
         let render = |values: &[i32]| {
-            let columns: Vec<String> = values.iter().map(|v| (v + 1).to_string()).collect();
+            // The model's columns count from 1.
+            let columns: Vec<String> = values.iter().map(|v| v.to_string()).collect();
             columns.join(",")
         };
         let mut solver = solver_for(queens.model(), mode, options, level);

@@ -459,10 +459,10 @@ fn a_parallel_search_covers_the_whole_problem_under_the_fixes_of_restart_with() 
     }
     assert_eq!(solver.count_parallel(threads(2)).solutions, 92);
     assert_eq!(solver.count().solutions, 46);
-    solver.restart_with([(rows[0], 0)]).unwrap();
+    solver.restart_with([(rows[0], 1)]).unwrap();
     assert_eq!(solver.count_parallel(threads(3)).solutions, 4);
     let (found, _) = listed(&mut solver, 3);
-    assert!(found.iter().all(|s| s[0] == 0) && found.len() == 4);
+    assert!(found.iter().all(|s| s[0] == 1) && found.len() == 4);
 }
 
 #[test]
@@ -554,7 +554,7 @@ fn every_restart_run_keeps_the_fixes_of_restart_with() {
         .with_value_order(RandomValue::new(4))
         .with_propagation(PropagationLevel::Forward)
         .with_restarts(RestartPolicy::luby(1));
-    for column in [0, 7, 19] {
+    for column in [1, 7, 20] {
         solver.restart_with([(rows[0], column)]).unwrap();
         let solution = solver.next_solution().solution().expect("a placement");
         assert!(solver.stats().restarts > 0, "{:?}", solver.stats());

@@ -64,9 +64,9 @@ impl Model {
     ///
     /// # Errors
     ///
-    /// [`ModelError::InvalidDomain`] if the domain is empty, or is a set of values scattered so
-    /// thinly over more than [`Domain::MAX_SPAN`] integers that its gaps cannot be described
-    /// (see [`Domain::from_values`]). Any range is accepted.
+    /// [`ModelError::InvalidDomain`] if the domain is empty. Any range or set of `i32` values is
+    /// a domain; those spanning more than [`Domain::MAX_SPAN`] integers are kept as bounds and
+    /// holes (see [`Domain`]).
     pub fn new_var(&mut self, domain: impl IntoDomain) -> Result<VarId, ModelError> {
         self.declare(None, domain)
     }

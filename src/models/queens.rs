@@ -2,7 +2,7 @@
 //!
 //! This module is built on the crate's public API only: it is what a user could have written.
 //!
-//! The model has one variable per row, holding the column of that row's queen (`0..n`), so no
+//! The model has one variable per row, holding the column of that row's queen (`1..=n`), so no
 //! two queens share a row by construction. Three [`AllDifferent`] constraints do the rest: over
 //! the columns `q[i]`, over the diagonals `q[i] + i`, and over the anti-diagonals `q[i] − i`.
 //!
@@ -45,11 +45,11 @@ impl Queens {
         let size = i32::try_from(n).unwrap_or(i32::MAX);
         let mut model = Model::new();
         let rows = (0..n)
-            .map(|row| model.new_named_var(format!("row {}", row + 1), 0..size))
+            .map(|row| model.new_named_var(format!("row {}", row + 1), 1..=size))
             .collect::<Result<Vec<_>, _>>()?;
         if n == 0 {
             // Reported as the empty domain that zero columns would give every queen.
-            model.new_named_var("row 1", 0..0)?;
+            model.new_named_var("row 1", 1..=0)?;
         }
         let up: Vec<i32> = (0..size).collect();
         let down: Vec<i32> = (0..size).map(|i| -i).collect();
@@ -69,7 +69,8 @@ impl Queens {
         &self.model
     }
 
-    /// The variables, one per row, holding the queen's column (from 0).
+    /// The variables, one per row (`row 1` to `row N`), holding the queen's column (from 1, as
+    /// a person counts them).
     pub fn rows(&self) -> &[VarId] {
         &self.rows
     }
@@ -82,7 +83,7 @@ impl Queens {
     pub fn columns(&self, solution: &Solution) -> Vec<usize> {
         self.rows
             .iter()
-            .map(|&row| solution[row] as usize + 1)
+            .map(|&row| solution[row] as usize)
             .collect()
     }
 

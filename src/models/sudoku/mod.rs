@@ -70,7 +70,10 @@ impl Sudoku {
         let n = grid.side();
         let b = grid.box_size();
         let mut model = Model::new();
-        let cells = model.new_vars(n * n, 1..=n as i32)?;
+        // Cells are named as a person reads them: r1c1 is the top-left cell.
+        let cells = (0..n * n)
+            .map(|i| model.new_named_var(format!("r{}c{}", i / n + 1, i % n + 1), 1..=n as i32))
+            .collect::<Result<Vec<_>, _>>()?;
         for g in 0..n {
             let row: Vec<VarId> = (0..n).map(|k| cells[g * n + k]).collect();
             let col: Vec<VarId> = (0..n).map(|k| cells[k * n + g]).collect();
