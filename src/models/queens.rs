@@ -49,7 +49,7 @@ impl Queens {
             .collect::<Result<Vec<_>, _>>()?;
         if n == 0 {
             // Reported as the empty domain that zero columns would give every queen.
-            model.new_named_var("row 1", 1..=0)?;
+            model.new_named_var("row 1", 1..1)?;
         }
         let up: Vec<i32> = (0..size).collect();
         let down: Vec<i32> = (0..size).map(|i| -i).collect();
