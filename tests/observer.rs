@@ -160,6 +160,10 @@ enum Owned {
         node: u64,
         depth: usize,
     },
+    Propagated {
+        node: u64,
+        domains: Vec<Domain>,
+    },
 }
 
 impl SearchObserver for Stream {
@@ -217,6 +221,10 @@ impl SearchObserver for Stream {
                 depth,
             },
             Event::Solution { node, depth } => Owned::Solution { node, depth },
+            Event::Propagated { node, domains } => Owned::Propagated {
+                node,
+                domains: domains.to_vec(),
+            },
             _ => unreachable!("an event this test does not know"),
         });
     }
@@ -332,7 +340,7 @@ fn node_ids_rebuild_a_tree_whose_leaves_are_the_failures_and_solutions() {
                     assert_eq!(node, current, "a verdict is about the current node");
                     leaves += 1;
                 }
-                Owned::Pruned { .. } => unreachable!("not asked for"),
+                Owned::Pruned { .. } | Owned::Propagated { .. } => unreachable!("not asked for"),
             }
         }
         assert_eq!(leaves, stats.failures + stats.solutions, "{level:?}");
@@ -354,7 +362,7 @@ fn prunings_name_their_constraint_and_narrow_the_domain_they_report() {
     let without: Vec<Owned> = stream
         .events
         .iter()
-        .filter(|e| !matches!(e, Owned::Pruned { .. }))
+        .filter(|e| !matches!(e, Owned::Pruned { .. } | Owned::Propagated { .. }))
         .cloned()
         .collect();
     assert_eq!(without, silent.events);
@@ -415,6 +423,9 @@ fn prunings_name_their_constraint_and_narrow_the_domain_they_report() {
             depth: 0
         })
     );
+    // Replayed from the root, the branches and the prunings give every node's domains.
+    replay(&stream.events, 4);
+    replay(&stream_of_queens(5).events, 5);
     // Root propagation at forward checking prunes nothing on an empty board.
     assert!(
         !stream
@@ -436,4 +447,53 @@ fn stream_of_queens(n: usize) -> Stream {
 
 fn stream_at(model: &Model, level: PropagationLevel) -> (Stream, SearchStats) {
     stream(model, level, true)
+}
+
+/// Replays a stream: each node starts from its parent's propagated domains with its branch
+/// applied, each pruning must start from the domain replayed so far, and each `Propagated`
+/// event must show exactly the replayed domains.
+fn replay(events: &[Owned], n: i32) {
+    let mut at: Vec<Vec<Domain>> = vec![vec![Domain::range(1, n).unwrap(); n as usize]];
+    let mut state = at[0].clone();
+    let mut checked = 0;
+    for event in events {
+        match event {
+            Owned::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                ..
+            } => {
+                state = at[*parent as usize].clone();
+                let domain = &state[var.index()];
+                let kept: Vec<i32> = domain
+                    .iter()
+                    .filter(|&v| match kind {
+                        BranchKind::Equal => v == *value,
+                        BranchKind::NotEqual => v != *value,
+                        BranchKind::AtMost => v <= *value,
+                        BranchKind::Above => v > *value,
+                    })
+                    .collect();
+                state[var.index()] = Domain::from_values(kept).unwrap_or(domain.clone());
+                assert_eq!(*node as usize, at.len());
+                at.push(state.clone());
+            }
+            Owned::Pruned {
+                var, before, after, ..
+            } => {
+                assert_eq!(&state[var.index()], before);
+                state[var.index()] = after.clone();
+            }
+            Owned::Propagated { node, domains } => {
+                assert_eq!(domains, &state, "node {node}");
+                at[*node as usize] = state.clone();
+                checked += 1;
+            }
+            Owned::Failure { .. } | Owned::Solution { .. } => {}
+        }
+    }
+    assert!(checked > 3);
 }

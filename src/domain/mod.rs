@@ -636,14 +636,23 @@ impl Iterator for Ones {
 }
 
 impl PartialEq for Domain {
-    /// Whether two domains hold the same values in the same representation (a domain created
-    /// from a wider window is not equal to one from a narrower, as their undo words differ).
+    /// Whether two domains hold the same values, whatever their windows and representations.
     fn eq(&self, other: &Domain) -> bool {
         match (&self.bits, &other.bits) {
-            (Bits::Word(a), Bits::Word(b)) => self.offset == other.offset && a == b,
-            (Bits::Set(a), Bits::Set(b)) => self.offset == other.offset && a == b,
+            (Bits::Word(a), Bits::Word(b)) if self.offset == other.offset => a == b,
+            (Bits::Word(a), Bits::Word(b)) => {
+                // Both words moved down to their smallest value, and those values compared.
+                let (ta, tb) = (a.trailing_zeros(), b.trailing_zeros());
+                *a == 0 && *b == 0
+                    || a >> ta.min(63) == b >> tb.min(63)
+                        && i64::from(self.offset) + i64::from(ta)
+                            == i64::from(other.offset) + i64::from(tb)
+            }
+            (Bits::Set(a), Bits::Set(b)) if self.offset == other.offset && a.len() == b.len() => {
+                a == b
+            }
             (Bits::Wide(a), Bits::Wide(b)) => a.same_values(b),
-            _ => false,
+            _ => self.size() == other.size() && self.iter().eq(other.iter()),
         }
     }
 }
@@ -904,6 +913,33 @@ mod tests {
         assert!(d.remove(2047, &mut no_record()));
         assert_eq!((d.min(), d.max()), (Some(-2047), Some(2046)));
         assert_eq!(d.size(), 4094);
+    }
+
+    #[test]
+    fn domains_are_equal_when_their_values_are_whatever_their_window() {
+        let mut d = Domain::range(1, 4).unwrap();
+        d.remove(1, &mut no_record());
+        assert_eq!(d, Domain::from_values([2, 3, 4]).unwrap());
+        assert_ne!(d, Domain::from_values([1, 2, 3]).unwrap());
+        assert_ne!(d, Domain::from_values([3, 4, 5]).unwrap());
+        let mut wide_window = Domain::range(0, 100).unwrap();
+        wide_window.clamp(2, 4, &mut no_record());
+        assert_eq!(wide_window, d);
+        let mut wide = Domain::range(0, 10_000_000).unwrap();
+        wide.clamp(2, 4, &mut no_record());
+        assert_eq!(wide, d);
+        d.clamp(1, 0, &mut no_record());
+        wide.clamp(1, 0, &mut no_record());
+        assert_eq!(d, wide);
+        assert_eq!(
+            d,
+            Domain::range(5, 5)
+                .map(|mut e| {
+                    e.remove(5, &mut no_record());
+                    e
+                })
+                .unwrap()
+        );
     }
 
     #[test]

@@ -361,7 +361,14 @@ impl<'m> Engine<'m> {
                 &mut run.stats.propagations,
                 &mut tracer,
             );
-            (result, tracer.wiped)
+            let wiped = tracer.wiped;
+            if result.is_ok() {
+                run.observer.event(&Event::Propagated {
+                    node: self.node,
+                    domains: &self.domains,
+                });
+            }
+            (result, wiped)
         } else {
             let result = fixpoint(
                 run.model.constraint_list(),

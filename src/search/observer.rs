@@ -84,6 +84,15 @@ pub enum Event<'a> {
         /// The constraint whose propagator made the change.
         constraint: ConstraintId,
     },
+    /// Propagation at `node` reached a fixpoint without failing: `domains` are the domains of
+    /// every variable there, indexed by [`VarId::index`] (only for observers that
+    /// [observe propagation](SearchObserver::observes_propagation)).
+    Propagated {
+        /// The node.
+        node: u64,
+        /// Every variable's domain at the node.
+        domains: &'a [Domain],
+    },
     /// The node is a dead end.
     Failure {
         /// The failed node.
