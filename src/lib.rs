@@ -221,6 +221,7 @@ pub mod kernel;
 mod model;
 pub mod models;
 mod search;
+pub mod teach;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
 pub use constraints::{

@@ -104,6 +104,8 @@ pub struct SudokuArgs {
     pub mode: ModeArgs,
     #[command(flatten)]
     pub strategy: StrategyArgs,
+    #[command(flatten)]
+    pub show: ShowArgs,
 }
 
 /// The largest board `cspkit queens` accepts. The model's domains take N² bits and a decision
@@ -124,6 +126,8 @@ pub struct QueensArgs {
     pub mode: ModeArgs,
     #[command(flatten)]
     pub strategy: StrategyArgs,
+    #[command(flatten)]
+    pub show: ShowArgs,
 }
 
 /// What to compute: the first solution (the default), a count, or all solutions.
@@ -494,5 +498,47 @@ impl From<Propagation> for PropagationLevel {
             Propagation::Forward => PropagationLevel::Forward,
             Propagation::Full => PropagationLevel::Full,
         }
+    }
+}
+
+/// What to show of the search as it runs.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Print the search as it runs: each decision, what propagation fixed and why, each
+    /// failure and solution, indented by depth.
+    #[arg(long)]
+    pub trace: bool,
+    /// With the trace, also print the domains of the unfixed variables after each propagation.
+    #[arg(long)]
+    pub trace_domains: bool,
+    /// The most lines the trace prints; a last line says what was cut.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_TRACE_LIMIT,
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
+    pub trace_limit: u64,
+}
+
+/// The default of `--trace-limit`.
+pub const DEFAULT_TRACE_LIMIT: u64 = 1000;
+
+impl ShowArgs {
+    /// Whether a trace was asked for.
+    pub fn tracing(&self) -> bool {
+        self.trace || self.trace_domains
+    }
+
+    /// Why these options make no sense with the others, if they do not.
+    pub fn conflict(&self, strategy: &StrategyArgs, batch: bool) -> Option<&'static str> {
+        if self.tracing() && batch {
+            return Some("--trace follows one search: it cannot be combined with --batch");
+        }
+        if self.tracing() && strategy.jobs.get() > 1 {
+            return Some("--trace follows one search: it cannot be combined with --jobs");
+        }
+        None
     }
 }

@@ -130,7 +130,8 @@ pub(crate) fn run(args: &SudokuArgs) -> u8 {
     if args.mode.all {
         return bad_input("--all cannot be combined with --batch (use --count)");
     }
-    if let Some(message) = args.strategy.conflict(args.mode.count, true) {
+    let conflict = args.strategy.conflict(args.mode.count, true);
+    if let Some(message) = conflict.or_else(|| args.show.conflict(&args.strategy, true)) {
         return bad_input(message);
     }
     for (flag, format) in [

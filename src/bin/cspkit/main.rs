@@ -23,11 +23,14 @@ use std::process::ExitCode;
 use clap::Parser as _;
 use cspkit::models::queens::Queens;
 use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
-use cspkit::{Limit, Model, Outcome, PropagationLevel, SearchStats, Solution, Solver};
+use cspkit::teach::trace::Trace;
+use cspkit::{
+    Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
+};
 
 use args::{
-    ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, QueensArgs, StrategyArgs,
-    SudokuArgs,
+    ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, QueensArgs, ShowArgs,
+    StrategyArgs, SudokuArgs,
 };
 
 /// Exit codes.
@@ -171,15 +174,23 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
 }
 
 /// Refuses options that make no sense together.
-fn check_options(mode: &ModeArgs, strategy: &StrategyArgs, batch: bool) -> Result<(), u8> {
-    match strategy.conflict(mode.count || mode.all, batch) {
+fn check_options(
+    mode: &ModeArgs,
+    strategy: &StrategyArgs,
+    show: &ShowArgs,
+    batch: bool,
+) -> Result<(), u8> {
+    let conflict = strategy
+        .conflict(mode.count || mode.all, batch)
+        .or_else(|| show.conflict(strategy, batch));
+    match conflict {
         Some(message) => Err(bad_input(message)),
         None => Ok(()),
     }
 }
 
 fn sudoku(args: &SudokuArgs) -> u8 {
-    if let Err(code) = check_options(&args.mode, &args.strategy, false) {
+    if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
         return code;
     }
     let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
@@ -207,13 +218,18 @@ fn sudoku(args: &SudokuArgs) -> u8 {
     };
     let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
     let separator = if format == GridFormat::Line { "" } else { "\n" };
-    search(solver, &args.mode, &args.strategy, separator, |solution| {
+    let answer = Answer {
+        mode: &args.mode,
+        strategy: &args.strategy,
+        separator,
+    };
+    watched(solver, &args.show, answer, |solution| {
         sudoku.grid_of(solution).to_text(format).unwrap_or_default()
     })
 }
 
 fn queens(args: &QueensArgs) -> u8 {
-    if let Err(code) = check_options(&args.mode, &args.strategy, false) {
+    if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
         return code;
     }
     let queens = match Queens::new(args.n as usize) {
@@ -221,7 +237,12 @@ fn queens(args: &QueensArgs) -> u8 {
         Err(error) => return bad_input(error),
     };
     let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
-    search(solver, &args.mode, &args.strategy, "\n", |solution| {
+    let answer = Answer {
+        mode: &args.mode,
+        strategy: &args.strategy,
+        separator: "\n",
+    };
+    watched(solver, &args.show, answer, |solution| {
         let columns: Vec<String> = queens
             .columns(solution)
             .iter()
@@ -231,14 +252,47 @@ fn queens(args: &QueensArgs) -> u8 {
     })
 }
 
-/// Runs the search the mode asks for and prints the answer; returns the exit code.
-fn search(
-    mut solver: CliSolver<'_>,
-    mode: &ModeArgs,
-    strategy: &StrategyArgs,
-    separator: &str,
+/// What to print and how: the mode, the strategy (for `--jobs` and `--stats`), and what goes
+/// between two solutions.
+#[derive(Clone, Copy)]
+struct Answer<'a> {
+    mode: &'a ModeArgs,
+    strategy: &'a StrategyArgs,
+    separator: &'a str,
+}
+
+/// Runs [`search`] with the observers `show` asks for (none by default, at full speed).
+fn watched(
+    solver: CliSolver<'_>,
+    show: &ShowArgs,
+    answer: Answer<'_>,
     render: impl Fn(&Solution) -> String,
 ) -> u8 {
+    if !show.tracing() {
+        return search(solver, answer, render);
+    }
+    let limit = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
+    let mut trace = Trace::new(solver.model(), io::stdout())
+        .with_domains(show.trace_domains)
+        .with_limit(limit);
+    let code = search(solver.with_observer(&mut trace), answer, render);
+    match trace.finish() {
+        Ok(()) => code,
+        Err(error) => output_failed(error, code),
+    }
+}
+
+/// Runs the search the mode asks for and prints the answer; returns the exit code.
+fn search<O: SearchObserver>(
+    mut solver: Solver<'_, ChosenVariableOrder, ChosenValueOrder, O>,
+    answer: Answer<'_>,
+    render: impl Fn(&Solution) -> String,
+) -> u8 {
+    let Answer {
+        mode,
+        strategy,
+        separator,
+    } = answer;
     let mut out = io::stdout().lock();
     let limit = mode.limit.unwrap_or(u64::MAX);
     let jobs = strategy.jobs;

@@ -1,0 +1,370 @@
+//! [`Trace`]: a text trace of a search, one line per event, in the model's own words.
+
+use std::io::{self, Write};
+
+use crate::PropagationContext;
+use crate::domain::Domain;
+use crate::ids::{ConstraintId, VarId};
+use crate::kernel::PropagationLevel;
+use crate::kernel::trail::Trail;
+use crate::model::Model;
+use crate::search::observer::{BranchKind, Event, SearchObserver};
+
+/// Writes a search as it runs: each branch on its own line, indented by the decisions above
+/// it, then what propagation fixed and why, and how the node ended.
+///
+/// ```text
+/// row 1 = 1
+///   row 2 = 3
+///     row 3 has no value left (diagonals) ✗
+///   row 2 ≠ 3
+///   row 2 = 4
+///     row 3 = 2 (only value left, diagonals)
+///     row 4 has no value left (columns) ✗
+/// ```
+///
+/// - A left branch (`x = v`, or `x ≤ v` when splitting domains) is a decision: the trace prints
+///   exactly as many as the search's statistics count nodes (unless it is cut).
+/// - A right branch (`x ≠ v`, `x > v`) is printed one level deeper than the decision it
+///   refutes, under the same parent.
+/// - A variable fixed by propagation is printed with the constraint that removed its last
+///   alternative; with [`with_domains`](Trace::with_domains), the domains of the unfixed
+///   variables follow each propagation.
+/// - A failure that follows its branch directly is printed on the branch's line, with the
+///   variable the branch clashed with when one fixed variable of the failing constraint
+///   suffices to explain it: `r1c3 = 5 ✗ box 1 already has 5 (r2c2)`,
+///   `row 3 = 2 ✗ diagonals, with row 1 = 4`.
+///
+/// At most [`limit`](Trace::with_limit) lines are written; [`finish`](Trace::finish) then
+/// writes one line saying what was cut. Writing errors stop the trace and are kept for
+/// [`finish`](Trace::finish) to return.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::queens::Queens;
+/// use cspkit::teach::trace::Trace;
+///
+/// let queens = Queens::new(4)?;
+/// let mut out = Vec::new();
+/// let mut trace = Trace::new(queens.model(), &mut out);
+/// let mut solver = queens.model().solver().with_observer(&mut trace);
+/// assert!(solver.next_solution().is_solved());
+/// drop(solver);
+/// trace.finish()?;
+/// let text = String::from_utf8(out)?;
+/// assert!(text.starts_with("row 1 = 1\n  row 2 = 3\n"));
+/// assert!(text.contains("    row 3 = 4 (only value left, columns)\n"));
+/// assert!(text.ends_with("  ✓ solution\n"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Trace<'m, W: Write> {
+    model: &'m Model,
+    out: W,
+    domains: bool,
+    limit: usize,
+    written: usize,
+    /// The indentation of the current node's lines.
+    indent: usize,
+    /// The current node's branch line, kept back so that a failure can join it.
+    pending: Option<String>,
+    /// The last decision, for the wording of a failure that follows it at once.
+    last_branch: Option<(VarId, i32, BranchKind)>,
+    /// The variable a propagator emptied, for the failure that follows.
+    wiped: Option<(VarId, ConstraintId)>,
+    /// The domains along the current path: each node's after its propagation, and the current
+    /// node's as its events arrive.
+    path: Vec<(u64, Vec<Domain>)>,
+    current: Vec<Domain>,
+    cut: Cut,
+    error: Option<io::Error>,
+}
+
+/// What a cut trace did not show.
+#[derive(Debug, Default, Clone, Copy)]
+struct Cut {
+    lines: u64,
+    decisions: u64,
+    failures: u64,
+    solutions: u64,
+}
+
+impl<'m, W: Write> Trace<'m, W> {
+    /// The default limit on the number of lines.
+    pub const DEFAULT_LIMIT: usize = 1000;
+
+    /// A trace of searches of `model`, written to `out`.
+    pub fn new(model: &'m Model, out: W) -> Self {
+        Trace {
+            model,
+            out,
+            domains: false,
+            limit: Self::DEFAULT_LIMIT,
+            written: 0,
+            indent: 0,
+            pending: None,
+            last_branch: None,
+            wiped: None,
+            path: vec![(0, model.initial_domains().to_vec())],
+            current: model.initial_domains().to_vec(),
+            cut: Cut::default(),
+            error: None,
+        }
+    }
+
+    /// Also prints, after each node's propagation, the domains of the variables still unfixed.
+    pub fn with_domains(mut self, domains: bool) -> Self {
+        self.domains = domains;
+        self
+    }
+
+    /// Writes at most `lines` lines (the search itself is not limited).
+    pub fn with_limit(mut self, lines: usize) -> Self {
+        self.limit = lines;
+        self
+    }
+
+    /// Writes what is still held back and, if the trace was cut, a line saying what it left
+    /// out; returns the first writing error, if there was one.
+    ///
+    /// # Errors
+    ///
+    /// The first error the writer returned.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.flush_pending();
+        if self.cut.lines > 0 {
+            let cut = self.cut;
+            let line = format!(
+                "… trace cut after {} lines: {} more not shown ({}, {}, {})",
+                self.written,
+                cut.lines,
+                counted(cut.decisions, "decision"),
+                counted(cut.failures, "failure"),
+                counted(cut.solutions, "solution"),
+            );
+            self.write_raw(&line);
+        }
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        self.out.flush()
+    }
+
+    /// Writes a line, or counts it if the limit is reached.
+    fn line(&mut self, indent: usize, text: &str) {
+        if self.written >= self.limit {
+            self.cut.lines += 1;
+            return;
+        }
+        self.written += 1;
+        let line = format!("{:indent$}{text}", "");
+        self.write_raw(&line);
+    }
+
+    fn write_raw(&mut self, line: &str) {
+        if self.error.is_none()
+            && let Err(error) = writeln!(self.out, "{line}")
+        {
+            self.error = Some(error);
+        }
+    }
+
+    fn flush_pending(&mut self) {
+        if let Some(text) = self.pending.take() {
+            let indent = self.indent.saturating_sub(2);
+            self.line(indent, &text);
+        }
+    }
+
+    fn name(&self, var: VarId) -> String {
+        self.model.var_name(var).into_owned()
+    }
+
+    /// Why a node failed, in words.
+    fn reason(&self, constraint: Option<ConstraintId>, var: Option<VarId>) -> String {
+        match (constraint, var) {
+            (Some(c), Some(var)) => format!(
+                "{} has no value left ({})",
+                self.name(var),
+                self.model.constraint_name(c)
+            ),
+            (Some(c), None) => {
+                let name = self.model.constraint_name(c);
+                match self.last_branch.and_then(|(x, v, kind)| {
+                    (kind == BranchKind::Equal)
+                        .then(|| self.clash(c, x, v))
+                        .flatten()
+                        .map(|clash| (v, clash))
+                }) {
+                    Some((v, (y, w))) if v == w => {
+                        format!("{name} already has {v} ({})", self.name(y))
+                    }
+                    Some((_, (y, w))) => format!("{name}, with {} = {w}", self.name(y)),
+                    None => name.to_owned(),
+                }
+            }
+            (None, Some(var)) => format!("{} has no value left", self.name(var)),
+            (None, None) => "no value left".to_owned(),
+        }
+    }
+
+    /// A variable `y`, fixed to `w` at the failed node, such that `x = v` and `y = w` alone
+    /// already violate constraint `c` (the first in its scope): the constraint is propagated
+    /// with only those two fixed, every other variable of its scope free over the span of the
+    /// scope's initial values.
+    fn clash(&self, c: ConstraintId, x: VarId, v: i32) -> Option<(VarId, i32)> {
+        let constraint = self.model.constraint_list().get(c.index())?;
+        let scope = constraint.scope();
+        let initial = self.model.initial_domains();
+        let low = scope
+            .iter()
+            .filter_map(|z| initial[z.index()].min())
+            .min()?;
+        let high = scope
+            .iter()
+            .filter_map(|z| initial[z.index()].max())
+            .max()?;
+        let free = Domain::range(low, high).ok()?;
+        scope.iter().find_map(|&y| {
+            let w = self.current.get(y.index())?.value()?;
+            if y == x {
+                return None;
+            }
+            let mut domains = initial.to_vec();
+            for z in scope {
+                domains[z.index()].clone_from(&free);
+            }
+            domains[x.index()] = Domain::from_values([v]).ok()?;
+            domains[y.index()] = Domain::from_values([w]).ok()?;
+            let mut trail = Trail::default();
+            let mut ctx =
+                PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Forward);
+            constraint.propagate(&mut ctx).is_err().then_some((y, w))
+        })
+    }
+
+    /// Sets the current domains to those of a new node: its parent's, narrowed by its branch.
+    fn enter(&mut self, parent: u64, var: VarId, value: i32, kind: BranchKind) {
+        while self.path.len() > 1 && self.path.last().is_some_and(|(n, _)| *n != parent) {
+            self.path.pop();
+        }
+        if let Some((_, domains)) = self.path.last() {
+            self.current.clone_from(domains);
+        }
+        if let Some(domain) = self.current.get_mut(var.index()) {
+            let record = &mut |_, _| {};
+            match kind {
+                BranchKind::Equal => domain.fix_to(value, record),
+                BranchKind::NotEqual => domain.remove(value, record),
+                BranchKind::AtMost => domain.clamp(i32::MIN, value, record),
+                BranchKind::Above => domain.clamp(value.saturating_add(1), i32::MAX, record),
+            };
+        }
+    }
+
+    fn domains_line(&self, domains: &[Domain]) -> Option<String> {
+        let unfixed: Vec<String> = self
+            .model
+            .variables()
+            .zip(domains)
+            .filter(|(_, d)| !d.is_fixed())
+            .map(|(var, d)| format!("{} ∈ {d}", self.model.var_name(var)))
+            .collect();
+        (!unfixed.is_empty()).then(|| format!("· {}", unfixed.join(", ")))
+    }
+}
+
+impl<W: Write> SearchObserver for Trace<'_, W> {
+    fn observes_propagation(&self) -> bool {
+        true
+    }
+
+    fn event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Node {
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+                ..
+            } => {
+                self.enter(parent, var, value, kind);
+                self.flush_pending();
+                let left = matches!(kind, BranchKind::Equal | BranchKind::AtMost);
+                if left && self.written >= self.limit {
+                    self.cut.decisions += 1;
+                }
+                // A decision sits at its depth; a refutation beside the decision it refutes.
+                self.indent = 2 * if left { depth } else { depth + 1 };
+                self.pending = Some(format!("{} {} {value}", self.name(var), kind.symbol()));
+                self.last_branch = Some((var, value, kind));
+                self.wiped = None;
+            }
+            Event::Pruned {
+                var,
+                after,
+                constraint,
+                ..
+            } => {
+                if let Some(domain) = self.current.get_mut(var.index()) {
+                    domain.clone_from(after);
+                }
+                if after.is_empty() {
+                    self.wiped = Some((var, constraint));
+                } else if let Some(value) = after.value() {
+                    self.flush_pending();
+                    let text = format!(
+                        "{} = {value} (only value left, {})",
+                        self.name(var),
+                        self.model.constraint_name(constraint)
+                    );
+                    self.line(self.indent, &text);
+                    self.last_branch = None;
+                }
+            }
+            Event::Propagated { node, domains } => {
+                self.path.push((node, domains.to_vec()));
+                if self.domains
+                    && let Some(text) = self.domains_line(domains)
+                {
+                    self.flush_pending();
+                    self.line(self.indent, &text);
+                }
+            }
+            Event::Failure {
+                constraint, var, ..
+            } => {
+                if self.written >= self.limit {
+                    self.cut.failures += 1;
+                }
+                let var = var.or(self.wiped.map(|(v, _)| v));
+                let reason = self.reason(constraint, var);
+                match self.pending.take() {
+                    Some(branch) => {
+                        self.pending = Some(format!("{branch} ✗ {reason}"));
+                        self.flush_pending();
+                    }
+                    None => self.line(self.indent, &format!("✗ {reason}")),
+                }
+            }
+            Event::Solution { .. } => {
+                if self.written >= self.limit {
+                    self.cut.solutions += 1;
+                }
+                match self.pending.take() {
+                    Some(branch) => {
+                        self.pending = Some(format!("{branch} ✓ solution"));
+                        self.flush_pending();
+                    }
+                    None => self.line(self.indent, "✓ solution"),
+                }
+            }
+        }
+    }
+}
+
+fn counted(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}

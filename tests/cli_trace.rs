@@ -1,0 +1,223 @@
+//! `--trace`: the search as it runs, checked against the statistics of the same search and
+//! against an independent reading of the trace's own lines.
+
+use std::process::{Command, Output};
+
+mod common;
+
+use common::BAEKJOON_2239;
+
+fn cspkit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(args)
+        .output()
+        .expect("the cspkit binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+}
+
+/// The number after `key ` in the `--stats` line.
+fn stat(stderr: &str, key: &str) -> u64 {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("nodes "))
+        .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
+    line.split(", ")
+        .find_map(|part| part.strip_prefix(key)?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in {line:?}"))
+}
+
+/// The trace's decisions: branch lines `NAME = VALUE` (a failure or a solution may follow
+/// on the line), not the values fixed by propagation, which end with `(only value left, …)`.
+fn decisions(trace: &str) -> Vec<&str> {
+    trace
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| !l.contains("only value left") && !l.starts_with('·'))
+        .filter(|l| {
+            let head = l.split(" ✗").next().unwrap_or(l);
+            let head = head.split(" ✓").next().unwrap_or(head);
+            head.rsplit_once(" = ")
+                .is_some_and(|(_, v)| v.parse::<i32>().is_ok())
+        })
+        .collect()
+}
+
+fn puzzle_file() -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("cspkit-trace-{}.txt", std::process::id()));
+    std::fs::write(&path, BAEKJOON_2239).unwrap();
+    path
+}
+
+#[test]
+fn the_trace_prints_exactly_the_decisions_the_statistics_count() {
+    let file = puzzle_file();
+    let file = file.to_str().unwrap();
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["queens", "6", "--trace", "--trace-limit", "100000"],
+        vec![
+            "queens",
+            "6",
+            "--count",
+            "--trace",
+            "--propagation",
+            "none",
+            "--trace-limit",
+            "100000",
+        ],
+        vec![
+            "queens",
+            "8",
+            "--trace",
+            "--var-order",
+            "mrv",
+            "--propagation",
+            "full",
+        ],
+        vec![
+            "queens",
+            "7",
+            "--trace",
+            "--branching",
+            "split",
+            "--trace-limit",
+            "100000",
+        ],
+        vec![
+            "sudoku",
+            file,
+            "--trace",
+            "--propagation",
+            "forward",
+            "--trace-limit",
+            "100000",
+        ],
+    ];
+    for args in runs {
+        let mut args = args.clone();
+        args.push("--stats");
+        let output = cspkit(&args);
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            text(&output.stderr)
+        );
+        let trace = text(&output.stdout);
+        let nodes = stat(&text(&output.stderr), "nodes");
+        let printed = decisions(&trace);
+        let printed = if args.contains(&"split") {
+            trace.lines().filter(|l| l.contains(" ≤ ")).count()
+        } else {
+            printed.len()
+        };
+        assert_eq!(printed as u64, nodes, "{args:?}\n{trace}");
+        let failures = trace.matches('✗').count() as u64;
+        assert_eq!(
+            failures,
+            stat(&text(&output.stderr), "failures"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn plain_backtracking_explains_each_failure_in_the_puzzle_s_own_words() {
+    let output = cspkit(&["queens", "4", "--trace", "--propagation", "none"]);
+    let trace = text(&output.stdout);
+    let lines: Vec<&str> = trace.lines().take(5).collect();
+    assert_eq!(
+        lines,
+        [
+            "row 1 = 1",
+            "  row 2 = 1 ✗ columns already has 1 (row 1)",
+            "  row 2 ≠ 1",
+            "  row 2 = 2 ✗ anti-diagonals, with row 1 = 1",
+            "  row 2 ≠ 2",
+        ]
+    );
+    let file = puzzle_file();
+    let output = cspkit(&[
+        "sudoku",
+        file.to_str().unwrap(),
+        "--trace",
+        "--propagation",
+        "none",
+    ]);
+    let trace = text(&output.stdout);
+    // The first empty cell of the Baekjoon 2239 example is r1c2; r1c1 holds 1, r2c3 holds 2.
+    assert!(trace.starts_with(
+        "r1c2 = 1 ✗ row 1 already has 1 (r1c1)\nr1c2 ≠ 1\nr1c2 = 2 ✗ box 1 already has 2 (r2c3)\n"
+    ), "{trace}");
+}
+
+#[test]
+fn forward_checking_shows_what_propagation_fixed_and_the_domains_when_asked() {
+    let output = cspkit(&["queens", "5", "--trace-domains"]);
+    let trace = text(&output.stdout);
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(
+        lines[..8],
+        [
+            "· row 1 ∈ {1..5}, row 2 ∈ {1..5}, row 3 ∈ {1..5}, row 4 ∈ {1..5}, row 5 ∈ {1..5}",
+            "row 1 = 1",
+            "  · row 2 ∈ {3..5}, row 3 ∈ {2, 4..5}, row 4 ∈ {2..3, 5}, row 5 ∈ {2..4}",
+            "  row 2 = 3",
+            "    row 3 = 5 (only value left, anti-diagonals)",
+            "    row 4 = 2 (only value left, anti-diagonals)",
+            "    row 5 = 4 (only value left, columns)",
+            "    ✓ solution",
+        ]
+    );
+    // Then the answer, columns from 1.
+    assert!(trace.ends_with("1 3 5 2 4\n"), "{trace}");
+}
+
+#[test]
+fn a_cut_trace_says_what_it_left_out_and_the_counts_add_up() {
+    let output = cspkit(&[
+        "queens",
+        "8",
+        "--count",
+        "--trace",
+        "--trace-limit",
+        "10",
+        "--stats",
+    ]);
+    assert!(output.status.success());
+    let trace = text(&output.stdout);
+    let lines: Vec<&str> = trace.lines().collect();
+    // Ten lines of trace, the count, then the summary.
+    assert_eq!(lines.len(), 12, "{trace}");
+    let summary = lines[11];
+    assert!(
+        summary.starts_with("… trace cut after 10 lines: "),
+        "{summary}"
+    );
+    let number = |word: &str| -> u64 {
+        let before = summary.split(&format!(" {word}")).next().unwrap();
+        before
+            .rsplit(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let stderr = text(&output.stderr);
+    let shown = decisions(&lines[..10].join("\n")).len() as u64;
+    assert_eq!(shown + number("decisions"), stat(&stderr, "nodes"));
+    assert_eq!(number("solutions"), 92);
+}
+
+#[test]
+fn a_trace_of_several_searches_at_once_is_refused() {
+    for args in [
+        &["queens", "8", "--count", "--jobs", "2", "--trace"][..],
+        &["sudoku", "--batch", "--trace", "-"][..],
+    ] {
+        let output = cspkit(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(text(&output.stderr).contains("--trace follows one search"));
+    }
+}
