@@ -244,6 +244,7 @@ pub use search::ordering::{
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
+pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 
 /// The README's code blocks, compiled and run as doctests.

@@ -218,6 +218,65 @@ fn a_trace_of_several_searches_at_once_is_refused() {
     ] {
         let output = cspkit(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
-        assert!(text(&output.stderr).contains("--trace follows one search"));
+        assert!(text(&output.stderr).contains("--trace and --step follow one search"));
+    }
+}
+
+fn cspkit_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cspkit binary runs");
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("cspkit finishes")
+}
+
+#[test]
+fn stepping_shows_one_line_per_enter_and_q_quits() {
+    let output = cspkit_with_input(&["queens", "6", "--step"], "\n\nq\n");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        text(&output.stdout),
+        "row 1 = 1\n  row 2 = 3\n    row 3 = 5\n",
+        "the first line, then one per Enter, then q"
+    );
+    assert!(text(&output.stderr).contains("stopped by q"));
+}
+
+#[test]
+fn stepping_to_the_end_prints_what_the_trace_prints() {
+    for extra in [
+        &[][..],
+        &["--all"][..],
+        &["--count", "--propagation", "none"][..],
+    ] {
+        let mut step = vec!["queens", "5", "--step"];
+        step.extend_from_slice(extra);
+        let mut trace = vec!["queens", "5", "--trace"];
+        trace.extend_from_slice(extra);
+        // `c` runs to the end; so does the end of the input.
+        for input in ["c\n", ""] {
+            let stepped = cspkit_with_input(&step, input);
+            let traced = cspkit(&trace);
+            assert!(stepped.status.success(), "{extra:?}");
+            // A step ends at a decision: the line a failure would join is shown at once, so
+            // the failure may come on its own line; the events are the same.
+            let words = |o: &Output| -> Vec<String> {
+                text(&o.stdout)
+                    .split_whitespace()
+                    .map(str::to_owned)
+                    .collect()
+            };
+            assert_eq!(words(&stepped), words(&traced), "{extra:?} {input:?}");
+        }
     }
 }

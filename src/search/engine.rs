@@ -164,6 +164,16 @@ impl<'m> Engine<'m> {
         &self.domains
     }
 
+    /// The current node of the tree (the root is 0).
+    pub(crate) fn node(&self) -> u64 {
+        self.node
+    }
+
+    /// The decisions on the current path, from the root: variable index and value.
+    pub(crate) fn decisions(&self) -> impl Iterator<Item = (u32, i32)> + '_ {
+        self.frames.iter().map(|frame| (frame.var, frame.value))
+    }
+
     pub(crate) fn next<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,

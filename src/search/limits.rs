@@ -73,6 +73,8 @@ pub(crate) struct Pause<'a> {
     pub(crate) progress: Option<&'a super::pause::Progress>,
     /// Stop once this flag is raised.
     pub(crate) flag: Option<&'a AtomicBool>,
+    /// Stop before the decision that would make more than this many in all (one step).
+    pub(crate) nodes: Option<u64>,
 }
 
 /// A node limit over the decisions of several threads.
@@ -200,7 +202,7 @@ impl<'a> Budget<'a> {
                 return Some(Limit::Time);
             }
         }
-        if self.pause_reached() {
+        if self.pause_reached(nodes) {
             self.paused.set(true);
             return Some(Limit::Cancelled);
         }
@@ -208,8 +210,11 @@ impl<'a> Budget<'a> {
     }
 
     #[inline]
-    fn pause_reached(&self) -> bool {
+    fn pause_reached(&self, nodes: u64) -> bool {
         let pause = &self.pause;
+        if pause.nodes.is_some_and(|max| nodes >= max) {
+            return true;
+        }
         if let Some(progress) = pause.progress {
             if pause.failures.is_some_and(|max| progress.failures() >= max)
                 || pause.depth.is_some_and(|max| progress.depth() >= max)

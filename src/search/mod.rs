@@ -21,7 +21,9 @@ mod pause;
 mod random;
 pub(crate) mod restarts;
 pub(crate) mod stats;
+pub(crate) mod stepping;
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -37,6 +39,7 @@ use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
 use pause::{Progress, Tracked};
 use restarts::RestartPolicy;
 use stats::SearchStats;
+use stepping::StepEvent;
 
 /// How the engine splits a node into two branches, for the variable `x` the variable order
 /// picks and the value `v` the value order picks.
@@ -66,8 +69,9 @@ pub enum Outcome {
     /// The search finished: there is no (further) solution.
     Exhausted,
     /// The search stopped at a limit before finishing: whether there are (further) solutions is
-    /// unknown. Asking the same solver again reports the same limit; configure a new one to
-    /// search further.
+    /// unknown. Asking the same solver again reports the same limit, unless the limit was raised
+    /// in between ([`Solver::set_node_limit`], [`Solver::set_time_limit`]): the search then
+    /// goes on from where it stopped.
     LimitReached(Limit),
 }
 
@@ -152,6 +156,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     fixes: Vec<(VarId, i32)>,
     /// Whether the current search has taken a step from its root.
     started: bool,
+    /// The events of the last step not yet handed out by [`Solver::step`].
+    steps: VecDeque<StepEvent>,
 }
 
 impl<'m> Solver<'m> {
@@ -171,6 +177,7 @@ impl<'m> Solver<'m> {
             engine: None,
             fixes: Vec::new(),
             started: false,
+            steps: VecDeque::new(),
         }
     }
 }
@@ -191,6 +198,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             engine: None,
             fixes: Vec::new(),
             started: false,
+            steps: VecDeque::new(),
         }
     }
 
@@ -209,6 +217,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             engine: None,
             fixes: Vec::new(),
             started: false,
+            steps: VecDeque::new(),
         }
     }
 
@@ -228,6 +237,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             engine: None,
             fixes: Vec::new(),
             started: false,
+            steps: VecDeque::new(),
         }
     }
 
@@ -336,6 +346,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         self.stats = SearchStats::default();
         self.fixes.clear();
         self.started = false;
+        self.steps.clear();
         self
     }
 
@@ -434,6 +445,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         &self.observer
     }
 
+    /// The observer, to change or drain between calls (a trace's buffered lines, say).
+    pub fn observer_mut(&mut self) -> &mut O {
+        &mut self.observer
+    }
+
     /// The observer, taken out of the solver.
     pub fn into_observer(self) -> O {
         self.observer
@@ -455,7 +471,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     fn next_outcome(&mut self, restarts: bool) -> Outcome {
         let step = match self.restarts {
             Some(policy) if restarts && !self.started => self.step_with_restarts(policy),
-            _ => self.step(),
+            _ => self.advance(),
         };
         match step {
             Step::Solution => Outcome::Solved(self.current_solution()),
@@ -495,7 +511,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                     stopped_by: Some(Limit::Solutions),
                 };
             }
-            match self.step() {
+            match self.advance() {
                 Step::Solution => solutions += 1,
                 Step::Exhausted => {
                     return Count {
@@ -526,7 +542,10 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         }
     }
 
-    fn step(&mut self) -> Step {
+    /// Runs the search to its next solution, the end of the tree or a limit. Events a step
+    /// kept for [`Solver::step`] are dropped: the search has moved past them.
+    fn advance(&mut self) -> Step {
+        self.steps.clear();
         self.start();
         let Some(engine) = self.engine.as_mut() else {
             unreachable!("start builds the engine");

@@ -151,6 +151,17 @@ impl<'m, W: Write> Trace<'m, W> {
         self.out.flush()
     }
 
+    /// Writes the line held back for a failure or a solution to join, if there is one (for a
+    /// reader who must see it now, between two steps of a search).
+    pub fn flush(&mut self) {
+        self.flush_pending();
+    }
+
+    /// The writer (to drain a buffer between two steps of a search).
+    pub fn writer_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Writes a line, or counts it if the limit is reached.
     fn line(&mut self, indent: usize, text: &str) {
         if self.written >= self.limit {

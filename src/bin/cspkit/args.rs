@@ -520,24 +520,34 @@ pub struct ShowArgs {
         value_parser = parse_count
     )]
     pub trace_limit: u64,
+    /// Step through the search: one event per Enter; c continues to the end, q quits.
+    #[arg(long, conflicts_with_all = ["trace", "trace_domains"])]
+    pub step: bool,
 }
 
 /// The default of `--trace-limit`.
 pub const DEFAULT_TRACE_LIMIT: u64 = 1000;
 
 impl ShowArgs {
-    /// Whether a trace was asked for.
+    /// Whether a trace was asked for (stepping prints one too).
     pub fn tracing(&self) -> bool {
-        self.trace || self.trace_domains
+        self.trace || self.trace_domains || self.step
     }
 
     /// Why these options make no sense with the others, if they do not.
     pub fn conflict(&self, strategy: &StrategyArgs, batch: bool) -> Option<&'static str> {
         if self.tracing() && batch {
-            return Some("--trace follows one search: it cannot be combined with --batch");
+            return Some(
+                "--trace and --step follow one search: they cannot be combined with --batch",
+            );
         }
         if self.tracing() && strategy.jobs.get() > 1 {
-            return Some("--trace follows one search: it cannot be combined with --jobs");
+            return Some(
+                "--trace and --step follow one search: they cannot be combined with --jobs",
+            );
+        }
+        if self.step && strategy.restarts.is_some() {
+            return Some("--step follows one search from its root: it cannot use --restarts");
         }
         None
     }

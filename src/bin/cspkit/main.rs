@@ -13,6 +13,7 @@ macro_rules! note {
 
 mod args;
 mod batch;
+mod step;
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
@@ -255,10 +256,10 @@ fn queens(args: &QueensArgs) -> u8 {
 /// What to print and how: the mode, the strategy (for `--jobs` and `--stats`), and what goes
 /// between two solutions.
 #[derive(Clone, Copy)]
-struct Answer<'a> {
-    mode: &'a ModeArgs,
-    strategy: &'a StrategyArgs,
-    separator: &'a str,
+pub(crate) struct Answer<'a> {
+    pub(crate) mode: &'a ModeArgs,
+    pub(crate) strategy: &'a StrategyArgs,
+    pub(crate) separator: &'a str,
 }
 
 /// Runs [`search`] with the observers `show` asks for (none by default, at full speed).
@@ -268,6 +269,9 @@ fn watched(
     answer: Answer<'_>,
     render: impl Fn(&Solution) -> String,
 ) -> u8 {
+    if show.step {
+        return step::run(solver, show, answer, render);
+    }
     if !show.tracing() {
         return search(solver, answer, render);
     }

@@ -1,0 +1,274 @@
+//! Driving a search one step at a time: [`Solver::step`], and a read-only look at where the
+//! search stands ([`Solver::domains`], [`Solver::decisions`]).
+//!
+//! A step runs the engine up to its next decision, with an observer that keeps every event of
+//! the stream (as [`StepEvent`]s, owning their domains) beside the solver's own observer; the
+//! events are then handed out one per call. The engine pauses before a decision exactly as it
+//! does for a node limit, so a step costs what the same part of an uninterrupted search costs,
+//! plus the copies of the domains the events carry.
+
+use std::time::Duration;
+
+#[cfg(doc)]
+use super::Branching;
+use super::Solver;
+use super::engine::{Run, Step};
+use super::limits::{Budget, Limit, Pause};
+use super::observer::{BranchKind, Event, SearchObserver};
+use super::ordering::{SearchView, ValueOrder, VariableOrder};
+use crate::domain::Domain;
+use crate::ids::{ConstraintId, VarId};
+use crate::model::Solution;
+
+/// One event of a search driven by [`Solver::step`]: the [`Event`]s of the stream, owning
+/// their domains, and how the search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StepEvent {
+    /// See [`Event::Node`].
+    Node {
+        /// The new node's id.
+        node: u64,
+        /// Its parent's id.
+        parent: u64,
+        /// The variable branched on.
+        var: VarId,
+        /// The value of the branch.
+        value: i32,
+        /// The branch: `=`, `≠`, `≤` or `>`.
+        kind: BranchKind,
+        /// Decisions on the path to the new node.
+        depth: usize,
+    },
+    /// See [`Event::Pruned`].
+    Pruned {
+        /// The node being propagated.
+        node: u64,
+        /// The variable whose domain changed.
+        var: VarId,
+        /// The domain before the propagator ran.
+        before: Domain,
+        /// The domain after it.
+        after: Domain,
+        /// The constraint whose propagator made the change.
+        constraint: ConstraintId,
+    },
+    /// See [`Event::Failure`].
+    Failure {
+        /// The failed node.
+        node: u64,
+        /// The constraint that reported the conflict, if one did.
+        constraint: Option<ConstraintId>,
+        /// The variable whose domain was emptied, if one was.
+        var: Option<VarId>,
+        /// Decisions on the path.
+        depth: usize,
+    },
+    /// A solution: see [`Event::Solution`].
+    Solution {
+        /// The solution's node.
+        node: u64,
+        /// The solution.
+        solution: Solution,
+    },
+    /// The search is over: there is no further solution. Every later call says so again.
+    Exhausted,
+    /// A limit stopped the search. Raise it ([`Solver::set_node_limit`],
+    /// [`Solver::set_time_limit`]) and step again to go on.
+    Stopped(Limit),
+}
+
+/// The observer of a step: the solver's own, and a record of every event.
+struct Recorder<'a, O> {
+    inner: &'a mut O,
+    events: &'a mut std::collections::VecDeque<StepEvent>,
+}
+
+impl<O: SearchObserver> SearchObserver for Recorder<'_, O> {
+    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
+        self.inner.decision(var, value, depth);
+    }
+    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
+        self.inner.failure(constraint, depth);
+    }
+    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
+        self.inner.backtrack(var, value, depth);
+    }
+    fn solution(&mut self, depth: usize) {
+        self.inner.solution(depth);
+    }
+    fn observes_propagation(&self) -> bool {
+        true
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        // The solver's own observer sees only what it asked for.
+        if !matches!(event, Event::Pruned { .. } | Event::Propagated { .. })
+            || self.inner.observes_propagation()
+        {
+            self.inner.event(event);
+        }
+        let owned = match *event {
+            Event::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            } => StepEvent::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            },
+            Event::Pruned {
+                node,
+                var,
+                before,
+                after,
+                constraint,
+            } => StepEvent::Pruned {
+                node,
+                var,
+                before: before.clone(),
+                after: after.clone(),
+                constraint,
+            },
+            Event::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            } => StepEvent::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            },
+            Event::Solution { .. } | Event::Propagated { .. } => return,
+        };
+        self.events.push_back(owned);
+    }
+}
+
+impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
+    /// The next event of the search, running it one node further when the events of the last
+    /// node have all been handed out.
+    ///
+    /// Stepping and the other ways to search share one search: [`Solver::next_solution`] after
+    /// a few steps goes on from there (events not yet handed out are then dropped). Restarts
+    /// ([`Solver::with_restarts`]) are not used by steps.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::{StepEvent, BranchKind};
+    ///
+    /// let queens = Queens::new(4)?;
+    /// let mut solver = queens.model().solver();
+    /// let first = solver.step();
+    /// assert!(matches!(first, StepEvent::Node { value: 1, kind: BranchKind::Equal, depth: 1, .. }));
+    /// // Where the search stands: one decision, row 1 = 1.
+    /// assert_eq!(solver.decisions(), [(queens.rows()[0], 1)]);
+    /// let solution = loop {
+    ///     match solver.step() {
+    ///         StepEvent::Solution { solution, .. } => break solution,
+    ///         StepEvent::Exhausted | StepEvent::Stopped(_) => unreachable!(),
+    ///         _ => {}
+    ///     }
+    /// };
+    /// assert_eq!(queens.columns(&solution), [2, 4, 1, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the value order returns a value that is not in the domain of the chosen variable.
+    pub fn step(&mut self) -> StepEvent {
+        if let Some(event) = self.steps.pop_front() {
+            return event;
+        }
+        self.start();
+        let Some(engine) = self.engine.as_mut() else {
+            unreachable!("start builds the engine");
+        };
+        let pause = Pause {
+            nodes: Some(self.stats.nodes + 1),
+            ..Pause::default()
+        };
+        let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
+        let mut observer = Recorder {
+            inner: &mut self.observer,
+            events: &mut self.steps,
+        };
+        let mut run = Run {
+            model: self.model,
+            variable_order: &mut self.variable_order,
+            value_order: &mut self.value_order,
+            observer: &mut observer,
+            budget: &budget,
+            stats: &mut self.stats,
+        };
+        let step = engine.next(&mut run);
+        self.stats.elapsed = budget.elapsed();
+        match step {
+            Step::Solution => {
+                let node = engine.node();
+                let solution = Solution::from_domains(self.model, engine.domains());
+                self.steps.push_back(StepEvent::Solution { node, solution });
+            }
+            Step::Exhausted => self.steps.push_back(StepEvent::Exhausted),
+            Step::Limit(_) if budget.paused() => {}
+            Step::Limit(limit) => self.steps.push_back(StepEvent::Stopped(limit)),
+        }
+        // A pause before the first decision of a step cannot leave the queue empty: the step
+        // made a decision (its node event) or ended the search.
+        self.steps.pop_front().unwrap_or(StepEvent::Exhausted)
+    }
+
+    /// The domains where the search stands (the model's own before it starts): after a
+    /// solution, the solution's; after a step, the node's after its propagation.
+    pub fn domains(&self) -> &[Domain] {
+        match &self.engine {
+            Some(engine) if self.started => engine.domains(),
+            _ => self.model.initial_domains(),
+        }
+    }
+
+    /// The decisions on the path to where the search stands, from the root: `(var, value)` for
+    /// each `var = value` (or `var ≤ value` with [`Branching::Split`]).
+    pub fn decisions(&self) -> Vec<(VarId, i32)> {
+        let Some(engine) = self.engine.as_ref().filter(|_| self.started) else {
+            return Vec::new();
+        };
+        engine
+            .decisions()
+            .map(|(index, value)| {
+                let var = VarId {
+                    model: self.model.id(),
+                    index,
+                };
+                (var, value)
+            })
+            .collect()
+    }
+
+    /// A read-only view of where the search stands, as variable and value orders see it.
+    pub fn view(&self) -> SearchView<'_> {
+        SearchView::new(self.model, self.domains(), self.decisions().len())
+    }
+
+    /// Changes the node limit without restarting the search: a search stopped by the old
+    /// limit goes on up to the new one at the next call (`None` removes the limit).
+    pub fn set_node_limit(&mut self, nodes: Option<u64>) {
+        self.limits.nodes = nodes;
+    }
+
+    /// Changes the time limit without restarting the search (`None` removes it).
+    pub fn set_time_limit(&mut self, time: Option<Duration>) {
+        self.limits.time = time;
+    }
+}
