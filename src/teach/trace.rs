@@ -26,7 +26,8 @@ use crate::search::observer::{BranchKind, Event, SearchObserver};
 /// - A left branch (`x = v`, or `x ≤ v` when splitting domains) is a decision: the trace prints
 ///   exactly as many as the search's statistics count nodes (unless it is cut).
 /// - A right branch (`x ≠ v`, `x > v`) is printed one level deeper than the decision it
-///   refutes, under the same parent.
+///   refutes, under the same parent; if it leaves the variable one value, the line says so:
+///   `row 2 ≠ 3 (so row 2 = 4)`.
 /// - A variable fixed by propagation is printed with the constraint that removed its last
 ///   alternative; with [`with_domains`](Trace::with_domains), the domains of the unfixed
 ///   variables follow each propagation.
@@ -309,7 +310,12 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 }
                 // A decision sits at its depth; a refutation beside the decision it refutes.
                 self.indent = 2 * if left { depth } else { depth + 1 };
-                self.pending = Some(format!("{} {} {value}", self.name(var), kind.symbol()));
+                let mut line = format!("{} {} {value}", self.name(var), kind.symbol());
+                // A refutation that leaves one value decides the variable by itself.
+                if let (false, Some(left)) = (left, self.current[var.index()].value()) {
+                    line = format!("{line} (so {} = {left})", self.name(var));
+                }
+                self.pending = Some(line);
                 self.last_branch = Some((var, value, kind));
                 self.wiped = None;
             }
