@@ -256,3 +256,8 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/custom-constraints.md")]
 pub struct GuideDoctests;
+
+/// The code blocks of `docs/tutorial.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/tutorial.md")]
+pub struct TutorialDoctests;
