@@ -232,7 +232,7 @@ pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
 pub use ids::{ConstraintId, VarId};
-pub use kernel::ModelView;
+pub use kernel::{IntView, ModelView};
 pub use model::{LinearExpr, Model, Solution};
 pub use search::limits::Limit;
 pub use search::observer::{

@@ -2,7 +2,7 @@
 
 use cspkit::conformance::{ConformanceReport, ConformanceTest, Property, SplitMix64};
 use cspkit::{
-    AllDifferent, Conflict, Constraint, Element, NotEqual, Predicate, PropagationContext,
+    AllDifferent, Conflict, Constraint, Element, IntView, NotEqual, Predicate, PropagationContext,
     PropagationLevel, Table, VarId,
 };
 
@@ -35,6 +35,26 @@ fn all_different_conforms_with_and_without_offsets() {
         .max_domain_size(max_domain_size)
         .assert_conforms();
         // Régin's algorithm: domain consistency.
+        assert_full_is_domain_consistent(&report);
+    }
+}
+
+#[test]
+fn all_different_over_views_conforms_whatever_the_factors() {
+    for (values, max_domain_size) in [(-3..=4, 5), (-20..=20, 8)] {
+        let report = ConformanceTest::with_parameters(4, values, |vars, random| {
+            let views: Vec<IntView> = vars
+                .iter()
+                .map(|&x| {
+                    let scale = [-3, -2, -1, 1, 2, 3][random.below(6) as usize];
+                    x.scale(scale).offset(random.value_in(-3..=3))
+                })
+                .collect();
+            AllDifferent::over_views(&views).expect("small factors and constants")
+        })
+        .cases(CASES)
+        .max_domain_size(max_domain_size)
+        .assert_conforms();
         assert_full_is_domain_consistent(&report);
     }
 }

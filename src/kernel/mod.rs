@@ -53,12 +53,14 @@ mod context;
 pub(crate) mod propagation;
 mod propagator;
 pub(crate) mod trail;
+mod view;
 
 pub use constraint::{Conflict, Constraint, WakeOn};
 pub use context::PropagationContext;
 pub use propagator::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };
+pub use view::IntView;
 
 use std::borrow::Cow;
 

@@ -346,6 +346,29 @@ impl<'m> Engine<'m> {
         result
     }
 
+    /// Runs the queue to a fixpoint with `hook` watching each propagator run; returns the
+    /// index of the constraint that failed, if one did.
+    #[inline]
+    fn fixpoint(
+        &mut self,
+        model: &Model,
+        runs: &mut u64,
+        hook: &mut impl RunHook,
+    ) -> Result<(), u32> {
+        fixpoint(
+            model.constraint_list(),
+            &mut self.domains,
+            &mut self.trail,
+            &mut self.queue,
+            &self.watchers,
+            &mut self.propagators,
+            &mut self.changes,
+            self.level,
+            runs,
+            hook,
+        )
+    }
+
     /// Runs the queue to a fixpoint, reporting a failure to the statistics and the observer.
     fn propagate<V, W, O: SearchObserver>(
         &mut self,
@@ -359,18 +382,7 @@ impl<'m> Engine<'m> {
                 before: Vec::new(),
                 wiped: None,
             };
-            let result = fixpoint(
-                run.model.constraint_list(),
-                &mut self.domains,
-                &mut self.trail,
-                &mut self.queue,
-                &self.watchers,
-                &mut self.propagators,
-                &mut self.changes,
-                self.level,
-                &mut run.stats.propagations,
-                &mut tracer,
-            );
+            let result = self.fixpoint(run.model, &mut run.stats.propagations, &mut tracer);
             let wiped = tracer.wiped;
             if result.is_ok() {
                 run.observer.event(&Event::Propagated {
@@ -380,18 +392,7 @@ impl<'m> Engine<'m> {
             }
             (result, wiped)
         } else {
-            let result = fixpoint(
-                run.model.constraint_list(),
-                &mut self.domains,
-                &mut self.trail,
-                &mut self.queue,
-                &self.watchers,
-                &mut self.propagators,
-                &mut self.changes,
-                self.level,
-                &mut run.stats.propagations,
-                &mut (),
-            );
+            let result = self.fixpoint(run.model, &mut run.stats.propagations, &mut ());
             (result, None)
         };
         result.map_err(|c| {

@@ -232,10 +232,10 @@ impl Propagator for ForwardWide<'_> {
             if !self.remove_member(position, &mut size) {
                 continue;
             }
-            let key = i64::from(value) + self.constraint.offset(i);
+            let key = self.constraint.key(i, value);
             for &j in &self.members[..size as usize] {
                 let j = j as usize;
-                let Ok(other) = i32::try_from(key - self.constraint.offset(j)) else {
+                let Some(other) = self.constraint.value_of(j, key) else {
                     continue;
                 };
                 // A member fixed to the same value (by another constraint, its change not yet

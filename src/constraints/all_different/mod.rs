@@ -1,5 +1,5 @@
-//! All different: no two variables of the scope take the same value (optionally after adding a
-//! constant offset to each).
+//! All different: no two variables of the scope take the same value, or no two views of them
+//! ([`IntView`](crate::IntView): a constant added, a factor applied) the same view value.
 
 mod general;
 mod incremental;
@@ -12,13 +12,13 @@ use crate::constraints::{
 };
 use crate::domain::Domain;
 use crate::ids::VarId;
-use crate::kernel::PropagationLevel;
+use crate::kernel::{IntView, PropagationLevel};
 
 /// Inline capacity of per-call scratch vectors: scopes up to this size never touch the heap.
 const INLINE: usize = 64;
 
-/// `xᵢ + oᵢ` pairwise distinct, for the variables `xᵢ` of the scope and constant offsets `oᵢ`
-/// (all zero unless built with [`AllDifferent::with_offsets`]).
+/// `aᵢ·xᵢ + oᵢ` pairwise distinct, for the variables `xᵢ` of the scope seen through views
+/// ([`AllDifferent::over_views`]; `aᵢ = 1`, `oᵢ = 0` for [`AllDifferent::new`]).
 ///
 /// Propagation, by [`PropagationLevel`]:
 ///
@@ -44,6 +44,9 @@ const INLINE: usize = 64;
 ///   matching plus O(n + d) for the components over the unfixed variables. (A matching kept
 ///   across calls and repaired where its values were removed measured 7% slower on Sudoku,
 ///   where the greedy matching is rarely wrong: see `bench/engine.md`.)
+///
+/// Views with a factor other than 1 (`−x`, `2x`) are handled by the general algorithms below
+/// (their values are not one contiguous window of each variable's word).
 ///
 /// Wider value ranges (N-Queens diagonals beyond 32 queens): `Forward` removes the value of
 /// each newly fixed variable from the unfixed ones (kept as a sparse set whose size is
@@ -74,6 +77,8 @@ pub struct AllDifferent {
     scope: Vec<VarId>,
     /// One per variable; empty when all are zero.
     offsets: Vec<i32>,
+    /// One per variable; empty when all are one.
+    scales: Vec<i32>,
     /// When the initial domains fit a 64-value window: for each variable, the value its bit 0
     /// stands for (the window's base minus the offset). Set by `prepare`; empty otherwise.
     window_bases: Vec<i32>,
@@ -85,6 +90,7 @@ impl AllDifferent {
         AllDifferent {
             scope: vars.to_vec(),
             offsets: Vec::new(),
+            scales: Vec::new(),
             window_bases: Vec::new(),
         }
     }
@@ -113,13 +119,79 @@ impl AllDifferent {
         Ok(AllDifferent {
             scope: vars.to_vec(),
             offsets,
+            scales: Vec::new(),
             window_bases: Vec::new(),
         })
     }
 
+    /// The view values `views[i]` pairwise distinct: `x.offset(i)` for the diagonals of
+    /// N-Queens, `x.minus()`, `x.scale(2).offset(1)`, or plain variables.
+    ///
+    /// Offset views (factor 1) keep every fast path of [`AllDifferent::new`]; other factors go
+    /// through the general algorithms.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::InvalidConstraint`](crate::ModelError::InvalidConstraint) if a view's factor
+    /// or constant is outside the `i32` range (views built from `i32` arguments can compose
+    /// beyond it).
+    pub fn over_views(views: &[IntView]) -> Result<Self, crate::ModelError> {
+        let narrow = |value: i64, what: &str| {
+            i32::try_from(value).map_err(|_| crate::ModelError::InvalidConstraint {
+                constraint: "AllDifferent".into(),
+                reason: format!("a view's {what} {value} is outside the i32 range"),
+            })
+        };
+        let scope: Vec<VarId> = views.iter().map(IntView::var).collect();
+        let offsets = views
+            .iter()
+            .map(|v| narrow(v.constant(), "constant"))
+            .collect::<Result<Vec<i32>, _>>()?;
+        let scales = views
+            .iter()
+            .map(|v| narrow(v.factor(), "factor"))
+            .collect::<Result<Vec<i32>, _>>()?;
+        let mut constraint = AllDifferent::with_offsets(&scope, &offsets)?;
+        if scales.iter().any(|&a| a != 1) {
+            constraint.scales = scales;
+        }
+        Ok(constraint)
+    }
+
+    /// The views of the scope.
+    pub fn views(&self) -> Vec<IntView> {
+        self.scope
+            .iter()
+            .enumerate()
+            .map(|(i, &var)| {
+                let scale = self.scales.get(i).copied().unwrap_or(1);
+                let offset = self.offsets.get(i).copied().unwrap_or(0);
+                var.scale(scale).offset(offset)
+            })
+            .collect()
+    }
+
+    /// The offset of position `i` (for the paths where every factor is 1).
     #[inline]
     fn offset(&self, i: usize) -> i64 {
         self.offsets.get(i).map_or(0, |&o| i64::from(o))
+    }
+
+    /// The key (view value) of value `v` at position `i`: `aᵢ·v + oᵢ`, exact in `i64`.
+    #[inline]
+    fn key(&self, i: usize, v: i32) -> i64 {
+        let scale = self.scales.get(i).map_or(1, |&a| i64::from(a));
+        scale * i64::from(v) + self.offset(i)
+    }
+
+    /// The value at position `i` whose key is `key`, if there is one.
+    #[inline]
+    fn value_of(&self, i: usize, key: i64) -> Option<i32> {
+        let scale = self.scales.get(i).map_or(1, |&a| i64::from(a));
+        let shifted = key - self.offset(i);
+        (shifted % scale == 0)
+            .then(|| shifted / scale)
+            .and_then(|v| i32::try_from(v).ok())
     }
 
     /// The smallest and the largest shifted value (`v + oᵢ`) over the given domains.
@@ -131,8 +203,9 @@ impl AllDifferent {
         for (i, &var) in self.scope.iter().enumerate() {
             let d = domain(var);
             let (min, max) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-            low = low.min(i64::from(min) + self.offset(i));
-            high = high.max(i64::from(max) + self.offset(i));
+            let (a, b) = (self.key(i, min), self.key(i, max));
+            low = low.min(a.min(b));
+            high = high.max(a.max(b));
         }
         Ok((low, high))
     }
@@ -140,7 +213,7 @@ impl AllDifferent {
     /// If the shifted values `low..=high` fit one 64-value window: for each variable, the value
     /// its bit 0 stands for (the window's base minus the variable's offset).
     fn window_bases(&self, low: i64, high: i64) -> Option<SmallVec<[i32; INLINE]>> {
-        if high - low >= 64 {
+        if high - low >= 64 || !self.scales.is_empty() {
             return None;
         }
         (0..self.scope.len())
@@ -158,7 +231,7 @@ impl Constraint for AllDifferent {
         let mut keys: SmallVec<[i64; INLINE]> = values
             .iter()
             .enumerate()
-            .map(|(i, &v)| i64::from(v) + self.offset(i))
+            .map(|(i, &v)| self.key(i, v))
             .collect();
         keys.sort_unstable();
         keys.windows(2).all(|pair| pair[0] != pair[1])
@@ -303,7 +376,7 @@ impl AllDifferent {
             .scope
             .iter()
             .enumerate()
-            .filter_map(|(i, &var)| Some(i64::from(ctx.value(var)?) + self.offset(i)))
+            .filter_map(|(i, &var)| Some(self.key(i, ctx.value(var)?)))
             .collect();
         keys.sort_unstable();
         if keys.windows(2).any(|pair| pair[0] == pair[1]) {
@@ -328,7 +401,7 @@ impl AllDifferent {
         high: i64,
     ) -> Result<(), Conflict> {
         let span = (high - low + 1) as usize;
-        if span > MAX_MARKED_SPAN {
+        if span > MAX_MARKED_SPAN || !self.scales.is_empty() {
             return self.forward_sparse(ctx);
         }
         let mut taken: SmallVec<[u64; 16]> = smallvec::smallvec![0; span.div_ceil(64)];
@@ -394,9 +467,8 @@ impl AllDifferent {
                 if ctx.is_fixed(var) {
                     continue;
                 }
-                let offset = self.offset(i);
                 for &key in &fixed {
-                    if let Ok(value) = i32::try_from(key - offset) {
+                    if let Some(value) = self.value_of(i, key) {
                         ctx.remove(var, value)?;
                     }
                 }
@@ -426,12 +498,11 @@ impl AllDifferent {
             .collect();
         let keep = general::regin(&adjacency, keys.len()).ok_or(Conflict)?;
         for (i, &var) in self.scope.iter().enumerate() {
-            let offset = self.offset(i);
             let doomed: Vec<i32> = adjacency[i]
                 .iter()
                 .zip(&keep[i])
                 .filter(|&(_, &kept)| !kept)
-                .map(|(&k, _)| (keys[k as usize] - offset) as i32)
+                .filter_map(|(&k, _)| self.value_of(i, keys[k as usize]))
                 .collect();
             for value in doomed {
                 ctx.remove(var, value)?;
@@ -451,10 +522,9 @@ impl AllDifferent {
     fn regin_candidates(&self, ctx: &PropagationContext<'_>) -> Vec<SmallVec<[i64; INLINE]>> {
         let n = self.scope.len();
         let keys_of = |i: usize| {
-            let offset = self.offset(i);
             ctx.domain(self.scope[i])
                 .iter()
-                .map(move |v| i64::from(v) + offset)
+                .map(move |v| self.key(i, v))
         };
         let is_big = |i: usize| ctx.domain(self.scope[i]).size() >= n;
         let mut shared: Vec<i64> = (0..n).filter(|&i| !is_big(i)).flat_map(keys_of).collect();
@@ -465,9 +535,10 @@ impl AllDifferent {
                 if !is_big(i) {
                     return keys_of(i).collect();
                 }
-                let (domain, offset) = (ctx.domain(self.scope[i]), self.offset(i));
+                let domain = ctx.domain(self.scope[i]);
                 let in_domain = |&key: &i64| {
-                    i32::try_from(key - offset).is_ok_and(|value| domain.contains(value))
+                    self.value_of(i, key)
+                        .is_some_and(|value| domain.contains(value))
                 };
                 let mut keys: SmallVec<[i64; INLINE]> =
                     shared.iter().copied().filter(in_domain).collect();
