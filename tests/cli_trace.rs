@@ -280,3 +280,45 @@ fn stepping_to_the_end_prints_what_the_trace_prints() {
         }
     }
 }
+
+#[test]
+fn textbook_options_reach_the_library_as_documented() {
+    use cspkit::models::queens::Queens;
+    use cspkit::{Branching, PropagationLevel};
+    let queens = Queens::new(7).unwrap();
+    let library = |level: PropagationLevel, textbook: bool| -> u64 {
+        let mut solver = queens
+            .model()
+            .solver()
+            .with_branching(Branching::DWay)
+            .with_propagation(level)
+            .with_textbook_forward_checking(textbook);
+        assert_eq!(solver.count().solutions, 40);
+        solver.stats().nodes
+    };
+    for (flag, level, textbook) in [
+        ("none", PropagationLevel::None, false),
+        ("fc", PropagationLevel::None, true),
+        ("forward", PropagationLevel::Forward, false),
+        ("full", PropagationLevel::Full, false),
+        ("mac", PropagationLevel::Full, false),
+    ] {
+        let output = cspkit(&[
+            "queens",
+            "7",
+            "--count",
+            "--branching",
+            "dway",
+            "--propagation",
+            flag,
+            "--stats",
+        ]);
+        assert!(output.status.success(), "{flag}: {}", text(&output.stderr));
+        assert_eq!(text(&output.stdout), "40\n");
+        assert_eq!(
+            stat(&text(&output.stderr), "nodes"),
+            library(level, textbook),
+            "--propagation {flag}"
+        );
+    }
+}

@@ -497,3 +497,53 @@ fn replay(events: &[Owned], n: i32) {
     }
     assert!(checked > 3);
 }
+
+#[test]
+fn a_d_way_tree_has_one_child_per_value_tried_and_its_leaves_are_the_verdicts() {
+    let (model, _, _) = four_queens();
+    for textbook in [false, true] {
+        let mut events = Stream::default();
+        let mut solver = model
+            .solver()
+            .with_branching(cspkit::Branching::DWay)
+            .with_propagation(PropagationLevel::None)
+            .with_textbook_forward_checking(textbook)
+            .with_observer(&mut events);
+        let _ = solver.count();
+        let stats = solver.stats();
+        drop(solver);
+        let mut depth_of = vec![0usize];
+        let mut children: Vec<Vec<i32>> = vec![Vec::new()];
+        let mut verdicts = 0;
+        for event in &events.events {
+            match event {
+                Owned::Node {
+                    node,
+                    parent,
+                    value,
+                    kind,
+                    depth,
+                    ..
+                } => {
+                    assert_eq!(*kind, BranchKind::Equal, "d-way has no ≠ branch");
+                    assert_eq!(*node as usize, depth_of.len());
+                    assert_eq!(*depth, depth_of[*parent as usize] + 1);
+                    depth_of.push(*depth);
+                    children.push(Vec::new());
+                    children[*parent as usize].push(*value);
+                }
+                Owned::Failure { .. } | Owned::Solution { .. } => verdicts += 1,
+                Owned::Pruned { .. } | Owned::Propagated { .. } => {}
+            }
+        }
+        assert_eq!(depth_of.len() as u64 - 1, stats.nodes);
+        // Siblings take distinct values, in ascending order (the default value order).
+        for values in &children {
+            assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+        }
+        // The leaves are the verdicts: a node fails or succeeds before it has children.
+        let leaves = children.iter().skip(1).filter(|c| c.is_empty()).count() as u64;
+        assert_eq!(leaves, verdicts);
+        assert_eq!(verdicts, stats.failures + stats.solutions);
+    }
+}

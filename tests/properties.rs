@@ -761,6 +761,39 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn d_way_branching_and_textbook_forward_checking_find_the_brute_force_solutions(
+        spec in models(),
+    ) {
+        let (model, _) = spec.build();
+        let expected = brute_force(&model);
+        for (level, textbook) in LEVELS.iter().map(|&l| (l, false)).chain([(LEVELS[0], true)]) {
+            for values in ValueChoice::ALL {
+                let mut solver = model
+                    .solver()
+                    .with_branching(Branching::DWay)
+                    .with_value_order(values.order())
+                    .with_propagation(level)
+                    .with_textbook_forward_checking(textbook);
+                let (found, stopped) = collect_solutions(&mut solver);
+                prop_assert_eq!(stopped, None);
+                // Input order, and values in the order asked for: the brute force's order
+                // when ascending, the same set otherwise.
+                let mut sorted = found.clone();
+                sorted.sort();
+                prop_assert!(has_no_repeats(&sorted));
+                prop_assert_eq!(&sorted, &expected, "{:?}, {:?}, textbook {}", values, level, textbook);
+                if matches!(values, ValueChoice::Ascending) {
+                    prop_assert_eq!(&found, &expected);
+                }
+            }
+        }
+    }
+}
+
 /// The model of `spec`, each constraint behind [`Stateless`].
 fn stateless_model(spec: &ModelSpec<Linear>) -> Model {
     let mut model = Model::new();

@@ -27,6 +27,7 @@ use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::search::stats::SearchStats;
 use crate::search::{Branching, PropagationLevel};
+use smallvec::SmallVec;
 
 /// How a call of [`Engine::next`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +58,18 @@ struct Frame {
     value: i32,
     /// The node the decision was made at (its refutation's parent).
     parent: u64,
+    /// With d-way branching: where the values of `var` tried at `parent` start in
+    /// `Engine::tried` (they run to its end).
+    tried: u32,
+}
+
+/// The next child of a d-way node, chosen on backtracking and made by the next decision.
+#[derive(Debug, Clone, Copy)]
+struct Sibling {
+    var: u32,
+    value: i32,
+    parent: u64,
+    tried: u32,
 }
 
 /// Everything a search call borrows from its solver.
@@ -87,6 +100,14 @@ pub(crate) struct Engine<'m> {
     /// The current node of the tree, and the number of nodes made so far (the root is node 0).
     node: u64,
     nodes_made: u64,
+    /// D-way branching: the values tried at each node of the path, and the child to make next.
+    tried: Vec<i32>,
+    sibling: Option<Sibling>,
+    /// Textbook forward checking, and the variables a decision assigned (the others are still
+    /// to branch on); `scratch` holds the domains of its pair tests.
+    textbook: bool,
+    decided: Vec<bool>,
+    scratch: Vec<Domain>,
 }
 
 impl<'m> Engine<'m> {
@@ -124,6 +145,11 @@ impl<'m> Engine<'m> {
             branching,
             node: 0,
             nodes_made: 0,
+            tried: Vec::new(),
+            sibling: None,
+            textbook: false,
+            decided: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
@@ -138,6 +164,18 @@ impl<'m> Engine<'m> {
         self.phase = Phase::Root;
         self.node = 0;
         self.nodes_made = 0;
+        self.tried.clear();
+        self.sibling = None;
+        self.decided.iter_mut().for_each(|d| *d = false);
+    }
+
+    /// Switches textbook forward checking on: after each decision, each constraint on the
+    /// decided variable removes from the other undecided variables of its scope the values that
+    /// clash with the decision alone; nothing else is propagated from it, and every variable is
+    /// assigned by a decision, fixed or not.
+    pub(crate) fn set_textbook(&mut self, model: &Model, on: bool) {
+        self.textbook = on;
+        self.decided = vec![false; if on { model.num_variables() } else { 0 }];
     }
 
     /// Fixes a variable before the search starts (the root propagation then takes it into
@@ -199,7 +237,7 @@ impl<'m> Engine<'m> {
                     return Step::Exhausted;
                 }
                 schedule_all(&mut self.queue, run.model.num_constraints());
-                self.propagate(run).is_err()
+                self.settle(run).is_err()
             }
             Phase::AtSolution => true,
             Phase::Running => false,
@@ -211,7 +249,23 @@ impl<'m> Engine<'m> {
                 return Step::Exhausted;
             }
             let depth = self.frames.len();
-            let view = SearchView::new(run.model, &self.domains, depth);
+            if let Some(sibling) = self.sibling {
+                // The next value of a d-way node: a decision like any other.
+                if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
+                    return Step::Limit(limit);
+                }
+                self.sibling = None;
+                let var = VarId {
+                    model: run.model.id(),
+                    index: sibling.var,
+                };
+                failed = self.decide(run, var, sibling.value, sibling.parent, sibling.tried);
+                continue;
+            }
+            let mut view = SearchView::new(run.model, &self.domains, depth);
+            if self.textbook {
+                view = view.with_decided(&self.decided);
+            }
             let chosen = run.variable_order.select_variable(&view);
             let var = match chosen.or_else(|| view.unfixed().next()) {
                 Some(var) => {
@@ -236,6 +290,7 @@ impl<'m> Engine<'m> {
             }
             let mut value = run.value_order.select_value(var, &view);
             let domain = &self.domains[var.index()];
+            let tried = self.tried.len() as u32;
             assert!(
                 domain.contains(value),
                 "the value order chose {value} for {}, whose domain is {}",
@@ -248,40 +303,81 @@ impl<'m> Engine<'m> {
                     .below(value)
                     .expect("a variable branched on has two values");
             }
-            run.stats.nodes += 1;
             let parent = self.node;
-            self.nodes_made += 1;
-            self.node = self.nodes_made;
-            self.frames.push(Frame {
-                var: var.index,
-                value,
-                parent,
-            });
-            self.trail.push_level();
-            run.stats.max_depth = run.stats.max_depth.max(depth + 1);
-            run.observer.decision(var, value, depth + 1);
-            run.observer.event(&Event::Node {
-                node: self.node,
-                parent,
-                var,
-                value,
-                kind: match self.branching {
-                    Branching::Assign => BranchKind::Equal,
-                    Branching::Split => BranchKind::AtMost,
-                },
-                depth: depth + 1,
-            });
-            let branch = match self.branching {
-                Branching::Assign => self.apply(|ctx| ctx.fix(var, value)),
-                Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
-            };
-            failed = branch.is_err() || self.propagate(run).is_err();
+            failed = self.decide(run, var, value, parent, tried);
         }
+    }
+
+    /// Makes the decision `var = value` (or `var ≤ value`) at node `parent`, and propagates it;
+    /// returns whether the new node failed.
+    fn decide<V, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        var: VarId,
+        value: i32,
+        parent: u64,
+        tried: u32,
+    ) -> bool {
+        let depth = self.frames.len();
+        run.stats.nodes += 1;
+        self.nodes_made += 1;
+        self.node = self.nodes_made;
+        self.frames.push(Frame {
+            var: var.index,
+            value,
+            parent,
+            tried,
+        });
+        if self.branching == Branching::DWay {
+            self.tried.push(value);
+        }
+        self.trail.push_level();
+        run.stats.max_depth = run.stats.max_depth.max(depth + 1);
+        run.observer.decision(var, value, depth + 1);
+        run.observer.event(&Event::Node {
+            node: self.node,
+            parent,
+            var,
+            value,
+            kind: match self.branching {
+                Branching::Assign | Branching::DWay => BranchKind::Equal,
+                Branching::Split => BranchKind::AtMost,
+            },
+            depth: depth + 1,
+        });
+        let branch = match self.branching {
+            Branching::Assign | Branching::DWay => self.apply(|ctx| ctx.fix(var, value)),
+            Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
+        };
+        if self.textbook {
+            self.decided[var.index()] = true;
+            if branch.is_ok() && self.forward_check(run, var, value).is_err() {
+                self.queue.clear();
+                return true;
+            }
+        }
+        branch.is_err() || self.settle(run).is_err()
+    }
+
+    /// Propagates to a fixpoint, except in textbook mode, where forward checking from the
+    /// decisions is all the inference there is.
+    fn settle<V, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Result<(), Conflict> {
+        if self.textbook {
+            self.queue.clear();
+            return Ok(());
+        }
+        self.propagate(run)
     }
 
     /// Undoes decisions until a refutation propagates without failure.
     /// Returns false when the stack runs empty: the tree is exhausted.
-    fn backtrack<V, W, O: SearchObserver>(&mut self, run: &mut Run<'_, V, W, O>) -> bool {
+    fn backtrack<V, W: ValueOrder, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> bool {
         while let Some(frame) = self.frames.pop() {
             let depth = self.frames.len();
             self.trail.undo_to(depth, &mut self.domains);
@@ -291,6 +387,28 @@ impl<'m> Engine<'m> {
             };
             run.stats.backtracks += 1;
             run.observer.backtrack(var, frame.value, depth + 1);
+            if self.textbook {
+                self.decided[var.index()] = false;
+            }
+            if self.branching == Branching::DWay {
+                // The parent's next value, if one is left: the next decision makes it.
+                self.node = frame.parent;
+                match self.untried_value(run, var, frame.tried as usize) {
+                    Some(value) => {
+                        self.sibling = Some(Sibling {
+                            var: frame.var,
+                            value,
+                            parent: frame.parent,
+                            tried: frame.tried,
+                        });
+                        return true;
+                    }
+                    None => {
+                        self.tried.truncate(frame.tried as usize);
+                        continue;
+                    }
+                }
+            }
             self.nodes_made += 1;
             self.node = self.nodes_made;
             run.observer.event(&Event::Node {
@@ -299,13 +417,15 @@ impl<'m> Engine<'m> {
                 var,
                 value: frame.value,
                 kind: match self.branching {
-                    Branching::Assign => BranchKind::NotEqual,
+                    Branching::Assign | Branching::DWay => BranchKind::NotEqual,
                     Branching::Split => BranchKind::Above,
                 },
                 depth,
             });
             let refutation = match self.branching {
-                Branching::Assign => self.apply(|ctx| ctx.remove(var, frame.value)),
+                Branching::Assign | Branching::DWay => {
+                    self.apply(|ctx| ctx.remove(var, frame.value))
+                }
                 // `x > v`: `v` is below the largest value, so `v + 1` does not overflow.
                 Branching::Split => self.apply(|ctx| ctx.remove_below(var, frame.value + 1)),
             };
@@ -320,11 +440,131 @@ impl<'m> Engine<'m> {
                 });
                 continue;
             }
-            if self.propagate(run).is_ok() {
+            if self.settle(run).is_ok() {
                 return true;
             }
         }
         false
+    }
+
+    /// The value the value order chooses for `var` among those not tried yet at this node
+    /// (`self.tried[from..]`), or `None` if every value was tried. The tried values are taken
+    /// out of the domain for the choice only, on a level of the trail undone at once: d-way
+    /// branching does not propagate `var ≠ v` to the other variables.
+    fn untried_value<V, W: ValueOrder, O>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        var: VarId,
+        from: usize,
+    ) -> Option<i32> {
+        let depth = self.frames.len();
+        self.trail.push_level();
+        for &value in &self.tried[from..] {
+            self.domains[var.index()].remove(value, &mut self.trail.recorder(var.index));
+        }
+        let value = (!self.domains[var.index()].is_empty()).then(|| {
+            let view = SearchView::new(run.model, &self.domains, depth);
+            run.value_order.select_value(var, &view)
+        });
+        self.trail.undo_to(depth, &mut self.domains);
+        value
+    }
+
+    /// Textbook forward checking after the decision `var = value`: each constraint on `var`
+    /// removes from each undecided variable `y` of its scope the values `w` such that
+    /// `var = value, y = w` alone already violates it (the rest of its scope left free).
+    /// Variables this leaves with one value are not propagated from. Fails on a wipe-out, and
+    /// when a constraint whose variables are now all assigned does not hold (what pairs cannot
+    /// see of a constraint on more than two variables).
+    fn forward_check<V, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        var: VarId,
+        value: i32,
+    ) -> Result<(), Conflict> {
+        let model = run.model;
+        if self.scratch.is_empty() {
+            self.scratch = model.initial_domains().to_vec();
+        }
+        for (c, constraint) in model.constraint_list().iter().enumerate() {
+            let scope = constraint.scope();
+            if !scope.contains(&var) {
+                continue;
+            }
+            run.stats.propagations += 1;
+            if scope.iter().all(|y| self.decided[y.index()]) {
+                let values: SmallVec<[i32; 64]> = scope
+                    .iter()
+                    .filter_map(|y| self.domains[y.index()].value())
+                    .collect();
+                if values.len() < scope.len() || !constraint.check(&values) {
+                    let depth = self.frames.len();
+                    run.stats.failures += 1;
+                    run.observer.failure(Some(ConstraintId(c as u32)), depth);
+                    run.observer.event(&Event::Failure {
+                        node: self.node,
+                        constraint: Some(ConstraintId(c as u32)),
+                        var: None,
+                        depth,
+                    });
+                    return Err(Conflict);
+                }
+                continue;
+            }
+            let free = free_domain(model, scope);
+            for &y in scope {
+                if y == var || self.decided[y.index()] {
+                    continue;
+                }
+                let doomed: SmallVec<[i32; 64]> = self.domains[y.index()]
+                    .iter()
+                    .filter(|&w| {
+                        pair_clashes(
+                            &mut self.scratch,
+                            constraint.as_ref(),
+                            &free,
+                            (var, value),
+                            (y, w),
+                        )
+                    })
+                    .collect();
+                if doomed.is_empty() {
+                    continue;
+                }
+                let before = run
+                    .observer
+                    .observes_propagation()
+                    .then(|| self.domains[y.index()].clone());
+                let result = self.apply(|ctx| {
+                    for &w in &doomed {
+                        ctx.remove(y, w)?;
+                    }
+                    Ok(true)
+                });
+                if let Some(before) = &before {
+                    run.observer.event(&Event::Pruned {
+                        node: self.node,
+                        var: y,
+                        before,
+                        after: &self.domains[y.index()],
+                        constraint: ConstraintId(c as u32),
+                    });
+                }
+                if result.is_err() {
+                    let depth = self.frames.len();
+                    run.stats.failures += 1;
+                    run.observer.failure(Some(ConstraintId(c as u32)), depth);
+                    run.observer.event(&Event::Failure {
+                        node: self.node,
+                        constraint: Some(ConstraintId(c as u32)),
+                        var: Some(y),
+                        depth,
+                    });
+                    return Err(Conflict);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Changes one domain through a propagation context, waking its watchers.
@@ -462,4 +702,40 @@ impl<O: SearchObserver> RunHook for Tracer<'_, O> {
             }
         }
     }
+}
+
+/// A domain for the variables of `scope` that a pair test leaves free: every initial value of
+/// the scope and as many again on each side, so that an all-different constraint never runs
+/// out of values for them.
+fn free_domain(model: &Model, scope: &[VarId]) -> Domain {
+    let initial = model.initial_domains();
+    let low = scope.iter().filter_map(|v| initial[v.index()].min()).min();
+    let high = scope.iter().filter_map(|v| initial[v.index()].max()).max();
+    let room = scope.len() as i64;
+    let (low, high) = match (low, high) {
+        (Some(low), Some(high)) => (i64::from(low) - room, i64::from(high) + room),
+        _ => (0, 0),
+    };
+    let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+    Domain::range(clamp(low), clamp(high)).unwrap_or_else(|_| initial[scope[0].index()].clone())
+}
+
+/// Whether `x = v` and `y = w` alone violate `constraint`: its stateless propagation at
+/// `Forward` fails on domains where they are fixed and the rest of its scope is `free`.
+fn pair_clashes(
+    scratch: &mut [Domain],
+    constraint: &dyn crate::kernel::Constraint,
+    free: &Domain,
+    (x, v): (VarId, i32),
+    (y, w): (VarId, i32),
+) -> bool {
+    for z in constraint.scope() {
+        scratch[z.index()].clone_from(free);
+    }
+    let one = |value: i32| Domain::from_values([value]).expect("one value");
+    scratch[x.index()] = one(v);
+    scratch[y.index()] = one(w);
+    let mut trail = Trail::default();
+    let mut ctx = PropagationContext::new(scratch, &mut trail, None, PropagationLevel::Forward);
+    constraint.propagate(&mut ctx).is_err()
 }

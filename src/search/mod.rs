@@ -58,6 +58,12 @@ pub enum Branching {
     /// ([`MiddleOut`](crate::MiddleOut)) this is bisection, the branching of choice for
     /// variables with many values; the observer's `decision(x, v, _)` then reads `x ≤ v`.
     Split,
+    /// One child per value, `x = v₁`, `x = v₂`, …, in the value order: the tree as textbooks
+    /// draw it (AIMA's BACKTRACKING-SEARCH). A failed child does not remove its value from the
+    /// parent's domain for the others to see, as `x ≠ v` does: the next value is chosen among
+    /// those not tried yet, and each value tried is one node ([`SearchStats::nodes`] counts
+    /// assignments). The same solutions in the same order as [`Branching::Assign`].
+    DWay,
 }
 
 /// The answer of [`Solver::next_solution`].
@@ -158,6 +164,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     started: bool,
     /// The events of the last step not yet handed out by [`Solver::step`].
     steps: VecDeque<StepEvent>,
+    /// Textbook forward checking ([`Solver::with_textbook_forward_checking`]).
+    textbook: bool,
 }
 
 impl<'m> Solver<'m> {
@@ -178,6 +186,7 @@ impl<'m> Solver<'m> {
             fixes: Vec::new(),
             started: false,
             steps: VecDeque::new(),
+            textbook: false,
         }
     }
 }
@@ -199,6 +208,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             fixes: Vec::new(),
             started: false,
             steps: VecDeque::new(),
+            textbook: self.textbook,
         }
     }
 
@@ -218,6 +228,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             fixes: Vec::new(),
             started: false,
             steps: VecDeque::new(),
+            textbook: self.textbook,
         }
     }
 
@@ -238,6 +249,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             fixes: Vec::new(),
             started: false,
             steps: VecDeque::new(),
+            textbook: self.textbook,
         }
     }
 
@@ -269,6 +281,47 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     pub fn with_branching(mut self, branching: Branching) -> Self {
         self.branching = branching;
         self.restart()
+    }
+
+    /// Forward checking as the textbooks define it (AIMA's FORWARD-CHECKING), instead of the
+    /// constraints' own propagation (restarts the search).
+    ///
+    /// After each decision `x = v`, and only then, each constraint on `x` removes from each
+    /// other variable of its scope not yet assigned the values that clash with `x = v` (the
+    /// pair alone, the rest of the scope left free: exactly the neighbours' inconsistent
+    /// values for binary constraints, and for all-different read as pairwise `≠`). Nothing is
+    /// propagated from a variable this leaves with one value, and every variable is assigned
+    /// by a decision of its own, fixed or not, as the textbooks count assignments. A domain
+    /// emptied is a failure. Otherwise the constraints only check, as at
+    /// [`PropagationLevel::None`], which this sets. (Parallel searches run without it: the same
+    /// solutions, other node counts.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::Branching;
+    ///
+    /// let queens = Queens::new(4)?;
+    /// let mut solver = queens
+    ///     .model()
+    ///     .solver()
+    ///     .with_branching(Branching::DWay)
+    ///     .with_textbook_forward_checking(true);
+    /// assert_eq!(solver.count().solutions, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_textbook_forward_checking(mut self, on: bool) -> Self {
+        self.textbook = on;
+        if on {
+            self.level = PropagationLevel::None;
+        }
+        self.restart()
+    }
+
+    /// Whether textbook forward checking is on.
+    pub fn textbook_forward_checking(&self) -> bool {
+        self.textbook
     }
 
     /// How nodes are split.
@@ -533,7 +586,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// orders told that run 0 starts.
     fn start(&mut self) {
         if self.engine.is_none() {
-            self.engine = Some(Engine::new(self.model, self.level, self.branching));
+            let mut engine = Engine::new(self.model, self.level, self.branching);
+            if self.textbook {
+                engine.set_textbook(self.model, true);
+            }
+            self.engine = Some(engine);
         }
         if !self.started {
             self.started = true;

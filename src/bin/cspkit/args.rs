@@ -407,6 +407,8 @@ pub enum BranchingArg {
     Assign,
     /// x ≤ v, then x > v (domain splitting).
     Split,
+    /// One child per value, as textbooks draw the tree.
+    Dway,
 }
 
 impl From<BranchingArg> for Branching {
@@ -414,6 +416,7 @@ impl From<BranchingArg> for Branching {
         match branching {
             BranchingArg::Assign => Branching::Assign,
             BranchingArg::Split => Branching::Split,
+            BranchingArg::Dway => Branching::DWay,
         }
     }
 }
@@ -485,16 +488,19 @@ impl ValueOrder for ChosenValueOrder {
 pub enum Propagation {
     /// Check constraints only (plain backtracking).
     None,
-    /// Forward checking.
+    /// Forward checking as the textbooks define it: only from each decision, once.
+    Fc,
+    /// Forward checking that also follows the values it fixes.
     Forward,
-    /// Each constraint's strongest filtering.
+    /// Each constraint's strongest filtering (MAC: arc consistency maintained).
+    #[value(alias = "mac")]
     Full,
 }
 
 impl From<Propagation> for PropagationLevel {
     fn from(level: Propagation) -> PropagationLevel {
         match level {
-            Propagation::None => PropagationLevel::None,
+            Propagation::None | Propagation::Fc => PropagationLevel::None,
             Propagation::Forward => PropagationLevel::Forward,
             Propagation::Full => PropagationLevel::Full,
         }

@@ -30,8 +30,8 @@ use cspkit::{
 };
 
 use args::{
-    ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, QueensArgs, ShowArgs,
-    StrategyArgs, SudokuArgs,
+    ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, Propagation, QueensArgs,
+    ShowArgs, StrategyArgs, SudokuArgs,
 };
 
 /// Exit codes.
@@ -100,7 +100,8 @@ pub(crate) fn configure<'m>(
         .with_variable_order(strategy.variable_order())
         .with_value_order(strategy.value_order())
         .with_propagation(level)
-        .with_branching(strategy.branching.into());
+        .with_branching(strategy.branching.into())
+        .with_textbook_forward_checking(matches!(strategy.propagation, Some(Propagation::Fc)));
     if let Some(policy) = strategy.restart_policy() {
         solver = solver.with_restarts(policy);
     }

@@ -74,6 +74,9 @@ pub struct SearchView<'a> {
     model: &'a Model,
     domains: &'a [Domain],
     depth: usize,
+    /// In textbook mode, the variables assigned by a decision: only the others are still to
+    /// branch on, fixed or not.
+    decided: Option<&'a [bool]>,
 }
 
 impl<'a> SearchView<'a> {
@@ -82,7 +85,14 @@ impl<'a> SearchView<'a> {
             model,
             domains,
             depth,
+            decided: None,
         }
+    }
+
+    /// The view of a textbook search, where a variable is open until a decision assigns it.
+    pub(crate) fn with_decided(mut self, decided: &'a [bool]) -> Self {
+        self.decided = Some(decided);
+        self
     }
 
     /// The model being solved.
@@ -111,11 +121,21 @@ impl<'a> SearchView<'a> {
         (0..self.domains.len() as u32).map(move |index| VarId { model, index })
     }
 
-    /// The variables that are not fixed yet, in declaration order.
-    pub fn unfixed(&self) -> impl DoubleEndedIterator<Item = VarId> + 'a {
-        let domains = self.domains;
-        self.variables()
-            .filter(move |var| !domains[var.index()].is_fixed())
+    /// The variables still to branch on, in declaration order: those not fixed yet or, in a
+    /// textbook search ([`Solver::with_textbook_forward_checking`]), those no decision has
+    /// assigned yet (a variable that forward checking left with one value is still assigned
+    /// by a decision, as the textbooks count it).
+    ///
+    /// [`Solver::with_textbook_forward_checking`]: crate::Solver::with_textbook_forward_checking
+    #[inline]
+    pub fn unfixed(&self) -> Unfixed<'a> {
+        Unfixed {
+            model: self.model.id(),
+            domains: self.domains,
+            decided: self.decided,
+            front: 0,
+            back: self.domains.len() as u32,
+        }
     }
 
     /// The number of constraints on `var` (its static degree).
@@ -123,6 +143,75 @@ impl<'a> SearchView<'a> {
         self.model.degree(var)
     }
 }
+
+/// The variables still to branch on, from [`SearchView::unfixed`].
+#[derive(Debug, Clone)]
+pub struct Unfixed<'a> {
+    model: u32,
+    domains: &'a [Domain],
+    decided: Option<&'a [bool]>,
+    /// The indices not visited yet: `front..back`.
+    front: u32,
+    back: u32,
+}
+
+impl Unfixed<'_> {
+    #[inline]
+    fn is_open(&self, index: u32) -> bool {
+        match self.decided {
+            None => !self.domains[index as usize].is_fixed(),
+            Some(decided) => !decided[index as usize],
+        }
+    }
+
+    #[inline]
+    fn var(&self, index: u32) -> VarId {
+        VarId {
+            model: self.model,
+            index,
+        }
+    }
+}
+
+impl Iterator for Unfixed<'_> {
+    type Item = VarId;
+
+    #[inline]
+    fn next(&mut self) -> Option<VarId> {
+        // The common case in a loop of its own: the first unfixed domain.
+        let (front, back) = (self.front as usize, self.back as usize);
+        let found = match self.decided {
+            None => self.domains[front..back].iter().position(|d| !d.is_fixed()),
+            Some(decided) => decided[front..back].iter().position(|&d| !d),
+        };
+        match found {
+            Some(offset) => {
+                let index = (front + offset) as u32;
+                self.front = index + 1;
+                Some(self.var(index))
+            }
+            None => {
+                self.front = self.back;
+                None
+            }
+        }
+    }
+}
+
+impl DoubleEndedIterator for Unfixed<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<VarId> {
+        while self.front < self.back {
+            self.back -= 1;
+            if self.is_open(self.back) {
+                return Some(self.var(self.back));
+            }
+        }
+        None
+    }
+}
+
+impl std::iter::FusedIterator for Unfixed<'_> {}
 
 /// Chooses the variable to branch on.
 pub trait VariableOrder {
