@@ -194,6 +194,66 @@ impl<T: SearchObserver + ?Sized> SearchObserver for Box<T> {
     }
 }
 
+/// Two observers at once: every event goes to both.
+impl<A: SearchObserver, B: SearchObserver> SearchObserver for (A, B) {
+    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
+        self.0.decision(var, value, depth);
+        self.1.decision(var, value, depth);
+    }
+    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
+        self.0.failure(constraint, depth);
+        self.1.failure(constraint, depth);
+    }
+    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
+        self.0.backtrack(var, value, depth);
+        self.1.backtrack(var, value, depth);
+    }
+    fn solution(&mut self, depth: usize) {
+        self.0.solution(depth);
+        self.1.solution(depth);
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        self.0.event(event);
+        self.1.event(event);
+    }
+    fn observes_propagation(&self) -> bool {
+        self.0.observes_propagation() || self.1.observes_propagation()
+    }
+}
+
+/// An observer that may be absent: `None` ignores everything.
+impl<T: SearchObserver> SearchObserver for Option<T> {
+    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
+        if let Some(o) = self {
+            o.decision(var, value, depth);
+        }
+    }
+    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
+        if let Some(o) = self {
+            o.failure(constraint, depth);
+        }
+    }
+    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
+        if let Some(o) = self {
+            o.backtrack(var, value, depth);
+        }
+    }
+    fn solution(&mut self, depth: usize) {
+        if let Some(o) = self {
+            o.solution(depth);
+        }
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        if let Some(o) = self {
+            o.event(event);
+        }
+    }
+    fn observes_propagation(&self) -> bool {
+        self.as_ref()
+            .is_some_and(SearchObserver::observes_propagation)
+    }
+}
+
 /// The observer that ignores everything (the default; it costs nothing).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoObserver;

@@ -529,6 +529,33 @@ pub struct ShowArgs {
     /// Step through the search: one event per Enter; c continues to the end, q quits.
     #[arg(long, conflicts_with_all = ["trace", "trace_domains"])]
     pub step: bool,
+    /// Write the search tree to FILE: .dot (Graphviz), .svg (a picture), or .html (a page to
+    /// step through, with the board at each node).
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
+    /// The most nodes the tree records; the search itself runs to its end.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_TREE_LIMIT,
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
+    pub tree_limit: u64,
+}
+
+/// The default of `--tree-limit`.
+pub const DEFAULT_TREE_LIMIT: u64 = 5000;
+
+/// The kinds of file `--tree` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeFormat {
+    /// Graphviz.
+    Dot,
+    /// A picture.
+    Svg,
+    /// A page to step through.
+    Html,
 }
 
 /// The default of `--trace-limit`.
@@ -538,6 +565,24 @@ impl ShowArgs {
     /// Whether a trace was asked for (stepping prints one too).
     pub fn tracing(&self) -> bool {
         self.trace || self.trace_domains || self.step
+    }
+
+    /// The format of the `--tree` file, from its extension.
+    pub fn tree_format(&self) -> Option<Result<TreeFormat, String>> {
+        let path = self.tree.as_ref()?;
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        Some(match extension.as_deref() {
+            Some("dot" | "gv") => Ok(TreeFormat::Dot),
+            Some("svg") => Ok(TreeFormat::Svg),
+            Some("html" | "htm") => Ok(TreeFormat::Html),
+            _ => Err(format!(
+                "--tree {}: the file must end in .dot, .svg or .html (the format to write)",
+                path.display()
+            )),
+        })
     }
 
     /// Why these options make no sense with the others, if they do not.
@@ -554,6 +599,15 @@ impl ShowArgs {
         }
         if self.step && strategy.restarts.is_some() {
             return Some("--step follows one search from its root: it cannot use --restarts");
+        }
+        if self.tree.is_some() && batch {
+            return Some("--tree draws one search: it cannot be combined with --batch");
+        }
+        if self.tree.is_some() && strategy.jobs.get() > 1 {
+            return Some("--tree draws one search: it cannot be combined with --jobs");
+        }
+        if self.tree.is_some() && self.step {
+            return Some("--tree cannot be combined with --step (use --trace with --tree)");
         }
         None
     }

@@ -24,14 +24,17 @@ use std::process::ExitCode;
 use clap::Parser as _;
 use cspkit::models::queens::Queens;
 use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
+use cspkit::teach::html::{self, Board};
 use cspkit::teach::trace::Trace;
+use cspkit::teach::tree::SearchTree;
+use cspkit::teach::{dot, svg};
 use cspkit::{
     Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
 };
 
 use args::{
     ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, Propagation, QueensArgs,
-    ShowArgs, StrategyArgs, SudokuArgs,
+    ShowArgs, StrategyArgs, SudokuArgs, TreeFormat,
 };
 
 /// Exit codes.
@@ -185,9 +188,12 @@ fn check_options(
     let conflict = strategy
         .conflict(mode.count || mode.all, batch)
         .or_else(|| show.conflict(strategy, batch));
-    match conflict {
-        Some(message) => Err(bad_input(message)),
-        None => Ok(()),
+    if let Some(message) = conflict {
+        return Err(bad_input(message));
+    }
+    match show.tree_format() {
+        Some(Err(message)) => Err(bad_input(message)),
+        _ => Ok(()),
     }
 }
 
@@ -225,7 +231,11 @@ fn sudoku(args: &SudokuArgs) -> u8 {
         strategy: &args.strategy,
         separator,
     };
-    watched(solver, &args.show, answer, |solution| {
+    let board = Board::Grid {
+        columns: grid.side(),
+        cells: sudoku.cells().to_vec(),
+    };
+    watched(solver, &args.show, answer, board, |solution| {
         sudoku.grid_of(solution).to_text(format).unwrap_or_default()
     })
 }
@@ -244,7 +254,11 @@ fn queens(args: &QueensArgs) -> u8 {
         strategy: &args.strategy,
         separator: "\n",
     };
-    watched(solver, &args.show, answer, |solution| {
+    let board = Board::Queens {
+        rows: queens.rows().to_vec(),
+        first_column: 1,
+    };
+    watched(solver, &args.show, answer, board, |solution| {
         let columns: Vec<String> = queens
             .columns(solution)
             .iter()
@@ -263,28 +277,68 @@ pub(crate) struct Answer<'a> {
     pub(crate) separator: &'a str,
 }
 
-/// Runs [`search`] with the observers `show` asks for (none by default, at full speed).
+/// Runs [`search`] with the observers `show` asks for (none by default, at full speed): a
+/// trace, a tree written to a file, or stepping.
 fn watched(
     solver: CliSolver<'_>,
     show: &ShowArgs,
     answer: Answer<'_>,
+    board: Board,
     render: impl Fn(&Solution) -> String,
 ) -> u8 {
     if show.step {
         return step::run(solver, show, answer, render);
     }
-    if !show.tracing() {
+    let format = show.tree_format().and_then(Result::ok);
+    if !show.tracing() && format.is_none() {
         return search(solver, answer, render);
     }
-    let limit = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
-    let mut trace = Trace::new(solver.model(), io::stdout())
-        .with_domains(show.trace_domains)
-        .with_limit(limit);
-    let code = search(solver.with_observer(&mut trace), answer, render);
-    match trace.finish() {
-        Ok(()) => code,
-        Err(error) => output_failed(error, code),
+    let model = solver.model();
+    let lines = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
+    let trace = show.tracing().then(|| {
+        Trace::new(model, io::stdout())
+            .with_domains(show.trace_domains)
+            .with_limit(lines)
+    });
+    let tree = format.map(|format| {
+        let nodes = usize::try_from(show.tree_limit).unwrap_or(usize::MAX);
+        SearchTree::new(model)
+            .with_limit(nodes)
+            .with_domains(format == TreeFormat::Html)
+    });
+    let mut observers = (trace, tree);
+    let mut code = search(solver.with_observer(&mut observers), answer, render);
+    let (trace, tree) = observers;
+    if let Some(mut trace) = trace
+        && let Err(error) = trace.finish()
+    {
+        code = output_failed(error, code);
     }
+    if let (Some(tree), Some(format), Some(path)) = (tree, format, show.tree.as_deref()) {
+        let text = match format {
+            TreeFormat::Dot => dot::render(&tree),
+            TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
+            TreeFormat::Html => {
+                let title = format!("cspkit: the search tree ({} nodes)", tree.nodes().len());
+                html::render(&tree, &board, &title, svg::DEFAULT_BUDGET)
+            }
+        };
+        if let Err(error) = std::fs::write(path, text) {
+            note!(
+                "cspkit: cannot write the tree to {}: {error}",
+                path.display()
+            );
+            return exit::BAD_INPUT;
+        }
+        if tree.cut() > 0 {
+            note!(
+                "cspkit: the tree holds the first {} nodes; {} more were made (--tree-limit)",
+                tree.nodes().len(),
+                tree.cut()
+            );
+        }
+    }
+    code
 }
 
 /// Runs the search the mode asks for and prints the answer; returns the exit code.

@@ -1,0 +1,201 @@
+//! The recorded search tree and its drawings: node counts against the solver's statistics,
+//! SVG that is well-formed XML with the expected numbers of nodes of each kind, DOT with one
+//! line per node and edge (rendered by Graphviz when it is installed).
+
+use std::process::Command;
+
+use cspkit::models::queens::Queens;
+use cspkit::teach::tree::{NodeStatus, SearchTree};
+use cspkit::teach::{dot, svg};
+use cspkit::{Branching, Model, PropagationLevel, SearchStats};
+
+fn recorded(
+    model: &Model,
+    level: PropagationLevel,
+    branching: Branching,
+) -> (SearchTree<'_>, SearchStats) {
+    let mut tree = SearchTree::new(model).with_domains(true);
+    let mut solver = model
+        .solver()
+        .with_propagation(level)
+        .with_branching(branching)
+        .with_observer(&mut tree);
+    let _ = solver.count();
+    let stats = solver.stats();
+    drop(solver);
+    (tree, stats)
+}
+
+fn count(tree: &SearchTree<'_>, wanted: fn(&NodeStatus) -> bool) -> u64 {
+    tree.nodes().iter().filter(|n| wanted(&n.status)).count() as u64
+}
+
+/// A small XML well-formedness check: every tag closed in order, attributes quoted, and
+/// nothing but entities after an ampersand.
+fn assert_well_formed(xml: &str) {
+    let mut open: Vec<String> = Vec::new();
+    let mut rest = xml;
+    while let Some(start) = rest.find('<') {
+        let text = &rest[..start];
+        for (i, _) in text.match_indices('&') {
+            let entity = &text[i..];
+            assert!(
+                ["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]
+                    .iter()
+                    .any(|e| entity.starts_with(e)),
+                "a bare ampersand in {:?}",
+                &entity[..entity.len().min(20)]
+            );
+        }
+        let end = rest[start..].find('>').expect("a tag is closed") + start;
+        let tag = &rest[start + 1..end];
+        rest = &rest[end + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(open.pop().as_deref(), Some(name.trim()), "closing {name}");
+        } else if tag.ends_with('/') || tag.starts_with('!') || tag.starts_with('?') {
+            continue;
+        } else {
+            assert_eq!(
+                tag.matches('"').count() % 2,
+                0,
+                "unbalanced quotes in <{tag}>"
+            );
+            let name = tag.split_whitespace().next().expect("a tag name");
+            open.push(name.to_owned());
+        }
+    }
+    assert!(open.is_empty(), "unclosed: {open:?}");
+}
+
+#[test]
+fn the_tree_holds_every_node_the_search_made() {
+    let queens = Queens::new(6).unwrap();
+    for level in [
+        PropagationLevel::None,
+        PropagationLevel::Forward,
+        PropagationLevel::Full,
+    ] {
+        for branching in [Branching::Assign, Branching::DWay, Branching::Split] {
+            let (tree, stats) = recorded(queens.model(), level, branching);
+            let refutations = if branching == Branching::DWay {
+                0
+            } else {
+                stats.backtracks
+            };
+            assert_eq!(tree.nodes().len() as u64, 1 + stats.nodes + refutations);
+            assert_eq!(
+                count(&tree, |s| matches!(s, NodeStatus::Failed { .. })),
+                stats.failures
+            );
+            assert_eq!(count(&tree, |s| *s == NodeStatus::Solution), 4);
+            // A node's domains are its parent's, narrowed.
+            for (id, node) in tree.nodes().iter().enumerate().skip(1) {
+                let (here, parent) = (
+                    tree.domains_at(id as u64),
+                    tree.domains_at(node.parent.unwrap()),
+                );
+                for (d, p) in here.iter().zip(&parent) {
+                    assert!(
+                        d.iter().all(|v| p.contains(v)),
+                        "node {id}: {d} not within {p}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_svg_is_well_formed_and_draws_each_kind_of_node() {
+    let queens = Queens::new(4).unwrap();
+    for level in [PropagationLevel::None, PropagationLevel::Forward] {
+        let (tree, stats) = recorded(queens.model(), level, Branching::Assign);
+        let picture = svg::render(&tree, svg::DEFAULT_BUDGET);
+        assert_well_formed(&picture);
+        assert_eq!(
+            picture.matches("class=\"node failed\"").count() as u64,
+            stats.failures
+        );
+        assert_eq!(picture.matches("class=\"node solution\"").count(), 2);
+        let drawn = picture.matches("<circle").count() as u64;
+        assert_eq!(
+            drawn,
+            1 + stats.nodes + stats.backtracks,
+            "every node drawn"
+        );
+        assert_eq!(picture.matches("<polygon").count(), 0, "nothing collapsed");
+    }
+}
+
+#[test]
+fn a_large_tree_collapses_what_does_not_fit_into_counted_triangles() {
+    let queens = Queens::new(8).unwrap();
+    let (tree, _) = recorded(queens.model(), PropagationLevel::None, Branching::Assign);
+    let picture = svg::render(&tree, 60);
+    assert_well_formed(&picture);
+    let circles = picture.matches("<circle").count();
+    let triangles = picture.matches("<polygon").count();
+    assert!(
+        triangles > 0 && circles + triangles <= 60,
+        "{circles} + {triangles}"
+    );
+    // The counts under the triangles and the nodes drawn add up to the whole tree.
+    let hidden: u64 = picture
+        .split("<text class=\"count\"")
+        .skip(1)
+        .map(|s| {
+            let text = &s[s.find('>').unwrap() + 1..];
+            text[..text.find('<').unwrap()].parse::<u64>().unwrap()
+        })
+        .sum();
+    assert_eq!(
+        circles as u64 + triangles as u64 + hidden,
+        tree.nodes().len() as u64
+    );
+}
+
+#[test]
+fn dot_has_a_line_per_node_and_per_edge_and_graphviz_draws_it() {
+    let queens = Queens::new(5).unwrap();
+    let (tree, _) = recorded(queens.model(), PropagationLevel::Forward, Branching::Assign);
+    let text = dot::render(&tree);
+    let nodes = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('n') && l[1..].starts_with(|c: char| c.is_ascii_digit()))
+        .filter(|l| !l.contains("->"))
+        .count();
+    let edges = text.matches(" -> ").count();
+    assert_eq!(nodes, tree.nodes().len());
+    assert_eq!(edges, tree.nodes().len() - 1);
+    let rendered = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn();
+    let Ok(mut child) = rendered else {
+        if std::env::var_os("CSPKIT_REQUIRE_GRAPHVIZ").is_some() {
+            panic!("Graphviz's dot is required here (CSPKIT_REQUIRE_GRAPHVIZ) but was not found");
+        }
+        eprintln!(
+            "skipped: rendering DOT with Graphviz (dot not found; install Debian's graphviz \
+             package; .ci/run does)"
+        );
+        return;
+    };
+    use std::io::Write as _;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let drawn = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(drawn.matches("class=\"node\"").count(), tree.nodes().len());
+}
