@@ -239,8 +239,9 @@ pub use search::observer::{
     BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
 };
 pub use search::ordering::{
-    Ascending, Descending, DomainOverDegree, InputOrder, MiddleOut, RandomValue, SearchView,
-    SmallestDomain, SmallestDomainRandomTies, ValueOrder, VariableOrder,
+    Ascending, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining, MiddleOut,
+    RandomValue, SearchView, SmallestDomain, SmallestDomainRandomTies, Unfixed, ValueOrder,
+    VariableOrder,
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;

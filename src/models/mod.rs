@@ -1,7 +1,9 @@
 //! Ready-made models, built on the crate's public API only, as a user would write them.
 //!
 //! - [`sudoku`]: Sudoku grids from 4x4 to 36x36, their text formats, and their model.
-//! - [`queens`]: the N-Queens puzzle.
+//! - [`queens`]: the N-Queens puzzle (three all-different constraints, or pairwise).
+//! - [`colouring`]: graph colouring, with the map of Australia and the Mycielski graphs.
 
+pub mod colouring;
 pub mod queens;
 pub mod sudoku;

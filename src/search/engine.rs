@@ -25,6 +25,7 @@ use crate::model::Model;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
+use crate::search::pairs::{free_domain, pair_clashes};
 use crate::search::stats::SearchStats;
 use crate::search::{Branching, PropagationLevel};
 use smallvec::SmallVec;
@@ -222,17 +223,11 @@ impl<'m> Engine<'m> {
                 // An empty domain never reaches the search, whether or not a constraint
                 // watches the variable.
                 if let Some(empty) = self.domains.iter().position(Domain::is_empty) {
-                    run.stats.failures += 1;
-                    run.observer.failure(None, 0);
-                    run.observer.event(&Event::Failure {
-                        node: 0,
-                        constraint: None,
-                        var: Some(VarId {
-                            model: run.model.id(),
-                            index: empty as u32,
-                        }),
-                        depth: 0,
-                    });
+                    let var = VarId {
+                        model: run.model.id(),
+                        index: empty as u32,
+                    };
+                    report_failure(run, 0, None, Some(var), 0);
                     self.phase = Phase::Done;
                     return Step::Exhausted;
                 }
@@ -310,7 +305,7 @@ impl<'m> Engine<'m> {
 
     /// Makes the decision `var = value` (or `var ≤ value`) at node `parent`, and propagates it;
     /// returns whether the new node failed.
-    fn decide<V, W, O: SearchObserver>(
+    fn decide<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
         var: VarId,
@@ -361,7 +356,7 @@ impl<'m> Engine<'m> {
 
     /// Propagates to a fixpoint, except in textbook mode, where forward checking from the
     /// decisions is all the inference there is.
-    fn settle<V, W, O: SearchObserver>(
+    fn settle<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
@@ -374,7 +369,7 @@ impl<'m> Engine<'m> {
 
     /// Undoes decisions until a refutation propagates without failure.
     /// Returns false when the stack runs empty: the tree is exhausted.
-    fn backtrack<V, W: ValueOrder, O: SearchObserver>(
+    fn backtrack<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> bool {
@@ -430,14 +425,7 @@ impl<'m> Engine<'m> {
                 Branching::Split => self.apply(|ctx| ctx.remove_below(var, frame.value + 1)),
             };
             if refutation.is_err() {
-                run.stats.failures += 1;
-                run.observer.failure(None, depth);
-                run.observer.event(&Event::Failure {
-                    node: self.node,
-                    constraint: None,
-                    var: Some(var),
-                    depth,
-                });
+                report_failure(run, self.node, None, Some(var), depth);
                 continue;
             }
             if self.settle(run).is_ok() {
@@ -476,7 +464,7 @@ impl<'m> Engine<'m> {
     /// Variables this leaves with one value are not propagated from. Fails on a wipe-out, and
     /// when a constraint whose variables are now all assigned does not hold (what pairs cannot
     /// see of a constraint on more than two variables).
-    fn forward_check<V, W, O: SearchObserver>(
+    fn forward_check<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
         var: VarId,
@@ -498,15 +486,8 @@ impl<'m> Engine<'m> {
                     .filter_map(|y| self.domains[y.index()].value())
                     .collect();
                 if values.len() < scope.len() || !constraint.check(&values) {
-                    let depth = self.frames.len();
-                    run.stats.failures += 1;
-                    run.observer.failure(Some(ConstraintId(c as u32)), depth);
-                    run.observer.event(&Event::Failure {
-                        node: self.node,
-                        constraint: Some(ConstraintId(c as u32)),
-                        var: None,
-                        depth,
-                    });
+                    let failed = Some(ConstraintId(c as u32));
+                    report_failure(run, self.node, failed, None, self.frames.len());
                     return Err(Conflict);
                 }
                 continue;
@@ -551,15 +532,8 @@ impl<'m> Engine<'m> {
                     });
                 }
                 if result.is_err() {
-                    let depth = self.frames.len();
-                    run.stats.failures += 1;
-                    run.observer.failure(Some(ConstraintId(c as u32)), depth);
-                    run.observer.event(&Event::Failure {
-                        node: self.node,
-                        constraint: Some(ConstraintId(c as u32)),
-                        var: Some(y),
-                        depth,
-                    });
+                    let failed = Some(ConstraintId(c as u32));
+                    report_failure(run, self.node, failed, Some(y), self.frames.len());
                     return Err(Conflict);
                 }
             }
@@ -610,7 +584,7 @@ impl<'m> Engine<'m> {
     }
 
     /// Runs the queue to a fixpoint, reporting a failure to the statistics and the observer.
-    fn propagate<V, W, O: SearchObserver>(
+    fn propagate<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
@@ -636,15 +610,13 @@ impl<'m> Engine<'m> {
             (result, None)
         };
         result.map_err(|c| {
-            let depth = self.frames.len();
-            run.stats.failures += 1;
-            run.observer.failure(Some(ConstraintId(c)), depth);
-            run.observer.event(&Event::Failure {
-                node: self.node,
-                constraint: Some(ConstraintId(c)),
-                var: wiped,
-                depth,
-            });
+            report_failure(
+                run,
+                self.node,
+                Some(ConstraintId(c)),
+                wiped,
+                self.frames.len(),
+            );
             Conflict
         })
     }
@@ -663,6 +635,26 @@ impl<'m> Engine<'m> {
             }
         }
     }
+}
+
+/// Counts a failed node and tells the observer and the variable order (which may learn from
+/// it, as dom/wdeg does).
+fn report_failure<V: VariableOrder, W, O: SearchObserver>(
+    run: &mut Run<'_, V, W, O>,
+    node: u64,
+    constraint: Option<ConstraintId>,
+    var: Option<VarId>,
+    depth: usize,
+) {
+    run.stats.failures += 1;
+    run.variable_order.failure(constraint);
+    run.observer.failure(constraint, depth);
+    run.observer.event(&Event::Failure {
+        node,
+        constraint,
+        var,
+        depth,
+    });
 }
 
 /// The [`RunHook`] of an observer that watches propagation: it keeps the domains of each
@@ -702,40 +694,4 @@ impl<O: SearchObserver> RunHook for Tracer<'_, O> {
             }
         }
     }
-}
-
-/// A domain for the variables of `scope` that a pair test leaves free: every initial value of
-/// the scope and as many again on each side, so that an all-different constraint never runs
-/// out of values for them.
-fn free_domain(model: &Model, scope: &[VarId]) -> Domain {
-    let initial = model.initial_domains();
-    let low = scope.iter().filter_map(|v| initial[v.index()].min()).min();
-    let high = scope.iter().filter_map(|v| initial[v.index()].max()).max();
-    let room = scope.len() as i64;
-    let (low, high) = match (low, high) {
-        (Some(low), Some(high)) => (i64::from(low) - room, i64::from(high) + room),
-        _ => (0, 0),
-    };
-    let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
-    Domain::range(clamp(low), clamp(high)).unwrap_or_else(|_| initial[scope[0].index()].clone())
-}
-
-/// Whether `x = v` and `y = w` alone violate `constraint`: its stateless propagation at
-/// `Forward` fails on domains where they are fixed and the rest of its scope is `free`.
-fn pair_clashes(
-    scratch: &mut [Domain],
-    constraint: &dyn crate::kernel::Constraint,
-    free: &Domain,
-    (x, v): (VarId, i32),
-    (y, w): (VarId, i32),
-) -> bool {
-    for z in constraint.scope() {
-        scratch[z.index()].clone_from(free);
-    }
-    let one = |value: i32| Domain::from_values([value]).expect("one value");
-    scratch[x.index()] = one(v);
-    scratch[y.index()] = one(w);
-    let mut trail = Trail::default();
-    let mut ctx = PropagationContext::new(scratch, &mut trail, None, PropagationLevel::Forward);
-    constraint.propagate(&mut ctx).is_err()
 }

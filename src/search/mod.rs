@@ -16,6 +16,7 @@ mod engine;
 pub(crate) mod limits;
 pub(crate) mod observer;
 pub(crate) mod ordering;
+mod pairs;
 mod parallel;
 mod pause;
 mod random;

@@ -8,6 +8,7 @@
 //! - [`SearchTree`](tree::SearchTree): the tree that ran, node by node, with the domains at
 //!   each node if asked; [`dot`], [`svg`] and [`html`] draw it (Graphviz text, a picture drawn
 //!   here, and one self-contained page to step through).
+//! - [`table`]: a strategy table, one row per run, as text, CSV, JSON or Markdown.
 //!
 //! [`SearchObserver::event`]: crate::SearchObserver::event
 //! [`Event`]: crate::Event
@@ -15,5 +16,6 @@
 pub mod dot;
 pub mod html;
 pub mod svg;
+pub mod table;
 pub mod trace;
 pub mod tree;

@@ -7,10 +7,11 @@ use std::num::NonZeroUsize;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use cspkit::models::sudoku::GridFormat;
+use cspkit::teach::table;
 use cspkit::{
-    Ascending, Branching, Descending, DomainOverDegree, InputOrder, MiddleOut, PropagationLevel,
-    RandomValue, RestartPolicy, SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder,
-    VarId, VariableOrder,
+    Ascending, Branching, ConstraintId, Descending, DomWdeg, DomainOverDegree, InputOrder,
+    LeastConstraining, MiddleOut, PropagationLevel, RandomValue, RestartPolicy, SearchView,
+    SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
 };
 
 const EXAMPLES: &str = "\
@@ -42,6 +43,123 @@ pub enum Command {
     /// Place N queens on an N x N board so that none attacks another.
     #[command(after_help = QUEENS_HELP)]
     Queens(QueensArgs),
+    /// Colour a graph (a map) so that neighbours differ: australia, or myciel3..myciel8.
+    #[command(after_help = COLOUR_HELP)]
+    Colour(ColourArgs),
+    /// Run one puzzle with every combination of strategies and print a table of what each
+    /// cost.
+    #[command(after_help = COMPARE_HELP)]
+    Compare(CompareArgs),
+}
+
+const COLOUR_HELP: &str = "\
+Graphs:
+  australia  the states and territories of Australia (7 regions, 9 borders; 3 colours do)
+  myciel3    the Mycielski graphs of the DIMACS benchmarks: 11, 23, 47, ... vertices,
+  ...myciel8 triangle-free but needing 4, 5, 6, ... colours (myciel3: 4)
+
+Examples:
+  cspkit colour australia                 a colouring in 3 colours: WA=1 NT=2 ...
+  cspkit colour australia --count         18
+  cspkit colour myciel3 --colours 3 --stats   no colouring: the proof, in nodes
+  cspkit compare colour myciel4 --colours 4 --count --var-order mrv,dom-deg,dom-wdeg
+
+Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit.";
+
+const COMPARE_HELP: &str = "\
+Every combination of the lists given (all the orders and levels by default) is run on the
+puzzle, each with the node and time limits, and the table gives, per strategy: nodes
+(decisions), failures, propagations (propagator runs), solutions, time (ms), and status
+(done, or the limit that stopped it).
+
+Examples:
+  cspkit compare queens 8 --count
+  cspkit compare queens 8 --count --var-order input,mrv --value-order asc,lcv --format markdown
+  cspkit compare queens 8 --count --branching dway --propagation none,fc,forward,mac
+  cspkit compare sudoku puzzle.txt --propagation forward,full --format csv
+  cspkit compare colour myciel4 --colours 4 --count --var-order mrv,dom-deg,dom-wdeg
+
+Exit codes: 0 the table was printed, 2 bad usage or malformed input.";
+
+/// Arguments of `cspkit colour`.
+#[derive(Debug, Args)]
+pub struct ColourArgs {
+    /// The graph: australia, or myciel3 to myciel8.
+    pub graph: String,
+    /// The number of colours.
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    pub colours: i32,
+    #[command(flatten)]
+    pub mode: ModeArgs,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// The puzzles `cspkit compare` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Puzzle {
+    /// N-Queens: the argument is N.
+    Queens,
+    /// A Sudoku: the argument is the puzzle file.
+    Sudoku,
+    /// Graph colouring: the argument is the graph.
+    Colour,
+}
+
+/// Arguments of `cspkit compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The puzzle.
+    pub puzzle: Puzzle,
+    /// N for queens, the puzzle file for sudoku, the graph for colour.
+    pub target: String,
+    /// Count the solutions (--all counts them too); without, search for the first.
+    #[arg(long)]
+    pub count: bool,
+    /// The same as --count.
+    #[arg(long)]
+    pub all: bool,
+    /// Variable orders, comma-separated [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub var_order: Vec<VarOrder>,
+    /// Value orders, comma-separated [default: all].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub value_order: Vec<ValOrder>,
+    /// Propagation levels, comma-separated [default: none,fc,forward,full].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub propagation: Vec<Propagation>,
+    /// Branchings, comma-separated [default: assign].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub branching: Vec<BranchingArg>,
+    /// The seed of the random orders [default: 0].
+    #[arg(long, value_name = "N", value_parser = parse_count)]
+    pub seed: Option<u64>,
+    /// The queens model (queens only).
+    #[arg(long, value_name = "MODEL", default_value = "alldiff")]
+    pub model: QueensModel,
+    /// The number of colours (colour only).
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    pub colours: i32,
+    /// Stop each run after this many decisions.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = parse_count)]
+    pub node_limit: u64,
+    /// Stop each run after this many seconds.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub time_limit: Duration,
+    /// How to print the table.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub format: TableFormat,
+}
+
+/// The N-Queens models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueensModel {
+    /// Three all-different constraints (columns and both diagonals).
+    Alldiff,
+    /// One `≠` per pair of rows and kind of attack (the textbooks' binary model).
+    Binary,
 }
 
 const SUDOKU_HELP: &str = "\
@@ -122,6 +240,9 @@ pub struct QueensArgs {
         value_parser = clap::value_parser!(u32).range(1..=MAX_QUEENS)
     )]
     pub n: u32,
+    /// The model: three all-different constraints, or pairwise `≠` constraints.
+    #[arg(long, value_name = "MODEL", default_value = "alldiff")]
+    pub model: QueensModel,
     #[command(flatten)]
     pub mode: ModeArgs,
     #[command(flatten)]
@@ -213,9 +334,47 @@ pub struct StrategyArgs {
         value_parser = parse_seconds
     )]
     pub time_limit: Option<Duration>,
-    /// Print search statistics on standard error.
-    #[arg(long)]
-    pub stats: bool,
+    /// Print search statistics on standard error: a line of text, or one row of a strategy
+    /// table with --stats=json|csv|markdown.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "text"
+    )]
+    pub stats: Option<TableFormat>,
+}
+
+/// How to write statistics and strategy tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// Aligned text (for --stats: one line, as without a format).
+    Text,
+    /// Comma-separated values.
+    Csv,
+    /// JSON.
+    Json,
+    /// A Markdown table.
+    Markdown,
+}
+
+impl From<TableFormat> for table::Format {
+    fn from(format: TableFormat) -> table::Format {
+        match format {
+            TableFormat::Text => table::Format::Text,
+            TableFormat::Csv => table::Format::Csv,
+            TableFormat::Json => table::Format::Json,
+            TableFormat::Markdown => table::Format::Markdown,
+        }
+    }
+}
+
+/// The command-line name of a value of an option.
+pub fn name_of(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
 /// The failures of the first run of a search with restarts.
@@ -228,28 +387,26 @@ pub const GEOMETRIC_FACTOR: f64 = 1.5;
 pub const MAX_JOBS: usize = 256;
 
 impl StrategyArgs {
+    /// The strategy as a table row names it: variable order, value order, propagation (the
+    /// puzzle's `default_level` if none was asked for), branching.
+    pub fn names(&self, default_level: &str) -> [String; 4] {
+        [
+            name_of(self.var_order),
+            name_of(self.value_order),
+            self.propagation
+                .map_or_else(|| default_level.to_owned(), name_of),
+            name_of(self.branching),
+        ]
+    }
+
     /// The variable order asked for.
     pub fn variable_order(&self) -> ChosenVariableOrder {
-        let seed = self.seed.unwrap_or_default();
-        match self.var_order {
-            VarOrder::Input => ChosenVariableOrder::Input(InputOrder),
-            VarOrder::Mrv => ChosenVariableOrder::Mrv(SmallestDomain),
-            VarOrder::MrvRandom => {
-                ChosenVariableOrder::MrvRandom(SmallestDomainRandomTies::new(seed))
-            }
-            VarOrder::DomDeg => ChosenVariableOrder::DomDeg(DomainOverDegree),
-        }
+        self.var_order.build(self.seed.unwrap_or_default())
     }
 
     /// The value order asked for.
     pub fn value_order(&self) -> ChosenValueOrder {
-        let seed = self.seed.unwrap_or_default();
-        match self.value_order {
-            ValOrder::Asc => ChosenValueOrder::Asc(Ascending),
-            ValOrder::Desc => ChosenValueOrder::Desc(Descending),
-            ValOrder::Middle => ChosenValueOrder::Middle(MiddleOut),
-            ValOrder::Random => ChosenValueOrder::Random(RandomValue::new(seed)),
-        }
+        self.value_order.build(self.seed.unwrap_or_default())
     }
 
     /// The restart policy asked for, if any.
@@ -385,6 +542,36 @@ pub enum VarOrder {
     MrvRandom,
     /// Smallest domain size over degree.
     DomDeg,
+    /// Smallest domain size over weighted degree, the weights learnt from failures.
+    DomWdeg,
+}
+
+impl VarOrder {
+    /// The order, its random choices drawn from `seed`.
+    pub fn build(self, seed: u64) -> ChosenVariableOrder {
+        match self {
+            VarOrder::Input => ChosenVariableOrder::Input(InputOrder),
+            VarOrder::Mrv => ChosenVariableOrder::Mrv(SmallestDomain),
+            VarOrder::MrvRandom => {
+                ChosenVariableOrder::MrvRandom(SmallestDomainRandomTies::new(seed))
+            }
+            VarOrder::DomDeg => ChosenVariableOrder::DomDeg(DomainOverDegree),
+            VarOrder::DomWdeg => ChosenVariableOrder::DomWdeg(DomWdeg::new()),
+        }
+    }
+}
+
+impl ValOrder {
+    /// The order, its random choices drawn from `seed`.
+    pub fn build(self, seed: u64) -> ChosenValueOrder {
+        match self {
+            ValOrder::Asc => ChosenValueOrder::Asc(Ascending),
+            ValOrder::Desc => ChosenValueOrder::Desc(Descending),
+            ValOrder::Middle => ChosenValueOrder::Middle(MiddleOut),
+            ValOrder::Random => ChosenValueOrder::Random(RandomValue::new(seed)),
+            ValOrder::Lcv => ChosenValueOrder::Lcv(LeastConstraining::new()),
+        }
+    }
 }
 
 /// A value order on the command line.
@@ -398,6 +585,8 @@ pub enum ValOrder {
     Middle,
     /// A random order (see --seed).
     Random,
+    /// The least constraining value first (fewest values ruled out for the neighbours).
+    Lcv,
 }
 
 /// A branching on the command line.
@@ -432,12 +621,13 @@ pub enum Restarts {
 
 /// The variable order of the command line: one of the library's, chosen at run time. An enum
 /// rather than a boxed trait object, so that it can be copied to the threads of --jobs.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum ChosenVariableOrder {
     Input(InputOrder),
     Mrv(SmallestDomain),
     MrvRandom(SmallestDomainRandomTies),
     DomDeg(DomainOverDegree),
+    DomWdeg(DomWdeg),
 }
 
 impl VariableOrder for ChosenVariableOrder {
@@ -447,6 +637,7 @@ impl VariableOrder for ChosenVariableOrder {
             ChosenVariableOrder::Mrv(order) => order.select_variable(view),
             ChosenVariableOrder::MrvRandom(order) => order.select_variable(view),
             ChosenVariableOrder::DomDeg(order) => order.select_variable(view),
+            ChosenVariableOrder::DomWdeg(order) => order.select_variable(view),
         }
     }
 
@@ -455,15 +646,22 @@ impl VariableOrder for ChosenVariableOrder {
             order.start_run(run);
         }
     }
+
+    fn failure(&mut self, constraint: Option<ConstraintId>) {
+        if let ChosenVariableOrder::DomWdeg(order) = self {
+            order.failure(constraint);
+        }
+    }
 }
 
 /// The value order of the command line; see [`ChosenVariableOrder`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum ChosenValueOrder {
     Asc(Ascending),
     Desc(Descending),
     Middle(MiddleOut),
     Random(RandomValue),
+    Lcv(LeastConstraining),
 }
 
 impl ValueOrder for ChosenValueOrder {
@@ -473,6 +671,7 @@ impl ValueOrder for ChosenValueOrder {
             ChosenValueOrder::Desc(order) => order.select_value(var, view),
             ChosenValueOrder::Middle(order) => order.select_value(var, view),
             ChosenValueOrder::Random(order) => order.select_value(var, view),
+            ChosenValueOrder::Lcv(order) => order.select_value(var, view),
         }
     }
 
@@ -484,7 +683,7 @@ impl ValueOrder for ChosenValueOrder {
 }
 
 /// A propagation level on the command line.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Propagation {
     /// Check constraints only (plain backtracking).
     None,

@@ -30,7 +30,7 @@ use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
 use cspkit::{Outcome, PropagationLevel, SearchStats};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::args::SudokuArgs;
+use crate::args::{StrategyArgs, SudokuArgs};
 use crate::{CliSolver, bad_input, configure, counted, exit, output_failed, print_stats};
 
 /// Lines longer than this are malformed without being read into memory (a 25x25 grid on one
@@ -191,7 +191,7 @@ pub(crate) fn run(args: &SudokuArgs) -> u8 {
             summary.lines + 1
         )),
     };
-    report(&summary, started.elapsed(), args.strategy.stats);
+    report(&summary, started.elapsed(), &args.strategy);
     code
 }
 
@@ -591,7 +591,7 @@ fn solve_one(grid: &Grid, line: usize, solvers: &mut Solvers<'_>, args: &SudokuA
     }
 }
 
-fn report(summary: &Summary, elapsed: Duration, stats: bool) {
+fn report(summary: &Summary, elapsed: Duration, strategy: &StrategyArgs) {
     let puzzles = summary.puzzles();
     let per_puzzle = if puzzles > 0 {
         elapsed.as_secs_f64() * 1e6 / puzzles as f64
@@ -608,7 +608,5 @@ fn report(summary: &Summary, elapsed: Duration, stats: bool) {
         summary.stopped,
         elapsed.as_secs_f64()
     );
-    if stats {
-        print_stats(&summary.stats);
-    }
+    print_stats(&summary.stats, strategy, "full", "done");
 }

@@ -13,6 +13,7 @@ macro_rules! note {
 
 mod args;
 mod batch;
+mod compare;
 mod step;
 
 use std::fs::File;
@@ -22,19 +23,20 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::Parser as _;
+use cspkit::models::colouring::Colouring;
 use cspkit::models::queens::Queens;
 use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
 use cspkit::teach::html::{self, Board};
 use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
-use cspkit::teach::{dot, svg};
+use cspkit::teach::{dot, svg, table};
 use cspkit::{
     Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
 };
 
 use args::{
-    ChosenValueOrder, ChosenVariableOrder, Cli, Command, ModeArgs, Propagation, QueensArgs,
-    ShowArgs, StrategyArgs, SudokuArgs, TreeFormat,
+    ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, ModeArgs, Propagation,
+    QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs, TableFormat, TreeFormat,
 };
 
 /// Exit codes.
@@ -72,6 +74,8 @@ fn main() -> ExitCode {
         Some(Command::Sudoku(args)) if args.batch => batch::run(&args),
         Some(Command::Sudoku(args)) => sudoku(&args),
         Some(Command::Queens(args)) => queens(&args),
+        Some(Command::Colour(args)) => colour(&args),
+        Some(Command::Compare(args)) => compare::run(&args),
     };
     ExitCode::from(code)
 }
@@ -117,7 +121,23 @@ pub(crate) fn configure<'m>(
     solver
 }
 
-pub(crate) fn print_stats(stats: &SearchStats) {
+/// Writes the statistics on standard error, as `--stats` asks: a line of text, or one row of
+/// a strategy table (`strategy` names the row; `status` says how the search ended).
+pub(crate) fn print_stats(stats: &SearchStats, strategy: &StrategyArgs, level: &str, status: &str) {
+    let Some(format) = strategy.stats else {
+        return;
+    };
+    if format != TableFormat::Text {
+        let names = strategy.names(level);
+        let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
+        let row = table::Row::new(names, stats, status);
+        let text = match format {
+            TableFormat::Json => row.to_json(),
+            _ => table::render(&[row], format.into()).trim_end().to_owned(),
+        };
+        note!("{text}");
+        return;
+    }
     note!(
         "nodes {}, failures {}, backtracks {}, propagations {}, solutions {}, max depth {}, time {:.3} ms",
         stats.nodes,
@@ -201,21 +221,11 @@ fn sudoku(args: &SudokuArgs) -> u8 {
     if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
         return code;
     }
-    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
-    let source = path.map_or("standard input".into(), |p| p.display().to_string());
-    let bytes = match read_input(path) {
-        Ok(bytes) => bytes,
-        Err(message) => return bad_input(message),
-    };
-    let (grid, input_format) = match Grid::parse_bytes(&bytes, args.input_format.map(Into::into)) {
-        Ok(parsed) => parsed,
-        Err(error @ ParseError::TextAfterGrid { .. }) => {
-            return bad_input(format_args!(
-                "{source}: {error} (to solve one puzzle per line, use --batch)"
-            ));
-        }
-        Err(error) => return bad_input(format_args!("{source}: {error}")),
-    };
+    let (grid, input_format) =
+        match load_grid(args.file.as_deref(), args.input_format.map(Into::into)) {
+            Ok(loaded) => loaded,
+            Err(code) => return code,
+        };
     let format: GridFormat = args.format.map_or(input_format, Into::into);
     if let Err(error) = grid.to_text(format) {
         return bad_input(error);
@@ -230,6 +240,7 @@ fn sudoku(args: &SudokuArgs) -> u8 {
         mode: &args.mode,
         strategy: &args.strategy,
         separator,
+        level: "full",
     };
     let board = Board::Grid {
         columns: grid.side(),
@@ -240,19 +251,81 @@ fn sudoku(args: &SudokuArgs) -> u8 {
     })
 }
 
+/// Reads and parses one grid from `file` (standard input if absent or `-`); a bad input is
+/// reported, and its exit code returned.
+pub(crate) fn load_grid(
+    file: Option<&Path>,
+    format: Option<GridFormat>,
+) -> Result<(Grid, GridFormat), u8> {
+    let path = file.filter(|p| p.as_os_str() != "-");
+    let source = path.map_or("standard input".into(), |p| p.display().to_string());
+    let bytes = read_input(path).map_err(bad_input)?;
+    match Grid::parse_bytes(&bytes, format) {
+        Ok(parsed) => Ok(parsed),
+        Err(error @ ParseError::TextAfterGrid { .. }) => Err(bad_input(format_args!(
+            "{source}: {error} (to solve one puzzle per line, use --batch)"
+        ))),
+        Err(error) => Err(bad_input(format_args!("{source}: {error}"))),
+    }
+}
+
+/// The N-Queens model asked for.
+pub(crate) fn queens_model(n: usize, model: QueensModel) -> Result<Queens, u8> {
+    let built = match model {
+        QueensModel::Alldiff => Queens::new(n),
+        QueensModel::Binary => Queens::pairwise(n),
+    };
+    built.map_err(bad_input)
+}
+
+/// The colouring of the graph named `graph`.
+pub(crate) fn colouring(graph: &str, colours: i32) -> Result<Colouring, u8> {
+    let built = match graph.strip_prefix("myciel").map(str::parse::<u32>) {
+        _ if graph == "australia" => Colouring::australia(colours),
+        Some(Ok(order)) => Colouring::mycielski(order, colours),
+        _ => {
+            return Err(bad_input(format_args!(
+                "unknown graph {graph:?}: the graphs are australia and myciel3 to myciel8"
+            )));
+        }
+    };
+    built.map_err(bad_input)
+}
+
+fn colour(args: &ColourArgs) -> u8 {
+    if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
+        return code;
+    }
+    let graph = match colouring(&args.graph, args.colours) {
+        Ok(graph) => graph,
+        Err(code) => return code,
+    };
+    let solver = configure(graph.model(), &args.strategy, PropagationLevel::Full);
+    let answer = Answer {
+        mode: &args.mode,
+        strategy: &args.strategy,
+        separator: "",
+        level: "full",
+    };
+    watched(solver, &args.show, answer, Board::Table, |solution| {
+        format!("{}\n", graph.describe(solution))
+    })
+}
+
 fn queens(args: &QueensArgs) -> u8 {
     if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
         return code;
     }
-    let queens = match Queens::new(args.n as usize) {
+    let queens = match queens_model(args.n as usize, args.model) {
         Ok(queens) => queens,
-        Err(error) => return bad_input(error),
+        Err(code) => return code,
     };
     let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
     let answer = Answer {
         mode: &args.mode,
         strategy: &args.strategy,
         separator: "\n",
+        level: "forward",
     };
     let board = Board::Queens {
         rows: queens.rows().to_vec(),
@@ -275,6 +348,8 @@ pub(crate) struct Answer<'a> {
     pub(crate) mode: &'a ModeArgs,
     pub(crate) strategy: &'a StrategyArgs,
     pub(crate) separator: &'a str,
+    /// The name of the puzzle's default propagation level, for `--stats` rows.
+    pub(crate) level: &'a str,
 }
 
 /// Runs [`search`] with the observers `show` asks for (none by default, at full speed): a
@@ -351,6 +426,7 @@ fn search<O: SearchObserver>(
         mode,
         strategy,
         separator,
+        ..
     } = answer;
     let mut out = io::stdout().lock();
     let limit = mode.limit.unwrap_or(u64::MAX);
@@ -427,9 +503,8 @@ fn search<O: SearchObserver>(
     if let Err(e) = out.flush() {
         return output_failed(e, exit::SOLVED);
     }
-    if strategy.stats {
-        print_stats(&solver.stats());
-    }
+    let status = stopped_by.map_or_else(|| "done".to_owned(), |limit| limit.to_string());
+    print_stats(&solver.stats(), strategy, answer.level, &status);
     match stopped_by {
         Some(Limit::Solutions) => {
             note!(

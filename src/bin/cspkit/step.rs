@@ -84,9 +84,7 @@ pub(crate) fn run(
     {
         return output_failed(error, exit::SOLVED);
     }
-    if answer.strategy.stats {
-        crate::print_stats(&solver.stats());
-    }
+    crate::print_stats(&solver.stats(), answer.strategy, answer.level, "done");
     if found == 0 {
         note!("cspkit: no solution");
         return exit::NO_SOLUTION;

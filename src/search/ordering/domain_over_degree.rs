@@ -13,11 +13,8 @@ pub struct DomainOverDegree;
 impl VariableOrder for DomainOverDegree {
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         let mut best: Option<(u64, u64, VarId)> = None;
-        for var in view.variables() {
+        for var in view.unfixed() {
             let size = view.domain(var).size() as u64;
-            if size <= 1 {
-                continue;
-            }
             let degree = view.degree(var) as u64;
             // size / degree < best_size / best_degree, compared without division; degree 0
             // counts as an infinitely large ratio.

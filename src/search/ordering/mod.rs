@@ -48,8 +48,10 @@
 
 mod ascending;
 mod descending;
+mod dom_wdeg;
 mod domain_over_degree;
 mod input_order;
+mod least_constraining;
 mod middle_out;
 mod random_value;
 mod smallest_domain;
@@ -57,15 +59,17 @@ mod smallest_domain_random_ties;
 
 pub use ascending::Ascending;
 pub use descending::Descending;
+pub use dom_wdeg::DomWdeg;
 pub use domain_over_degree::DomainOverDegree;
 pub use input_order::InputOrder;
+pub use least_constraining::LeastConstraining;
 pub use middle_out::MiddleOut;
 pub use random_value::RandomValue;
 pub use smallest_domain::SmallestDomain;
 pub use smallest_domain_random_ties::SmallestDomainRandomTies;
 
 use crate::domain::Domain;
-use crate::ids::VarId;
+use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
 
 /// A read-only view of the search state, given to orderings.
@@ -136,6 +140,13 @@ impl<'a> SearchView<'a> {
             front: 0,
             back: self.domains.len() as u32,
         }
+    }
+
+    /// The smallest domain a variable still to branch on can have: 2, or 1 in a textbook
+    /// search (where a variable fixed by forward checking is still assigned by a decision). An
+    /// order looking for the smallest domain can stop at the first this small.
+    pub fn min_unfixed_size(&self) -> usize {
+        if self.decided.is_some() { 1 } else { 2 }
     }
 
     /// The number of constraints on `var` (its static degree).
@@ -235,6 +246,13 @@ pub trait VariableOrder {
     fn start_run(&mut self, run: u32) {
         let _ = run;
     }
+
+    /// A node failed; `constraint` reported it, if one did. Orders that learn from failures
+    /// (dom/wdeg) count them here; the default ignores them.
+    #[inline]
+    fn failure(&mut self, constraint: Option<ConstraintId>) {
+        let _ = constraint;
+    }
 }
 
 impl<F> VariableOrder for F
@@ -253,6 +271,10 @@ impl VariableOrder for Box<dyn VariableOrder + '_> {
 
     fn start_run(&mut self, run: u32) {
         (**self).start_run(run);
+    }
+
+    fn failure(&mut self, constraint: Option<ConstraintId>) {
+        (**self).failure(constraint);
     }
 }
 

@@ -13,11 +13,12 @@ impl VariableOrder for SmallestDomain {
     #[inline]
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         let mut best: Option<(usize, VarId)> = None;
-        for var in view.variables() {
+        let floor = view.min_unfixed_size();
+        for var in view.unfixed() {
             let size = view.domain(var).size();
-            if size > 1 && best.is_none_or(|(s, _)| size < s) {
+            if best.is_none_or(|(s, _)| size < s) {
                 best = Some((size, var));
-                if size == 2 {
+                if size <= floor {
                     break; // No unfixed domain is smaller.
                 }
             }

@@ -63,9 +63,9 @@ impl VariableOrder for SmallestDomainRandomTies {
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         // The smallest (size, rank), where the rank is the variable's place in the permutation.
         let mut best: Option<(usize, u64, VarId)> = None;
-        for var in view.variables() {
+        for var in view.unfixed() {
             let size = view.domain(var).size();
-            if size <= 1 || best.is_some_and(|(s, _, _)| size > s) {
+            if best.is_some_and(|(s, _, _)| size > s) {
                 continue;
             }
             let rank = random::nth(self.key, var.index() as u64);
