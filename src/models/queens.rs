@@ -49,13 +49,7 @@ impl Queens {
     pub fn new(n: usize) -> Result<Queens, ModelError> {
         let size = i32::try_from(n).unwrap_or(i32::MAX);
         let mut model = Model::new();
-        let rows = (0..n)
-            .map(|row| model.new_named_var(format!("row {}", row + 1), 1..=size))
-            .collect::<Result<Vec<_>, _>>()?;
-        if n == 0 {
-            // Reported as the empty domain that zero columns would give every queen.
-            model.new_named_var("row 1", 1..1)?;
-        }
+        let rows = Queens::rows_of(&mut model, n)?;
         // Row i's queen stands on diagonal `q[i] + i` and on anti-diagonal `q[i] - i`.
         let diagonal = |sign: i32| -> Vec<IntView> {
             (0..size)
@@ -81,14 +75,8 @@ impl Queens {
     ///
     /// As [`Queens::new`].
     pub fn pairwise(n: usize) -> Result<Queens, ModelError> {
-        let size = i32::try_from(n).unwrap_or(i32::MAX);
         let mut model = Model::new();
-        let rows = (0..n)
-            .map(|row| model.new_named_var(format!("row {}", row + 1), 1..=size))
-            .collect::<Result<Vec<_>, _>>()?;
-        if n == 0 {
-            model.new_named_var("row 1", 1..1)?;
-        }
+        let rows = Queens::rows_of(&mut model, n)?;
         for i in 0..n {
             for j in i + 1..n {
                 let d = i32::try_from(j - i).unwrap_or(i32::MAX);
@@ -108,6 +96,19 @@ impl Queens {
             }
         }
         Ok(Queens { model, rows })
+    }
+
+    /// The variables `row 1` to `row n` of `model`, each holding its queen's column from 1.
+    fn rows_of(model: &mut Model, n: usize) -> Result<Vec<VarId>, ModelError> {
+        let size = i32::try_from(n).unwrap_or(i32::MAX);
+        let rows = (0..n)
+            .map(|row| model.new_named_var(format!("row {}", row + 1), 1..=size))
+            .collect::<Result<Vec<_>, _>>()?;
+        if n == 0 {
+            // Reported as the empty domain that zero columns would give every queen.
+            model.new_named_var("row 1", 1..1)?;
+        }
+        Ok(rows)
     }
 
     /// The number of queens.

@@ -179,20 +179,16 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
             continue;
         };
         let label = escape(&tree.label(placed.id));
-        // A label beside its edge, on the side away from the parent's other edges.
-        let (anchor, shift) = if placed.x < px - 0.5 {
-            ("end", -4.0)
-        } else {
-            ("start", 4.0)
-        };
+        // The label just above its child, centred: siblings are a slot apart, so their labels
+        // do not run into each other however many there are.
         let _ = writeln!(
             out,
             "<line class=\"edge\" x1=\"{px:.1}\" y1=\"{py:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>\
-             <text class=\"decision\" text-anchor=\"{anchor}\" x=\"{:.1}\" y=\"{:.1}\">{label}</text>",
+             <text class=\"decision\" text-anchor=\"middle\" x=\"{:.1}\" y=\"{:.1}\">{label}</text>",
             placed.x,
             placed.y,
-            (px + placed.x) / 2.0 + shift,
-            (py + placed.y) / 2.0,
+            placed.x,
+            placed.y - RADIUS - 4.0,
         );
     }
     for placed in &layout.nodes {
@@ -254,7 +250,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
 
 const STYLE: &str = "<style>
 .edge { stroke: #888; stroke-width: 1 }
-.decision { font-size: 9px; fill: #333 }
+.decision { font-size: 9px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px }
 .node { stroke: #333; stroke-width: 1; fill: #fff }
 .node.failed { fill: #d62728 }
 .node.solution { fill: #2ca02c }
