@@ -6,12 +6,14 @@
 //!
 //! ```text
 //!  bin/cspkit        the command line
-//!  models            Sudoku, N-Queens: the public API only
-//!  search            the solver: engine, orderings, limits, restarts, parallel search
+//!  models            Sudoku, N-Queens, graph colouring: the public API only
+//!  teach             trace, search trees, strategy tables: observers of the event stream
+//!  search            the solver: engine, orderings, limits, restarts, parallel search,
+//!                    the event stream and stepping
 //!  conformance       the constraint test kit
 //!  model             variables, posted constraints, linear expressions, solutions
 //!  constraints       the built-in constraints
-//!  kernel            Constraint, Propagator, PropagationContext, events, trail, queue
+//!  kernel            Constraint, Propagator, PropagationContext, views, events, trail, queue
 //!  domain, ids, error
 //! ```
 //!
