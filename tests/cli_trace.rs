@@ -322,3 +322,38 @@ fn textbook_options_reach_the_library_as_documented() {
         );
     }
 }
+
+#[test]
+fn the_tree_file_is_checked_before_the_search_and_its_errors_are_named() {
+    let output = cspkit(&["queens", "6", "--tree", "tree.png"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("must end in .dot, .svg or .html"));
+    assert!(output.stdout.is_empty(), "nothing searched");
+
+    let output = cspkit(&["queens", "6", "--tree", "/nonexistent-dir/tree.svg"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot write the tree to /nonexistent-dir/tree.svg"));
+
+    let output = cspkit(&["queens", "8", "--count", "--jobs", "2", "--tree", "t.svg"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("--tree draws one search"));
+
+    // A tree cut by --tree-limit says so, and still draws what it holds.
+    let dir = std::env::temp_dir().join(format!("cspkit-tree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cut.dot");
+    let output = cspkit(&[
+        "queens",
+        "8",
+        "--count",
+        "--tree",
+        path.to_str().unwrap(),
+        "--tree-limit",
+        "50",
+    ]);
+    assert!(output.status.success());
+    assert!(text(&output.stderr).contains("the tree holds the first 50 nodes"));
+    let dot = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(dot.matches(" -> ").count(), 49);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -146,7 +146,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = parse_count)]
     pub node_limit: u64,
     /// Stop each run after this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
     pub time_limit: Duration,
     /// How to print the table.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
