@@ -1,12 +1,16 @@
-//! Watch the search: print every decision, failure, backtrack and solution of 4-Queens.
+//! Watch the search: a hand-written observer that prints every decision, failure, backtrack
+//! and solution of N-Queens, beside the library's own trace of the same search.
 //!
-//! Run with `cargo run --release --example trace` (add `-- forward` for forward checking; the
-//! default is plain backtracking, the textbook algorithm).
+//! Run with `cargo run --release --example trace` (4 queens, plain backtracking), or give the
+//! level and the size: `cargo run --release --example trace -- forward 6`. The command line
+//! has the library's trace built in: `cspkit queens 6 --trace`.
 
 use cspkit::models::queens::Queens;
+use cspkit::teach::trace::Trace;
 use cspkit::{ConstraintId, Model, PropagationLevel, SearchObserver, VarId};
 
-/// Prints each event indented by its depth, with the model's names for variables and constraints.
+/// Prints each event indented by its depth, with the model's names for variables and
+/// constraints: the four summary methods of [`SearchObserver`] are all it takes.
 struct Printer<'m> {
     model: &'m Model,
 }
@@ -36,13 +40,17 @@ impl SearchObserver for Printer<'_> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let level = match std::env::args().nth(1).as_deref() {
+    let mut args = std::env::args().skip(1);
+    let level = match args.next().as_deref() {
         Some("forward") => PropagationLevel::Forward,
         Some("full") => PropagationLevel::Full,
         _ => PropagationLevel::None,
     };
-    let queens = Queens::new(4)?;
+    let n = args.next().map_or(Ok(4), |n| n.parse::<usize>())?;
+    let queens = Queens::new(n)?;
     let model = queens.model();
+
+    println!("-- a hand-written observer --");
     let mut solver = model
         .solver()
         .with_propagation(level)
@@ -54,5 +62,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{level:?}: {} decisions, {} failures, {} backtracks",
         stats.nodes, stats.failures, stats.backtracks
     );
+
+    println!("\n-- the library's trace (cspkit::teach::trace::Trace) --");
+    let mut trace = Trace::new(model, std::io::stdout());
+    let mut solver = model
+        .solver()
+        .with_propagation(level)
+        .with_observer(&mut trace);
+    let _ = solver.next_solution();
+    drop(solver);
+    trace.finish()?;
     Ok(())
 }

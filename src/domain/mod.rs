@@ -768,7 +768,7 @@ pub trait IntoDomain {
     ///
     /// # Errors
     ///
-    /// A [`DomainError`] if the values are empty or span too wide a window.
+    /// A [`DomainError`] if there are no values.
     fn into_domain(self) -> Result<Domain, DomainError>;
 }
 
