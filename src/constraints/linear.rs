@@ -344,7 +344,8 @@ impl Linear {
             if a > 0 {
                 keep_at_most(ctx, var, min + slack / a)?;
             } else {
-                keep_at_least(ctx, var, max - slack / -a)?;
+                // `slack / a` is `-(slack / |a|)`, without negating `a` (which may be i64::MIN).
+                keep_at_least(ctx, var, max + slack / a)?;
             }
         }
         Ok(())
@@ -379,7 +380,8 @@ impl Linear {
             let (up, down) = if a > 0 {
                 (min + above / a, max - below / a)
             } else {
-                (min + below / -a, max - above / -a)
+                // As above: `x / a` for `a < 0` and `x ≥ 0` is `-(x / |a|)`, with no negation.
+                (min - below / a, max + above / a)
             };
             changed |= keep_at_most(ctx, var, up)?;
             changed |= keep_at_least(ctx, var, down)?;
