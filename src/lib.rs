@@ -238,6 +238,7 @@ pub use search::limits::Limit;
 pub use search::observer::{
     BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
 };
+pub use search::optimize::Optimum;
 pub use search::ordering::{
     Ascending, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining, MiddleOut,
     RandomValue, SearchView, SmallestDomain, SmallestDomainRandomTies, Unfixed, ValueOrder,

@@ -87,6 +87,12 @@ impl LinearExpr {
         &self.terms
     }
 
+    /// Whether building the expression overflowed `i64` (such an expression is refused when
+    /// posted or optimised).
+    pub fn has_overflowed(&self) -> bool {
+        self.overflowed
+    }
+
     /// The constant `b`.
     pub fn constant(&self) -> i64 {
         self.constant

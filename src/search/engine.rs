@@ -109,6 +109,16 @@ pub(crate) struct Engine<'m> {
     textbook: bool,
     decided: Vec<bool>,
     scratch: Vec<Domain>,
+    /// Branch and bound: `Σ aᵢ·xᵢ ≤ limit` enforced at every node after the fixpoint.
+    objective: Option<Bound>,
+}
+
+/// The bound of a branch-and-bound search: the terms of the objective (negated for a
+/// maximisation) must sum to at most `limit`.
+#[derive(Debug, Clone)]
+pub(crate) struct Bound {
+    pub(crate) terms: Vec<(i64, VarId)>,
+    pub(crate) limit: i128,
 }
 
 impl<'m> Engine<'m> {
@@ -151,6 +161,7 @@ impl<'m> Engine<'m> {
             textbook: false,
             decided: Vec::new(),
             scratch: Vec::new(),
+            objective: None,
         }
     }
 
@@ -168,6 +179,19 @@ impl<'m> Engine<'m> {
         self.tried.clear();
         self.sibling = None;
         self.decided.iter_mut().for_each(|d| *d = false);
+    }
+
+    /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
+    /// propagated from now on.
+    pub(crate) fn set_bound(&mut self, bound: Option<Bound>) {
+        self.objective = bound;
+    }
+
+    /// Tightens the bound's limit (a better solution was found).
+    pub(crate) fn tighten(&mut self, limit: i128) {
+        if let Some(bound) = &mut self.objective {
+            bound.limit = bound.limit.min(limit);
+        }
     }
 
     /// Switches textbook forward checking on: after each decision, each constraint on the
@@ -364,7 +388,61 @@ impl<'m> Engine<'m> {
             self.queue.clear();
             return Ok(());
         }
-        self.propagate(run)
+        self.propagate(run)?;
+        // Branch and bound: the objective's bound, then the fixpoint again, until both hold.
+        while self.objective.is_some() {
+            match self.bound_pass() {
+                Ok(false) => break,
+                Ok(true) => self.propagate(run)?,
+                Err(Conflict) => {
+                    self.queue.clear();
+                    report_failure(run, self.node, None, None, self.frames.len());
+                    return Err(Conflict);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One bounds pass of `Σ aᵢ·xᵢ ≤ limit`; returns whether a domain changed.
+    fn bound_pass(&mut self) -> Result<bool, Conflict> {
+        let Some(bound) = self.objective.take() else {
+            return Ok(false);
+        };
+        let result = self.apply_bound(&bound);
+        self.objective = Some(bound);
+        result
+    }
+
+    fn apply_bound(&mut self, bound: &Bound) -> Result<bool, Conflict> {
+        let mut least: i128 = 0;
+        for &(a, var) in &bound.terms {
+            let d = &self.domains[var.index()];
+            let (min, max) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
+            let end = if a > 0 { min } else { max };
+            least += i128::from(a) * i128::from(end);
+        }
+        let slack = bound.limit - least;
+        if slack < 0 {
+            return Err(Conflict);
+        }
+        let clamp = |v: i128| v.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32;
+        let mut changed = false;
+        for &(a, var) in &bound.terms {
+            let d = &self.domains[var.index()];
+            let (min, max) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
+            // a·x may exceed its least value by at most the slack; for a < 0, `slack / a` is
+            // `-(slack / |a|)` (slack ≥ 0).
+            let a = i128::from(a);
+            changed |= if a > 0 {
+                let limit = clamp(i128::from(min) + slack / a);
+                self.apply_changed(|ctx| ctx.remove_above(var, limit))?
+            } else {
+                let limit = clamp(i128::from(max) + slack / a);
+                self.apply_changed(|ctx| ctx.remove_below(var, limit))?
+            };
+        }
+        Ok(changed)
     }
 
     /// Undoes decisions until a refutation propagates without failure.
@@ -539,6 +617,19 @@ impl<'m> Engine<'m> {
             }
         }
         Ok(())
+    }
+
+    /// [`apply`](Self::apply), saying whether the domain changed.
+    fn apply_changed(
+        &mut self,
+        change: impl FnOnce(&mut PropagationContext<'_>) -> Result<bool, Conflict>,
+    ) -> Result<bool, Conflict> {
+        let mut changed = false;
+        self.apply(|ctx| {
+            changed = change(ctx)?;
+            Ok(changed)
+        })?;
+        Ok(changed)
     }
 
     /// Changes one domain through a propagation context, waking its watchers.

@@ -15,6 +15,7 @@
 mod engine;
 pub(crate) mod limits;
 pub(crate) mod observer;
+pub(crate) mod optimize;
 pub(crate) mod ordering;
 mod pairs;
 mod parallel;
@@ -445,9 +446,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                 engine.reset(self.model);
                 engine
             }
-            None => self
-                .engine
-                .insert(Engine::new(self.model, self.level, self.branching)),
+            None => self.engine.insert(self.new_engine()),
         };
         for (var, value) in fixed {
             // Checked against the model, then against the fixes made so far: a variable fixed
@@ -587,17 +586,22 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// orders told that run 0 starts.
     fn start(&mut self) {
         if self.engine.is_none() {
-            let mut engine = Engine::new(self.model, self.level, self.branching);
-            if self.textbook {
-                engine.set_textbook(self.model, true);
-            }
-            self.engine = Some(engine);
+            self.engine = Some(self.new_engine());
         }
         if !self.started {
             self.started = true;
             self.variable_order.start_run(0);
             self.value_order.start_run(0);
         }
+    }
+
+    /// An engine for this solver's model, level, branching and mode.
+    fn new_engine(&self) -> Engine<'m> {
+        let mut engine = Engine::new(self.model, self.level, self.branching);
+        if self.textbook {
+            engine.set_textbook(self.model, true);
+        }
+        engine
     }
 
     /// Runs the search to its next solution, the end of the tree or a limit. Events a step

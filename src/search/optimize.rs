@@ -1,0 +1,208 @@
+//! Optimisation by branch and bound: [`Solver::minimize`] and [`Solver::maximize`].
+//!
+//! The search is the solver's own (its orders, propagation and limits); after each solution,
+//! the objective's bound is tightened to "strictly better", and every node from then on
+//! enforces it by bounds propagation (`Σ aᵢ·xᵢ ≤ best − 1`) after its fixpoint, before the
+//! fixpoint runs again on what that pruned. When the search ends, the last solution is
+//! optimal; when a limit ends it, the last one is the best found, and the bound proved so far
+//! says how far it may be from the optimum.
+
+use super::Solver;
+use super::engine::{Bound, Step};
+use super::limits::Limit;
+use super::observer::SearchObserver;
+use super::ordering::{ValueOrder, VariableOrder};
+use crate::error::ModelError;
+use crate::model::{LinearExpr, Solution};
+
+/// The answer of [`Solver::minimize`] or [`Solver::maximize`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use]
+pub enum Optimum {
+    /// The best solution, proved optimal: the search finished.
+    Optimal {
+        /// The solution.
+        solution: Solution,
+        /// Its objective value.
+        value: i64,
+    },
+    /// A limit stopped the search after it found solutions: the best of them, not proved.
+    BestFound {
+        /// The best solution found.
+        solution: Solution,
+        /// Its objective value.
+        value: i64,
+        /// What stopped the search.
+        stopped_by: Limit,
+    },
+    /// The search finished without a solution: there is none.
+    Infeasible,
+    /// A limit stopped the search before any solution.
+    Unknown(Limit),
+}
+
+impl Optimum {
+    /// The best solution and its value, optimal or not.
+    pub fn best(&self) -> Option<(&Solution, i64)> {
+        match self {
+            Optimum::Optimal { solution, value }
+            | Optimum::BestFound {
+                solution, value, ..
+            } => Some((solution, *value)),
+            _ => None,
+        }
+    }
+
+    /// Whether the answer is proved: optimal, or infeasible.
+    pub fn is_proved(&self) -> bool {
+        matches!(self, Optimum::Optimal { .. } | Optimum::Infeasible)
+    }
+}
+
+impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
+    /// The solution with the smallest value of `objective`, by branch and bound; see
+    /// [`minimize_with`](Self::minimize_with) to see each improving solution as it is found.
+    ///
+    /// # Errors
+    ///
+    /// As [`minimize_with`](Self::minimize_with).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::{LinearExpr, Model, Optimum};
+    ///
+    /// // The cheapest x, y with x + y ≥ 7 and x ≤ 2y, at price 3x + 2y.
+    /// let mut model = Model::new();
+    /// let x = model.new_var(0..=10)?;
+    /// let y = model.new_var(0..=10)?;
+    /// model.post((LinearExpr::from(x) + y).ge(7))?;
+    /// model.post(LinearExpr::from(x).le(LinearExpr::from(y) * 2))?;
+    /// let cost = LinearExpr::from(x) * 3 + LinearExpr::from(y) * 2;
+    /// let optimum = model.solver().minimize(cost)?;
+    /// let (solution, value) = optimum.best().unwrap();
+    /// assert!(optimum.is_proved());
+    /// assert_eq!((solution[x], solution[y], value), (0, 7, 14));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn minimize(&mut self, objective: impl Into<LinearExpr>) -> Result<Optimum, ModelError> {
+        self.minimize_with(objective, |_, _| {})
+    }
+
+    /// The solution with the largest value of `objective`, by branch and bound.
+    ///
+    /// # Errors
+    ///
+    /// As [`minimize_with`](Self::minimize_with).
+    pub fn maximize(&mut self, objective: impl Into<LinearExpr>) -> Result<Optimum, ModelError> {
+        self.maximize_with(objective, |_, _| {})
+    }
+
+    /// [`maximize`](Self::maximize), calling `improved` with each better solution as the
+    /// search finds it, and its value.
+    ///
+    /// # Errors
+    ///
+    /// As [`minimize_with`](Self::minimize_with).
+    pub fn maximize_with(
+        &mut self,
+        objective: impl Into<LinearExpr>,
+        improved: impl FnMut(&Solution, i64),
+    ) -> Result<Optimum, ModelError> {
+        self.optimize(objective.into(), -1, improved)
+    }
+
+    /// [`minimize`](Self::minimize), calling `improved` with each better solution as the
+    /// search finds it, and its value: the values strictly decrease, and the last one is the
+    /// optimum when the search finishes.
+    ///
+    /// The search starts afresh (as after [`Solver::restart_with`] with the fixes in force),
+    /// with the solver's orders, propagation and limits; restarts are not used.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] if the objective uses a variable of another model, and
+    /// [`ModelError::InvalidConstraint`] if building it overflowed.
+    pub fn minimize_with(
+        &mut self,
+        objective: impl Into<LinearExpr>,
+        improved: impl FnMut(&Solution, i64),
+    ) -> Result<Optimum, ModelError> {
+        self.optimize(objective.into(), 1, improved)
+    }
+
+    fn optimize(
+        &mut self,
+        objective: LinearExpr,
+        sign: i64,
+        mut improved: impl FnMut(&Solution, i64),
+    ) -> Result<Optimum, ModelError> {
+        for &(_, var) in objective.terms() {
+            if !self.model.owns(var) {
+                return Err(ModelError::ForeignVariable {
+                    context: "objective".into(),
+                    variable: format!("{var:?}"),
+                });
+            }
+        }
+        if objective.has_overflowed() {
+            return Err(ModelError::InvalidConstraint {
+                constraint: "objective".into(),
+                reason: "its coefficients or constant overflow i64".into(),
+            });
+        }
+        // Minimise sign · objective: the bound is on Σ (sign·a)·x ≤ limit − sign·constant.
+        let terms = objective
+            .terms()
+            .iter()
+            .filter(|&&(a, _)| a != 0)
+            .map(|&(a, var)| (a.saturating_mul(sign), var))
+            .collect();
+        let fixes = std::mem::take(&mut self.fixes);
+        // The fixes were accepted once: they are again.
+        self.restart_with(fixes)?;
+        self.start();
+        if let Some(engine) = self.engine.as_mut() {
+            // No bound before the first solution: a limit no sum of i64 × i32 terms reaches.
+            engine.set_bound(Some(Bound {
+                terms,
+                limit: i128::MAX / 4,
+            }));
+        }
+        let mut best: Option<(Solution, i64)> = None;
+        let stopped = loop {
+            match self.advance() {
+                Step::Solution => {
+                    let solution = self.current_solution();
+                    let Some(value) = objective.value(&solution) else {
+                        // A value beyond i64: keep searching without this solution.
+                        continue;
+                    };
+                    improved(&solution, value);
+                    let limit = i128::from(value) * i128::from(sign)
+                        - 1
+                        - i128::from(objective.constant()) * i128::from(sign);
+                    if let Some(engine) = self.engine.as_mut() {
+                        engine.tighten(limit);
+                    }
+                    best = Some((solution, value));
+                }
+                Step::Exhausted => break None,
+                Step::Limit(limit) => break Some(limit),
+            }
+        };
+        if let Some(engine) = self.engine.as_mut() {
+            engine.set_bound(None);
+        }
+        Ok(match (best, stopped) {
+            (Some((solution, value)), None) => Optimum::Optimal { solution, value },
+            (Some((solution, value)), Some(stopped_by)) => Optimum::BestFound {
+                solution,
+                value,
+                stopped_by,
+            },
+            (None, None) => Optimum::Infeasible,
+            (None, Some(limit)) => Optimum::Unknown(limit),
+        })
+    }
+}

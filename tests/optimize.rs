@@ -1,0 +1,250 @@
+//! Branch and bound ([`Solver::minimize`], [`Solver::maximize`]): optima against brute force
+//! on random models, published optima (Golomb rulers), and the answers under limits.
+
+use cspkit::{
+    AllDifferent, Branching, Comparison, Limit, Linear, LinearExpr, Model, NotEqual, Optimum,
+    PropagationLevel, VarId,
+};
+use proptest::collection::{btree_set, vec};
+use proptest::prelude::*;
+
+/// Every full assignment of the model's domains that satisfies it.
+fn all_solutions(model: &Model) -> Vec<Vec<i32>> {
+    let domains: Vec<Vec<i32>> = model
+        .variables()
+        .map(|v| model.domain(v).iter().collect())
+        .collect();
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    fn go(
+        k: usize,
+        domains: &[Vec<i32>],
+        model: &Model,
+        current: &mut Vec<i32>,
+        out: &mut Vec<Vec<i32>>,
+    ) {
+        if k == domains.len() {
+            if model.is_solution(current) {
+                out.push(current.clone());
+            }
+            return;
+        }
+        for &v in &domains[k] {
+            current.push(v);
+            go(k + 1, domains, model, current, out);
+            current.pop();
+        }
+    }
+    go(0, &domains, model, &mut current, &mut out);
+    out
+}
+
+#[derive(Debug, Clone)]
+struct Spec {
+    domains: Vec<Vec<i32>>,
+    differ: Vec<(usize, usize, i32)>,
+    sum: Vec<i64>,
+    sum_limit: i64,
+    objective: Vec<i64>,
+    constant: i64,
+}
+
+fn specs() -> impl Strategy<Value = Spec> {
+    (2usize..=5).prop_flat_map(|n| {
+        (
+            vec(
+                btree_set(-4i32..=4, 1..=5).prop_map(|s| s.into_iter().collect()),
+                n,
+            ),
+            vec((0..n, 0..n, -2i32..=2), 0..4),
+            vec(-3i64..=3, n),
+            -8i64..=8,
+            vec(-5i64..=5, n),
+            -10i64..=10,
+        )
+            .prop_map(
+                |(domains, differ, sum, sum_limit, objective, constant)| Spec {
+                    domains,
+                    differ: differ.into_iter().filter(|&(a, b, _)| a != b).collect(),
+                    sum,
+                    sum_limit,
+                    objective,
+                    constant,
+                },
+            )
+    })
+}
+
+fn build(spec: &Spec) -> (Model, Vec<VarId>, LinearExpr) {
+    let mut model = Model::new();
+    let vars: Vec<VarId> = spec
+        .domains
+        .iter()
+        .map(|d| model.new_var(d.clone()).unwrap())
+        .collect();
+    for &(a, b, offset) in &spec.differ {
+        model
+            .post(NotEqual::with_offset(vars[a], vars[b], offset))
+            .unwrap();
+    }
+    let terms: Vec<(i64, VarId)> = spec.sum.iter().zip(&vars).map(|(&a, &v)| (a, v)).collect();
+    if terms.iter().any(|&(a, _)| a != 0) {
+        model
+            .post(Linear::new(&terms, Comparison::Le, spec.sum_limit))
+            .unwrap();
+    }
+    let objective: Vec<(i64, VarId)> = spec
+        .objective
+        .iter()
+        .zip(&vars)
+        .map(|(&a, &v)| (a, v))
+        .collect();
+    (model, vars, LinearExpr::new(&objective, spec.constant))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn branch_and_bound_finds_the_brute_force_optimum(spec in specs()) {
+        let (model, vars, objective) = build(&spec);
+        let value = |s: &[i32]| -> i64 {
+            spec.constant + spec.objective.iter().zip(s).map(|(&a, &v)| a * i64::from(v)).sum::<i64>()
+        };
+        let all = all_solutions(&model);
+        let (lowest, highest) = (all.iter().map(|s| value(s)).min(), all.iter().map(|s| value(s)).max());
+        for level in [PropagationLevel::None, PropagationLevel::Forward, PropagationLevel::Full] {
+            for branching in [Branching::Assign, Branching::Split, Branching::DWay] {
+                let mut seen = Vec::new();
+                let optimum = model
+                    .solver()
+                    .with_propagation(level)
+                    .with_branching(branching)
+                    .minimize_with(objective.clone(), |_, v| seen.push(v))
+                    .unwrap();
+                prop_assert!(seen.windows(2).all(|w| w[1] < w[0]), "improving: {:?}", seen);
+                match (lowest, &optimum) {
+                    (None, Optimum::Infeasible) => {}
+                    (Some(best), Optimum::Optimal { solution, value: v }) => {
+                        prop_assert_eq!(*v, best, "{:?} {:?}", level, branching);
+                        let values: Vec<i32> = vars.iter().map(|&x| solution[x]).collect();
+                        prop_assert!(model.is_solution(&values));
+                        prop_assert_eq!(value(&values), best);
+                    }
+                    other => prop_assert!(false, "{:?} {:?}: {:?}", level, branching, other),
+                }
+                let maximum = model
+                    .solver()
+                    .with_propagation(level)
+                    .with_branching(branching)
+                    .maximize(objective.clone())
+                    .unwrap();
+                prop_assert_eq!(maximum.best().map(|(_, v)| v), highest);
+            }
+        }
+    }
+}
+
+/// A Golomb ruler with `marks` marks: 0 = m₀ < m₁ < … and all differences distinct; the
+/// shortest, by minimising the last mark.
+fn golomb(marks: usize) -> i64 {
+    let mut model = Model::new();
+    let top = 1 << marks;
+    let m: Vec<VarId> = (0..marks)
+        .map(|_| model.new_var(0..=top).unwrap())
+        .collect();
+    model.post(LinearExpr::from(m[0]).eq(0)).unwrap();
+    for i in 1..marks {
+        model.post(LinearExpr::from(m[i - 1]).lt(m[i])).unwrap();
+    }
+    let mut differences = Vec::new();
+    for i in 0..marks {
+        for j in i + 1..marks {
+            let d = model.new_var(1..=top).unwrap();
+            model
+                .post(LinearExpr::from(d).eq(LinearExpr::from(m[j]) - m[i]))
+                .unwrap();
+            differences.push(d);
+        }
+    }
+    model.post(AllDifferent::new(&differences)).unwrap();
+    // Symmetry: the first difference is smaller than the last.
+    model
+        .post(LinearExpr::from(differences[0]).lt(differences[differences.len() - 1]))
+        .unwrap();
+    let optimum = model.solver().minimize(m[marks - 1]).unwrap();
+    assert!(optimum.is_proved(), "{optimum:?}");
+    optimum.best().unwrap().1
+}
+
+#[test]
+fn golomb_rulers_have_their_published_optimal_lengths() {
+    // Optimal Golomb rulers (OEIS A003022): 5 marks 11, 6 marks 17, 7 marks 25, 8 marks 34.
+    assert_eq!(golomb(5), 11);
+    assert_eq!(golomb(6), 17);
+    assert_eq!(golomb(7), 25);
+    assert_eq!(golomb(8), 34);
+}
+
+#[test]
+fn limits_give_the_best_found_and_say_it_is_not_proved() {
+    let mut model = Model::new();
+    let x = model.new_vars(8, 1..=8).unwrap();
+    model.post(AllDifferent::new(&x)).unwrap();
+    // Maximise the weighted sum Σ i·x[i]: many improvements, a large tree.
+    let weights: Vec<(i64, VarId)> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (i as i64 + 1, v))
+        .collect();
+    let objective = LinearExpr::new(&weights, 0);
+    let full = model.solver().maximize(objective.clone()).unwrap();
+    assert_eq!(
+        full.best().map(|(_, v)| v),
+        Some((1..=8).map(|i| i * i).sum())
+    );
+    let limited = model
+        .solver()
+        .with_propagation(PropagationLevel::None)
+        .with_node_limit(100)
+        .maximize(objective)
+        .unwrap();
+    match limited {
+        Optimum::BestFound {
+            value, stopped_by, ..
+        } => {
+            assert_eq!(stopped_by, Limit::Nodes);
+            assert!(value <= 204);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Nothing found before the limit.
+    let none = model.solver().with_node_limit(0).minimize(x[0]).unwrap();
+    assert_eq!(none, Optimum::Unknown(Limit::Nodes));
+    assert!(!none.is_proved());
+    // No solution at all.
+    let mut empty = Model::new();
+    let y = empty.new_vars(3, 1..=2).unwrap();
+    empty.post(AllDifferent::new(&y)).unwrap();
+    assert_eq!(empty.solver().minimize(y[0]).unwrap(), Optimum::Infeasible);
+}
+
+#[test]
+fn a_wide_objective_is_bounded_without_enumerating_it() {
+    let mut model = Model::new();
+    let x = model.new_var(0..=1_000_000_000).unwrap();
+    let y = model.new_var(0..=1_000_000_000).unwrap();
+    model.post((LinearExpr::from(x) + y).ge(1_234_567)).unwrap();
+    model
+        .post(LinearExpr::from(x).le(LinearExpr::from(y) * 3))
+        .unwrap();
+    let mut solver = model.solver().with_branching(Branching::Split);
+    let optimum = solver.minimize(LinearExpr::from(x) * 2 + y).unwrap();
+    // y ≥ (x + y) / 4 ... the cheapest is x = 0, y = 1234567.
+    assert_eq!(
+        optimum.best().map(|(s, v)| (s[x], s[y], v)),
+        Some((0, 1_234_567, 1_234_567))
+    );
+    assert!(optimum.is_proved());
+    assert!(solver.stats().nodes < 200, "{:?}", solver.stats());
+}
