@@ -233,7 +233,7 @@ pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError};
 pub use ids::{ConstraintId, VarId};
 pub use kernel::{IntView, ModelView};
-pub use model::{LinearExpr, Model, Solution};
+pub use model::{BoolVar, LinearExpr, Model, Solution};
 pub use search::limits::Limit;
 pub use search::observer::{
     BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,

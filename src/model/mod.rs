@@ -4,9 +4,11 @@
 //! one model can be solved many times, with different strategies, even from several threads.
 //! Every way of building a model that a user can get wrong returns a [`ModelError`].
 
+mod boolean;
 mod linear_expr;
 mod solution;
 
+pub use boolean::BoolVar;
 pub use linear_expr::LinearExpr;
 pub use solution::Solution;
 
