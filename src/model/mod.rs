@@ -6,6 +6,7 @@
 
 mod boolean;
 mod linear_expr;
+mod reify;
 mod solution;
 
 pub use boolean::BoolVar;
