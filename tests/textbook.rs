@@ -200,3 +200,27 @@ fn d_way_branching_finds_the_same_solutions_in_the_same_order() {
         );
     }
 }
+
+#[test]
+fn every_branching_and_thread_count_agrees_in_textbook_mode() {
+    let queens = Queens::new(7).unwrap();
+    for branching in [Branching::Assign, Branching::Split, Branching::DWay] {
+        for textbook in [false, true] {
+            let solver = || {
+                queens
+                    .model()
+                    .solver()
+                    .with_branching(branching)
+                    .with_propagation(PropagationLevel::None)
+                    .with_textbook_forward_checking(textbook)
+            };
+            assert_eq!(solver().count().solutions, 40, "{branching:?} {textbook}");
+            let threads = std::num::NonZeroUsize::new(2).unwrap();
+            assert_eq!(
+                solver().count_parallel(threads).solutions,
+                40,
+                "{branching:?} {textbook}, two threads"
+            );
+        }
+    }
+}

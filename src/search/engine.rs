@@ -316,11 +316,13 @@ impl<'m> Engine<'m> {
                 run.model.var_name(var),
                 domain,
             );
-            if self.branching == Branching::Split && Some(value) == domain.max() {
-                // `x ≤ max` would not split: split below the largest value instead.
-                value = domain
-                    .below(value)
-                    .expect("a variable branched on has two values");
+            if self.branching == Branching::Split
+                && Some(value) == domain.max()
+                && let Some(below) = domain.below(value)
+            {
+                // `x ≤ max` would not split: split below the largest value instead. (A variable
+                // with one value, branched on in textbook mode, keeps `x ≤ v`: one child.)
+                value = below;
             }
             let parent = self.node;
             failed = self.decide(run, var, value, parent, tried);
