@@ -547,3 +547,23 @@ fn a_d_way_tree_has_one_child_per_value_tried_and_its_leaves_are_the_verdicts() 
         assert_eq!(verdicts, stats.failures + stats.solutions);
     }
 }
+
+#[test]
+fn a_textbook_stream_replays_from_the_root_like_any_other() {
+    let queens = cspkit::models::queens::Queens::new(5).unwrap();
+    for branching in [cspkit::Branching::DWay, cspkit::Branching::Assign] {
+        let mut recorded = Stream {
+            propagation: true,
+            ..Stream::default()
+        };
+        let mut solver = queens
+            .model()
+            .solver()
+            .with_branching(branching)
+            .with_textbook_forward_checking(true)
+            .with_observer(&mut recorded);
+        let _ = solver.count();
+        drop(solver);
+        replay(&recorded.events, 5);
+    }
+}

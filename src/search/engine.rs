@@ -388,6 +388,12 @@ impl<'m> Engine<'m> {
     ) -> Result<(), Conflict> {
         if self.textbook {
             self.queue.clear();
+            if run.observer.observes_propagation() {
+                run.observer.event(&Event::Propagated {
+                    node: self.node,
+                    domains: &self.domains,
+                });
+            }
             return Ok(());
         }
         self.propagate(run)?;
