@@ -258,6 +258,7 @@ fn stepping_to_the_end_prints_what_the_trace_prints() {
         &[][..],
         &["--all"][..],
         &["--count", "--propagation", "none"][..],
+        &["--count", "--trace-limit", "3"][..],
     ] {
         let mut step = vec!["queens", "5", "--step"];
         step.extend_from_slice(extra);

@@ -84,6 +84,14 @@ pub(crate) fn run(
     {
         return output_failed(error, exit::SOLVED);
     }
+    // What the trace still holds: the line of the last node, and what a limit cut.
+    if let Err(error) = solver.observer_mut().finish() {
+        return output_failed(error, exit::SOLVED);
+    }
+    let rest = std::mem::take(solver.observer_mut().writer_mut());
+    if let Err(error) = out.write_all(&rest) {
+        return output_failed(error, exit::SOLVED);
+    }
     crate::print_stats(&solver.stats(), answer.strategy, answer.level, "done");
     if found == 0 {
         note!("cspkit: no solution");
