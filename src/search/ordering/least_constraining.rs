@@ -14,21 +14,66 @@ use crate::search::pairs::{free_domain, pair_clashes};
 /// read pairwise).
 ///
 /// Cost per decision: one pair test per value of `x` and per value of each neighbour, which is
-/// what the textbooks' definition costs; an order for teaching and small problems.
-#[derive(Debug, Clone, Default)]
+/// what the textbooks' definition costs; an order for teaching and small problems. So that a
+/// decision on a large model stays bounded (limits are checked between decisions, not during
+/// one), the pair tests of a decision stop after a budget of work ([`DEFAULT_BUDGET`] by
+/// default, a pair test over a constraint of `k` variables costing `k`):
+/// the values scored by then are tried first, by their counts, and the others after them in
+/// ascending order.
+///
+/// [`DEFAULT_BUDGET`]: LeastConstraining::DEFAULT_BUDGET
+#[derive(Debug, Clone)]
 pub struct LeastConstraining {
     /// The domains of the pair tests (the model's, reused).
     scratch: Vec<Domain>,
+    /// Pair tests allowed per decision.
+    budget: usize,
+}
+
+impl Default for LeastConstraining {
+    fn default() -> Self {
+        LeastConstraining {
+            scratch: Vec::new(),
+            budget: Self::DEFAULT_BUDGET,
+        }
+    }
 }
 
 impl LeastConstraining {
+    /// The work a decision may spend by default, in pair tests times the size of the scope
+    /// they test (about a tenth of a second).
+    pub const DEFAULT_BUDGET: usize = 1_000_000;
+
     /// The order.
     pub fn new() -> Self {
         LeastConstraining::default()
     }
 
+    /// The order, spending at most `work` per decision: a pair test over a constraint of `k`
+    /// variables costs `k`.
+    pub fn with_budget(work: usize) -> Self {
+        LeastConstraining {
+            budget: work,
+            ..LeastConstraining::default()
+        }
+    }
+
     /// How many values of the other variables `var = value` rules out.
     pub fn ruled_out(&mut self, var: VarId, value: i32, view: &SearchView<'_>) -> usize {
+        let mut unlimited = usize::MAX;
+        self.ruled_out_within(var, value, view, &mut unlimited)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// [`ruled_out`](Self::ruled_out), spending at most `budget` pair tests (`None` once it
+    /// runs out).
+    fn ruled_out_within(
+        &mut self,
+        var: VarId,
+        value: i32,
+        view: &SearchView<'_>,
+        budget: &mut usize,
+    ) -> Option<usize> {
         let model = view.model();
         if self.scratch.len() != model.num_variables() {
             self.scratch = model.initial_domains().to_vec();
@@ -44,25 +89,33 @@ impl LeastConstraining {
                 if y == var || view.domain(y).is_fixed() {
                     continue;
                 }
-                count += view
-                    .domain(y)
-                    .iter()
-                    .filter(|&w| {
-                        pair_clashes(&mut self.scratch, constraint, &free, (var, value), (y, w))
-                    })
-                    .count();
+                for w in view.domain(y).iter() {
+                    // A pair test costs about one propagation over the constraint's scope.
+                    *budget = budget.checked_sub(scope.len())?;
+                    count += usize::from(pair_clashes(
+                        &mut self.scratch,
+                        constraint,
+                        &free,
+                        (var, value),
+                        (y, w),
+                    ));
+                }
             }
         }
-        count
+        Some(count)
     }
 }
 
 impl ValueOrder for LeastConstraining {
     fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
         let domain = view.domain(var);
+        let mut budget = self.budget;
         let mut best: Option<(usize, i32)> = None;
         for value in domain.iter() {
-            let count = self.ruled_out(var, value, view);
+            // Out of budget: the best of the values scored so far, else the smallest.
+            let Some(count) = self.ruled_out_within(var, value, view, &mut budget) else {
+                break;
+            };
             if best.is_none_or(|(c, _)| count < c) {
                 best = Some((count, value));
             }
@@ -91,5 +144,10 @@ mod tests {
         assert_eq!([1, 2, 3].map(|v| order.ruled_out(x, v, &view)), [2, 1, 1]);
         // Ties (2 and 3) go to the smaller value.
         assert_eq!(order.select_value(x, &view), 2);
+        // Each value costs 4 pair tests over scopes of 2: 8 units. With no budget, the smallest
+        // value; with enough for the first value only, it; with enough for two, the better.
+        assert_eq!(LeastConstraining::with_budget(0).select_value(x, &view), 1);
+        assert_eq!(LeastConstraining::with_budget(8).select_value(x, &view), 1);
+        assert_eq!(LeastConstraining::with_budget(16).select_value(x, &view), 2);
     }
 }
