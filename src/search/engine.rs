@@ -25,7 +25,7 @@ use crate::model::Model;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
-use crate::search::pairs::{free_domain, pair_clashes};
+use crate::search::pairs::{free_domain, without_clashes};
 use crate::search::stats::SearchStats;
 use crate::search::{Branching, PropagationLevel};
 use smallvec::SmallVec;
@@ -579,21 +579,20 @@ impl<'m> Engine<'m> {
                 continue;
             }
             let free = free_domain(model, scope);
+            // Every pair test of `var = value` on this constraint at once.
+            if !without_clashes(&mut self.scratch, constraint.as_ref(), &free, (var, value)) {
+                let failed = Some(ConstraintId(c as u32));
+                report_failure(run, self.node, failed, None, self.frames.len());
+                return Err(Conflict);
+            }
             for &y in scope {
                 if y == var || self.decided[y.index()] {
                     continue;
                 }
+                let allowed = &self.scratch[y.index()];
                 let doomed: SmallVec<[i32; 64]> = self.domains[y.index()]
                     .iter()
-                    .filter(|&w| {
-                        pair_clashes(
-                            &mut self.scratch,
-                            constraint.as_ref(),
-                            &free,
-                            (var, value),
-                            (y, w),
-                        )
-                    })
+                    .filter(|&w| !allowed.contains(w))
                     .collect();
                 if doomed.is_empty() {
                     continue;

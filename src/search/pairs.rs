@@ -1,6 +1,6 @@
-//! Pair tests: whether two assignments alone already violate a constraint, the rest of its
-//! scope left free. Textbook forward checking filters with them, and the least-constraining
-//! value order counts with them.
+//! Pair tests: which values of the other variables of a constraint clash with one assignment
+//! alone, the rest of its scope left free. Textbook forward checking filters with them, and the
+//! least-constraining value order counts with them.
 
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -24,22 +24,24 @@ pub(crate) fn free_domain(model: &Model, scope: &[VarId]) -> Domain {
     Domain::range(clamp(low), clamp(high)).unwrap_or_else(|_| initial[scope[0].index()].clone())
 }
 
-/// Whether `x = v` and `y = w` alone violate `constraint`: its stateless propagation at
-/// `Forward` fails on domains where they are fixed and the rest of its scope is `free`.
-pub(crate) fn pair_clashes(
+/// The pair tests of `x = v` against every other variable of `constraint`'s scope at once:
+/// the constraint's stateless propagation at `Forward` on domains where only `x` is fixed and
+/// the rest of the scope is `free`. Afterwards `scratch[y]` holds, for each other variable `y`
+/// of the scope, the values that do not clash with `x = v` (a value `w` is gone exactly when
+/// `x = v, y = w` alone violates the constraint, for constraints whose forward checking
+/// removes the values a fixed variable rules out, as every built-in one does); `false` if
+/// `x = v` alone already violates it.
+pub(crate) fn without_clashes(
     scratch: &mut [Domain],
     constraint: &dyn Constraint,
     free: &Domain,
     (x, v): (VarId, i32),
-    (y, w): (VarId, i32),
 ) -> bool {
     for z in constraint.scope() {
         scratch[z.index()].clone_from(free);
     }
-    let one = |value: i32| Domain::from_values([value]).expect("one value");
-    scratch[x.index()] = one(v);
-    scratch[y.index()] = one(w);
+    scratch[x.index()] = Domain::from_values([v]).expect("one value");
     let mut trail = Trail::default();
     let mut ctx = PropagationContext::new(scratch, &mut trail, None, PropagationLevel::Forward);
-    constraint.propagate(&mut ctx).is_err()
+    constraint.propagate(&mut ctx).is_ok()
 }

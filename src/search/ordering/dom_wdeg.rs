@@ -54,8 +54,7 @@ impl DomWdeg {
 impl VariableOrder for DomWdeg {
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         self.prepare(view);
-        let model = view.model();
-        let constraints: Vec<_> = model.constraints().map(|(_, c)| c).collect();
+        let constraints = view.model().constraint_list();
         let mut best: Option<(u64, u64, VarId)> = None;
         for var in view.unfixed() {
             let size = view.domain(var).size() as u64;
