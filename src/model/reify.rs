@@ -59,6 +59,31 @@ fn terms_with(terms: &[(i128, VarId)], b: (i128, VarId)) -> Result<Vec<(i64, Var
         .collect()
 }
 
+/// The constraint's sum as a function of its right-hand side, and its constant.
+fn sides(constraint: &Linear) -> (impl Fn(i128) -> LessEq + '_, i128) {
+    let terms: Vec<(i128, VarId)> = constraint
+        .terms()
+        .map(|(a, v)| (i128::from(a), v))
+        .collect();
+    let sum = move |rhs: i128| LessEq {
+        terms: terms.clone(),
+        rhs,
+    };
+    (sum, i128::from(constraint.constant()))
+}
+
+/// `≤`, `<`, `≥` and `>` as one `Σ ≤ r`; `None` for `=` and `≠`.
+fn inequality(constraint: &Linear) -> Option<LessEq> {
+    let (sum, c) = sides(constraint);
+    match constraint.comparison() {
+        Comparison::Le => Some(sum(c)),
+        Comparison::Lt => Some(sum(c - 1)),
+        Comparison::Ge => Some(sum(c).negated()),
+        Comparison::Gt => Some(sum(c + 1).negated()),
+        Comparison::Eq | Comparison::Ne => None,
+    }
+}
+
 impl Model {
     /// A new boolean `b` with `b ⇔ constraint`.
     ///
@@ -93,39 +118,26 @@ impl Model {
     /// [`ModelError::InvalidConstraint`] if a bound of the sum does not fit an `i64`, and the
     /// errors of posting the constraints it is made of (a variable of another model, …).
     pub fn reify_into(&mut self, constraint: Linear, b: BoolVar) -> Result<(), ModelError> {
-        let terms: Vec<(i128, VarId)> = constraint
-            .terms()
-            .map(|(a, v)| (i128::from(a), v))
-            .collect();
-        let c = i128::from(constraint.constant());
-        let sum = |rhs: i128| LessEq {
-            terms: terms.clone(),
-            rhs,
-        };
-        match constraint.comparison() {
-            Comparison::Le => self.reify_le(&sum(c), b),
-            Comparison::Lt => self.reify_le(&sum(c - 1), b),
-            Comparison::Ge => self.reify_le(&sum(c).negated(), b),
-            Comparison::Gt => self.reify_le(&sum(c + 1).negated(), b),
-            Comparison::Eq | Comparison::Ne => {
-                // e ⇔ (Σ ≤ c ∧ Σ ≥ c); b is e, or its negation.
-                let (low, high) = (self.new_bool()?, self.new_bool()?);
-                self.reify_le(&sum(c), low)?;
-                self.reify_le(&sum(c).negated(), high)?;
-                let e = if constraint.comparison() == Comparison::Eq {
-                    b
-                } else {
-                    let e = self.new_bool()?;
-                    self.post(Linear::new(
-                        &[(1, e.var()), (1, b.var())],
-                        Comparison::Eq,
-                        1,
-                    ))?;
-                    e
-                };
-                self.and(&[low, high], e)
-            }
+        if let Some(single) = inequality(&constraint) {
+            return self.reify_le(&single, b);
         }
+        // `=` or `≠`: e ⇔ (Σ ≤ c ∧ Σ ≥ c); b is e, or its negation.
+        let (sum, c) = sides(&constraint);
+        let (low, high) = (self.new_bool()?, self.new_bool()?);
+        self.reify_le(&sum(c), low)?;
+        self.reify_le(&sum(c).negated(), high)?;
+        let e = if constraint.comparison() == Comparison::Eq {
+            b
+        } else {
+            let e = self.new_bool()?;
+            self.post(Linear::new(
+                &[(1, e.var()), (1, b.var())],
+                Comparison::Eq,
+                1,
+            ))?;
+            e
+        };
+        self.and(&[low, high], e)
     }
 
     /// `b → constraint`: when `b` is true the constraint holds; when false, nothing is said.
@@ -134,32 +146,19 @@ impl Model {
     ///
     /// As [`Model::reify_into`].
     pub fn imply(&mut self, b: BoolVar, constraint: Linear) -> Result<(), ModelError> {
-        let terms: Vec<(i128, VarId)> = constraint
-            .terms()
-            .map(|(a, v)| (i128::from(a), v))
-            .collect();
-        let c = i128::from(constraint.constant());
-        let sum = |rhs: i128| LessEq {
-            terms: terms.clone(),
-            rhs,
-        };
-        match constraint.comparison() {
-            Comparison::Le => self.imply_le(&sum(c), b),
-            Comparison::Lt => self.imply_le(&sum(c - 1), b),
-            Comparison::Ge => self.imply_le(&sum(c).negated(), b),
-            Comparison::Gt => self.imply_le(&sum(c + 1).negated(), b),
-            Comparison::Eq => {
-                self.imply_le(&sum(c), b)?;
-                self.imply_le(&sum(c).negated(), b)
-            }
-            Comparison::Ne => {
-                // b → (Σ ≤ c − 1 ∨ Σ ≥ c + 1): one of two fresh booleans, each implying a side.
-                let (below, above) = (self.new_bool()?, self.new_bool()?);
-                self.imply_le(&sum(c - 1), below)?;
-                self.imply_le(&sum(c + 1).negated(), above)?;
-                self.clause(&[below, above], &[b])
-            }
+        if let Some(single) = inequality(&constraint) {
+            return self.imply_le(&single, b);
         }
+        let (sum, c) = sides(&constraint);
+        if constraint.comparison() == Comparison::Eq {
+            self.imply_le(&sum(c), b)?;
+            return self.imply_le(&sum(c).negated(), b);
+        }
+        // b → (Σ ≤ c − 1 ∨ Σ ≥ c + 1): one of two fresh booleans, each implying a side.
+        let (below, above) = (self.new_bool()?, self.new_bool()?);
+        self.imply_le(&sum(c - 1), below)?;
+        self.imply_le(&sum(c + 1).negated(), above)?;
+        self.clause(&[below, above], &[b])
     }
 
     /// `b → Σ ≤ r`: `Σ + M·b ≤ r + M`, with `M` the most the sum can exceed `r` by.
