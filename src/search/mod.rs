@@ -17,7 +17,7 @@ pub(crate) mod limits;
 pub(crate) mod observer;
 pub(crate) mod optimize;
 pub(crate) mod ordering;
-mod pairs;
+pub(crate) mod pairs;
 mod parallel;
 mod pause;
 mod random;

@@ -15,6 +15,7 @@
 
 pub mod dot;
 pub mod html;
+mod replay;
 pub mod svg;
 pub mod table;
 pub mod trace;

@@ -2,13 +2,12 @@
 
 use std::io::{self, Write};
 
-use crate::PropagationContext;
+use super::replay::Replay;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
-use crate::kernel::PropagationLevel;
-use crate::kernel::trail::Trail;
 use crate::model::Model;
 use crate::search::observer::{BranchKind, Event, SearchObserver};
+use crate::search::pairs::{free_domain, without_clashes};
 
 /// Writes a search as it runs: each branch on its own line, indented by the decisions above
 /// it, then what propagation fixed and why, and how the node ended.
@@ -74,10 +73,8 @@ pub struct Trace<'m, W: Write> {
     last_branch: Option<(VarId, i32, BranchKind)>,
     /// The variable a propagator emptied, for the failure that follows.
     wiped: Option<(VarId, ConstraintId)>,
-    /// The domains along the current path: each node's after its propagation, and the current
-    /// node's as its events arrive.
-    path: Vec<(u64, Vec<Domain>)>,
-    current: Vec<Domain>,
+    /// The domains along the current path, rebuilt from the events.
+    replay: Replay,
     cut: Cut,
     error: Option<io::Error>,
 }
@@ -107,8 +104,7 @@ impl<'m, W: Write> Trace<'m, W> {
             pending: None,
             last_branch: None,
             wiped: None,
-            path: vec![(0, model.initial_domains().to_vec())],
-            current: model.initial_domains().to_vec(),
+            replay: Replay::new(model),
             cut: Cut::default(),
             error: None,
         }
@@ -222,57 +218,19 @@ impl<'m, W: Write> Trace<'m, W> {
     }
 
     /// A variable `y`, fixed to `w` at the failed node, such that `x = v` and `y = w` alone
-    /// already violate constraint `c` (the first in its scope): the constraint is propagated
-    /// with only those two fixed, every other variable of its scope free over the span of the
-    /// scope's initial values.
+    /// already violate constraint `c` (the first in its scope), by the pair tests textbook
+    /// forward checking filters with.
     fn clash(&self, c: ConstraintId, x: VarId, v: i32) -> Option<(VarId, i32)> {
         let constraint = self.model.constraint_list().get(c.index())?;
         let scope = constraint.scope();
-        let initial = self.model.initial_domains();
-        let low = scope
-            .iter()
-            .filter_map(|z| initial[z.index()].min())
-            .min()?;
-        let high = scope
-            .iter()
-            .filter_map(|z| initial[z.index()].max())
-            .max()?;
-        let free = Domain::range(low, high).ok()?;
+        let mut scratch = self.model.initial_domains().to_vec();
+        let free = free_domain(self.model, scope);
+        let fits = without_clashes(&mut scratch, constraint.as_ref(), &free, (x, v));
+        let current = self.replay.current();
         scope.iter().find_map(|&y| {
-            let w = self.current.get(y.index())?.value()?;
-            if y == x {
-                return None;
-            }
-            let mut domains = initial.to_vec();
-            for z in scope {
-                domains[z.index()].clone_from(&free);
-            }
-            domains[x.index()] = Domain::from_values([v]).ok()?;
-            domains[y.index()] = Domain::from_values([w]).ok()?;
-            let mut trail = Trail::default();
-            let mut ctx =
-                PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Forward);
-            constraint.propagate(&mut ctx).is_err().then_some((y, w))
+            let w = current.get(y.index())?.value()?;
+            (y != x && (!fits || !scratch[y.index()].contains(w))).then_some((y, w))
         })
-    }
-
-    /// Sets the current domains to those of a new node: its parent's, narrowed by its branch.
-    fn enter(&mut self, parent: u64, var: VarId, value: i32, kind: BranchKind) {
-        while self.path.len() > 1 && self.path.last().is_some_and(|(n, _)| *n != parent) {
-            self.path.pop();
-        }
-        if let Some((_, domains)) = self.path.last() {
-            self.current.clone_from(domains);
-        }
-        if let Some(domain) = self.current.get_mut(var.index()) {
-            let record = &mut |_, _| {};
-            match kind {
-                BranchKind::Equal => domain.fix_to(value, record),
-                BranchKind::NotEqual => domain.remove(value, record),
-                BranchKind::AtMost => domain.clamp(i32::MIN, value, record),
-                BranchKind::Above => domain.clamp(value.saturating_add(1), i32::MAX, record),
-            };
-        }
     }
 
     fn domains_line(&self, domains: &[Domain]) -> Option<String> {
@@ -293,16 +251,15 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
     }
 
     fn event(&mut self, event: &Event<'_>) {
+        self.replay.observe(event);
         match *event {
             Event::Node {
-                parent,
                 var,
                 value,
                 kind,
                 depth,
                 ..
             } => {
-                self.enter(parent, var, value, kind);
                 self.flush_pending();
                 let left = matches!(kind, BranchKind::Equal | BranchKind::AtMost);
                 if left && self.written >= self.limit {
@@ -312,7 +269,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 self.indent = 2 * if left { depth } else { depth + 1 };
                 let mut line = format!("{} {} {value}", self.name(var), kind.symbol());
                 // A refutation that leaves one value decides the variable by itself.
-                if let (false, Some(left)) = (left, self.current[var.index()].value()) {
+                if let (false, Some(left)) = (left, self.replay.current()[var.index()].value()) {
                     line = format!("{line} (so {} = {left})", self.name(var));
                 }
                 self.pending = Some(line);
@@ -325,9 +282,6 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 constraint,
                 ..
             } => {
-                if let Some(domain) = self.current.get_mut(var.index()) {
-                    domain.clone_from(after);
-                }
                 if after.is_empty() {
                     self.wiped = Some((var, constraint));
                 } else if let Some(value) = after.value() {
@@ -341,8 +295,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.last_branch = None;
                 }
             }
-            Event::Propagated { node, domains } => {
-                self.path.push((node, domains.to_vec()));
+            Event::Propagated { domains, .. } => {
                 if self.domains
                     && let Some(text) = self.domains_line(domains)
                 {

@@ -1,5 +1,6 @@
 //! [`SearchTree`]: the tree a search explored, recorded from the event stream, for drawing.
 
+use super::replay::Replay;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
@@ -86,10 +87,8 @@ pub struct SearchTree<'m> {
     limit: usize,
     cut: u64,
     domains: bool,
-    /// The domains along the current path, after each node's propagation.
-    path: Vec<(u64, Vec<Domain>)>,
-    /// The current node's domains as its events arrive.
-    current: Vec<Domain>,
+    /// The domains along the current path, rebuilt from the events.
+    replay: Replay,
 }
 
 impl<'m> SearchTree<'m> {
@@ -112,8 +111,7 @@ impl<'m> SearchTree<'m> {
             limit: Self::DEFAULT_LIMIT,
             cut: 0,
             domains: false,
-            path: Vec::new(),
-            current: model.initial_domains().to_vec(),
+            replay: Replay::new(model),
         }
     }
 
@@ -202,22 +200,13 @@ impl<'m> SearchTree<'m> {
         if !self.domains || id as usize >= self.nodes.len() {
             return;
         }
-        let parent = match self.nodes[id as usize].parent {
-            Some(p) => self
-                .path
-                .iter()
-                .rev()
-                .find(|(n, _)| *n == p)
-                .map(|(_, d)| d.as_slice()),
-            None => Some(self.model.initial_domains()),
-        };
-        let Some(parent) = parent else {
+        let Some(parent) = self.replay.at(self.nodes[id as usize].parent) else {
             return;
         };
         let changes: Vec<(VarId, Domain)> = self
             .model
             .variables()
-            .zip(parent.iter().zip(&self.current))
+            .zip(parent.iter().zip(self.replay.current()))
             .filter(|(_, (before, now))| before != now)
             .map(|(var, (_, now))| (var, now.clone()))
             .collect();
@@ -231,6 +220,9 @@ impl SearchObserver for SearchTree<'_> {
     }
 
     fn event(&mut self, event: &Event<'_>) {
+        if self.domains && !matches!(event, Event::Propagated { .. }) {
+            self.replay.observe(event);
+        }
         match *event {
             Event::Node {
                 node,
@@ -240,25 +232,6 @@ impl SearchObserver for SearchTree<'_> {
                 kind,
                 depth,
             } => {
-                if self.domains {
-                    while self.path.last().is_some_and(|(n, _)| *n != parent) {
-                        self.path.pop();
-                    }
-                    match self.path.last() {
-                        Some((_, domains)) => self.current.clone_from(domains),
-                        None => self.current.clone_from_slice(self.model.initial_domains()),
-                    }
-                    let record = &mut |_, _| {};
-                    let domain = &mut self.current[var.index()];
-                    match kind {
-                        BranchKind::Equal => domain.fix_to(value, record),
-                        BranchKind::NotEqual => domain.remove(value, record),
-                        BranchKind::AtMost => domain.clamp(i32::MIN, value, record),
-                        BranchKind::Above => {
-                            domain.clamp(value.saturating_add(1), i32::MAX, record)
-                        }
-                    };
-                }
                 if self.nodes.len() >= self.limit || node as usize != self.nodes.len() {
                     self.cut += 1;
                     return;
@@ -278,15 +251,12 @@ impl SearchObserver for SearchTree<'_> {
                     changes: Vec::new(),
                 });
             }
-            Event::Pruned { var, after, .. } => {
-                if let Some(domain) = self.current.get_mut(var.index()) {
-                    domain.clone_from(after);
-                }
-            }
-            Event::Propagated { node, domains } => {
-                self.current.clone_from_slice(domains);
+            Event::Pruned { .. } => {}
+            Event::Propagated { node, .. } => {
+                // The node's changes are read against its parent's domains, then it joins
+                // the path.
+                self.replay.observe(event);
                 self.close(node);
-                self.path.push((node, domains.to_vec()));
             }
             Event::Failure {
                 node,
