@@ -160,6 +160,8 @@ pub struct ConformanceTest<'a> {
     seed: u64,
     max_domain_size: usize,
     max_assignments: usize,
+    repeats: bool,
+    required: Vec<(PropagationLevel, Consistency)>,
 }
 
 impl fmt::Debug for ConformanceTest<'_> {
@@ -211,6 +213,8 @@ impl<'a> ConformanceTest<'a> {
             seed: Self::DEFAULT_SEED,
             max_domain_size: 5,
             max_assignments: 1024,
+            repeats: false,
+            required: Vec::new(),
         }
     }
 
@@ -241,6 +245,29 @@ impl<'a> ConformanceTest<'a> {
         self
     }
 
+    /// Also tests scopes that name one variable at two positions: in about a third of the
+    /// cases (arity 2 or more), the builder is handed a list in which one position repeats an
+    /// earlier variable, as `Count` over `[x, y, x]` or `x = y · x` would be posted. The brute
+    /// force gives repeated positions one value. Declared idempotence is not enforced on those
+    /// cases (a relaxation that treats the positions apart may need a second call; see
+    /// [`Constraint::scope`]).
+    pub fn repeated_variables(mut self) -> Self {
+        self.repeats = true;
+        self
+    }
+
+    /// Requires `consistency` after every propagation at `level` (the documented strength of
+    /// the constraint). Unlike the other properties, a weak case does not stop the run: every
+    /// case is run, and the failure reported is the smallest weak case (fewest values in the
+    /// scope's domains), with the value left without support and the seed that reproduces it.
+    ///
+    /// [`Consistency::Bounds`] is checked on cases whose domains' hulls hold at most 2^20
+    /// assignments (all of them with the default value ranges).
+    pub fn require(mut self, level: PropagationLevel, consistency: Consistency) -> Self {
+        self.required.push((level, consistency));
+        self
+    }
+
     /// Runs every case.
     ///
     /// # Errors
@@ -265,6 +292,7 @@ impl<'a> ConformanceTest<'a> {
             }),
         };
         let mut seeds = SplitMix64::new(self.seed);
+        let mut weakest: Option<(usize, Box<ConformanceFailure>)> = None;
         for case in 0..self.cases {
             let case_seed = if case == 0 {
                 self.seed
@@ -278,8 +306,18 @@ impl<'a> ConformanceTest<'a> {
                 state: None,
                 constraint: String::new(),
                 level: None,
+                weak: Default::default(),
             };
             let outcome = catch_unwind(AssertUnwindSafe(|| run.run(&mut report)));
+            if let Some(weak) = run.weak.take() {
+                let size: usize = weak.before.iter().map(Domain::size).sum();
+                if weakest
+                    .as_ref()
+                    .is_none_or(|(smallest, _)| size < *smallest)
+                {
+                    weakest = Some((size, weak));
+                }
+            }
             match outcome {
                 Ok(Ok(())) => {}
                 Ok(Err(failure)) => return Err(*failure),
@@ -298,7 +336,10 @@ impl<'a> ConformanceTest<'a> {
             }
             report.cases += 1;
         }
-        Ok(report)
+        match weakest {
+            Some((_, failure)) => Err(*failure),
+            None => Ok(report),
+        }
     }
 
     /// Runs every case and returns the report.
@@ -374,6 +415,8 @@ struct CaseRun<'t, 'a> {
     state: Option<CaseState>,
     constraint: String,
     level: Option<PropagationLevel>,
+    /// The first propagation of this case weaker than a required consistency.
+    weak: std::cell::RefCell<Option<Box<ConformanceFailure>>>,
 }
 
 /// The result of one propagation call from given domains.
@@ -462,6 +505,13 @@ impl CaseRun<'_, '_> {
                 self.failure(Property::Setup, None, format!("cannot declare: {error}"))
             })?;
             vars.push(var);
+        }
+        if self.test.repeats && arity >= 2 && random.chance(1, 3) {
+            // Position `later` of the scope names the variable at `earlier`; the variable it
+            // replaces stays in the model, outside the scope.
+            let later = 1 + random.below(arity as u64 - 1) as usize;
+            let earlier = random.below(later as u64) as usize;
+            vars[1 + later] = vars[1 + earlier];
         }
         let constraint = (self.test.build)(&vars[1..=arity], &mut random);
         self.constraint = describe(&*constraint);
@@ -627,6 +677,7 @@ impl CaseRun<'_, '_> {
         if is_domain_consistent(&main, scope, &solutions) {
             stats.domain_consistent += 1;
         }
+        self.check_strength(level, &main, &solutions);
         // Locality: the same pruning when the domains outside the scope are different.
         let mut elsewhere = current.clone();
         for (i, domain) in elsewhere.iter_mut().enumerate() {
@@ -659,7 +710,7 @@ impl CaseRun<'_, '_> {
             let again = propagate_once(constraint, &main.after, level);
             if again.conflict || again.after != main.after {
                 stats.second_call_pruned += 1;
-                if declared_idempotent {
+                if declared_idempotent && !has_repeats(scope) {
                     return Err(self.failure(
                         Property::Idempotence,
                         Some(&main.after),
@@ -692,6 +743,47 @@ impl CaseRun<'_, '_> {
             }
         }
         self.check_propagator(level, stats, random)
+    }
+
+    /// Records this case as weak if `result` misses a consistency required at `level`.
+    fn check_strength(&self, level: PropagationLevel, result: &Propagated, solutions: &[Vec<i32>]) {
+        let required: Vec<Consistency> = self
+            .test
+            .required
+            .iter()
+            .filter(|(at, _)| *at == level)
+            .map(|&(_, consistency)| consistency)
+            .collect();
+        for consistency in required {
+            if self.weak.borrow().is_some() {
+                break;
+            }
+            let state = self.state.as_ref().expect("the case is set up");
+            let (constraint, scope) = (&*state.model.constraint_list()[0], &state.scope);
+            let gap = match consistency {
+                Consistency::Domain => domain_gap(result, scope, solutions),
+                Consistency::Bounds => bounds_gap(constraint, result, scope),
+            };
+            let Some(gap) = gap else { continue };
+            let message = match gap {
+                Gap::MissedConflict => format!(
+                    "{consistency} consistency required at {level:?}: no solution is left, but \
+                     propagation reported no conflict"
+                ),
+                Gap::Unsupported(i, v) => format!(
+                    "{consistency} consistency required at {level:?}: value {v} of {} is left \
+                     but has no support ({})",
+                    state.model.var_name(var_at(&state.model, i)),
+                    match consistency {
+                        Consistency::Domain => "no solution within the domains left uses it",
+                        Consistency::Bounds =>
+                            "no solution within the bounds of the domains left uses it",
+                    }
+                ),
+            };
+            let failure = self.failure(Property::Strength, Some(&result.after), message);
+            *self.weak.borrow_mut() = Some(failure);
+        }
     }
 
     /// Property 6: the constraint's propagator, if it has one, on a root, a branch, a
@@ -1117,7 +1209,7 @@ fn solutions(constraint: &dyn Constraint, scope: &[usize], domains: &[Domain]) -
     let mut digits = vec![0usize; lists.len()];
     let mut values: Vec<i32> = lists.iter().map(|l| l[0]).collect();
     loop {
-        if constraint.check(&values) {
+        if agrees(scope, &values) && constraint.check(&values) {
             found.push(values.clone());
         }
         let mut p = lists.len();
@@ -1139,6 +1231,114 @@ fn solutions(constraint: &dyn Constraint, scope: &[usize], domains: &[Domain]) -
 
 /// Whether, after `result`, every value left in the scope belongs to a solution within the
 /// domains left (or the conflict was right).
+/// Whether the scope names a variable at two positions.
+fn has_repeats(scope: &[usize]) -> bool {
+    scope
+        .iter()
+        .enumerate()
+        .any(|(p, i)| scope[..p].contains(i))
+}
+
+/// Whether `values` gives the same value at the positions of one variable.
+fn agrees(scope: &[usize], values: &[i32]) -> bool {
+    scope
+        .iter()
+        .enumerate()
+        .all(|(p, i)| match scope[..p].iter().position(|j| j == i) {
+            Some(q) => values[q] == values[p],
+            None => true,
+        })
+}
+
+/// How a propagation result falls short of a consistency.
+enum Gap {
+    /// Some value left has no support: (variable index, value).
+    Unsupported(usize, i32),
+    /// No solution is left, but no conflict was reported.
+    MissedConflict,
+}
+
+/// The first value left without a support among the solutions within the domains left.
+fn domain_gap(result: &Propagated, scope: &[usize], solutions: &[Vec<i32>]) -> Option<Gap> {
+    if result.conflict {
+        return None; // soundness already checked that no solution exists
+    }
+    let within = |solution: &&Vec<i32>| {
+        scope
+            .iter()
+            .zip(solution.iter())
+            .all(|(&i, &v)| result.after[i].contains(v))
+    };
+    let left: Vec<&Vec<i32>> = solutions.iter().filter(within).collect();
+    if left.is_empty() {
+        return Some(Gap::MissedConflict);
+    }
+    for (p, &i) in scope.iter().enumerate() {
+        if let Some(v) = result.after[i]
+            .iter()
+            .find(|&v| !left.iter().any(|s| s[p] == v))
+        {
+            return Some(Gap::Unsupported(i, v));
+        }
+    }
+    None
+}
+
+/// The first bound left without a support among the assignments of the domains' hulls (bounds
+/// consistency over the integers); `None` also when the hulls are too large to enumerate.
+fn bounds_gap(constraint: &dyn Constraint, result: &Propagated, scope: &[usize]) -> Option<Gap> {
+    const LIMIT: u64 = 1 << 20;
+    if result.conflict {
+        return None;
+    }
+    let hulls: Vec<(i32, i32)> = scope
+        .iter()
+        .map(|&i| (result.after[i].min(), result.after[i].max()))
+        .map(|(lo, hi)| (lo.unwrap_or(0), hi.unwrap_or(-1)))
+        .collect();
+    let count = hulls.iter().try_fold(1u64, |n, &(lo, hi)| {
+        n.checked_mul((i64::from(hi) - i64::from(lo) + 1).max(0) as u64)
+    });
+    if count.is_none_or(|n| n > LIMIT) {
+        return None;
+    }
+    let mut low_seen = vec![false; scope.len()];
+    let mut high_seen = vec![false; scope.len()];
+    let mut values: Vec<i32> = hulls.iter().map(|&(lo, _)| lo).collect();
+    'enumerate: loop {
+        if agrees(scope, &values) && constraint.check(&values) {
+            for (p, &(lo, hi)) in hulls.iter().enumerate() {
+                low_seen[p] |= values[p] == lo;
+                high_seen[p] |= values[p] == hi;
+            }
+        }
+        let mut p = scope.len();
+        loop {
+            if p == 0 {
+                break 'enumerate;
+            }
+            p -= 1;
+            if values[p] < hulls[p].1 {
+                values[p] += 1;
+                break;
+            }
+            values[p] = hulls[p].0;
+        }
+    }
+    if !low_seen.iter().any(|&seen| seen) {
+        return Some(Gap::MissedConflict);
+    }
+    (0..scope.len()).find_map(|p| {
+        if !low_seen[p] {
+            Some(Gap::Unsupported(scope[p], hulls[p].0))
+        } else if !high_seen[p] {
+            Some(Gap::Unsupported(scope[p], hulls[p].1))
+        } else {
+            None
+        }
+    })
+}
+
 fn is_domain_consistent(result: &Propagated, scope: &[usize], solutions: &[Vec<i32>]) -> bool {
     if result.conflict {
         return solutions.is_empty();
@@ -1180,12 +1380,17 @@ fn sample_assignments(
         }
     }
     while sample.len() < FULL_ASSIGNMENTS {
-        sample.push(
-            lists
-                .iter()
-                .map(|list| list[random.below(list.len() as u64) as usize])
-                .collect(),
-        );
+        let mut values: Vec<i32> = lists
+            .iter()
+            .map(|list| list[random.below(list.len() as u64) as usize])
+            .collect();
+        // The positions of one variable take the value of its first.
+        for (p, i) in scope.iter().enumerate() {
+            if let Some(q) = scope[..p].iter().position(|j| j == i) {
+                values[p] = values[q];
+            }
+        }
+        sample.push(values);
     }
     sample
 }
@@ -1312,6 +1517,32 @@ pub enum Property {
     NoPanic,
     /// The test's configuration cannot make a case.
     Setup,
+    /// Propagation left a value without support where a
+    /// [required](ConformanceTest::require) consistency allows none.
+    Strength,
+}
+
+/// A strength of propagation the kit can [require](ConformanceTest::require) after every
+/// call at a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Consistency {
+    /// Domain (generalised arc) consistency: every value left in the scope belongs to a
+    /// solution of the constraint within the domains left; and a conflict when none is left.
+    Domain,
+    /// Bounds consistency over the integers (bounds(Z)): the smallest and the largest value
+    /// left of each variable belong to a solution whose values lie between the bounds of the
+    /// domains left (holes ignored); and a conflict when there is none.
+    Bounds,
+}
+
+impl fmt::Display for Consistency {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Consistency::Domain => "domain",
+            Consistency::Bounds => "bounds",
+        })
+    }
 }
 
 impl fmt::Display for Property {
@@ -1330,6 +1561,7 @@ impl fmt::Display for Property {
             Property::Posting => "posting (the model accepts the constraint)",
             Property::NoPanic => "no panic",
             Property::Setup => "setup (the test's configuration)",
+            Property::Strength => "strength (the consistency required after propagation)",
         })
     }
 }

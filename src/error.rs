@@ -45,14 +45,6 @@ pub enum ModelError {
         /// The constraint's name.
         constraint: String,
     },
-    /// The same variable appears twice in one scope.
-    #[error("variable {variable} appears more than once in the scope of {constraint}")]
-    RepeatedVariable {
-        /// The constraint's name.
-        constraint: String,
-        /// The variable's display name.
-        variable: String,
-    },
     /// A variable was fixed to, or asked to keep, a value its domain does not hold.
     #[error("variable {variable} cannot take the value {value}: it is not in its domain {domain}")]
     ValueNotInDomain {

@@ -1,6 +1,6 @@
 //! The conformance kit on every built-in constraint, and on broken constraints it must catch.
 
-use cspkit::conformance::{ConformanceReport, ConformanceTest, Property, SplitMix64};
+use cspkit::conformance::{ConformanceReport, ConformanceTest, Consistency, Property, SplitMix64};
 use cspkit::{
     AllDifferent, Conflict, Constraint, Element, IntView, NotEqual, Predicate, PropagationContext,
     PropagationLevel, Table, VarId,
@@ -440,4 +440,147 @@ fn the_same_seed_gives_the_same_report() {
     };
     assert_eq!(run(11), run(11));
     assert_ne!(run(11).levels, run(12).levels);
+}
+
+/// Every built-in over scopes that name a variable twice: sound, failures detected, state
+/// restored (the kit gives repeated positions one value in its brute force).
+#[test]
+fn every_built_in_conforms_with_a_variable_at_two_positions() {
+    use cspkit::{Comparison, Distance, Linear, Relation};
+    let op = |random: &mut SplitMix64| Comparison::ALL[random.below(6) as usize];
+    let tests: Vec<(&str, ConformanceTest<'_>)> = vec![
+        (
+            "all-different",
+            ConformanceTest::new(4, -2..=3, AllDifferent::new),
+        ),
+        (
+            "linear",
+            ConformanceTest::with_parameters(4, -3..=3, move |vars, random| {
+                let terms: Vec<(i64, VarId)> = vars
+                    .iter()
+                    .map(|&x| (i64::from(random.value_in(-3..=3)), x))
+                    .collect();
+                let constant = i64::from(random.value_in(-5..=5));
+                Linear::new(&terms, op(random), constant)
+            }),
+        ),
+        (
+            "table",
+            ConformanceTest::with_parameters(3, -2..=2, |vars, random| {
+                random_table(vars, random, -2..=2, 20)
+            }),
+        ),
+        (
+            "relation",
+            ConformanceTest::with_parameters(2, -3..=3, move |vars, random| {
+                Relation::new(vars[0], op(random), vars[1])
+            }),
+        ),
+        (
+            "distance",
+            ConformanceTest::with_parameters(2, -3..=3, move |vars, random| {
+                Distance::new(vars[0], vars[1], op(random), random.value_in(0..=3))
+            }),
+        ),
+        (
+            "element",
+            ConformanceTest::new(4, -1..=3, |vars| {
+                Element::with_variables(&vars[2..], vars[0], vars[1])
+            }),
+        ),
+    ];
+    for (name, test) in tests {
+        let report = test.repeated_variables().cases(CASES).run();
+        assert!(report.is_ok(), "{name}: {}", report.unwrap_err());
+    }
+}
+
+#[test]
+fn a_required_consistency_reports_the_smallest_weak_case() {
+    // Forward checking of x ≠ y is domain consistent; at `None` nothing is pruned, so
+    // requiring domain consistency there fails, on a case as small as the kit makes.
+    let failure = ConformanceTest::new(2, 0..=4, |vars| NotEqual::new(vars[0], vars[1]))
+        .require(PropagationLevel::None, Consistency::Domain)
+        .cases(CASES)
+        .run()
+        .unwrap_err();
+    assert_eq!(failure.property, Property::Strength);
+    let values: usize = failure.before.iter().map(|d| d.size()).sum();
+    // x fixed and y ∈ {that value, another}: three values, the fewest with a value to prune.
+    assert_eq!(values, 3, "{failure}");
+    let shown = failure.to_string();
+    assert!(
+        shown.contains("has no support") && shown.contains(".cases(1)"),
+        "{shown}"
+    );
+    // Run alone from its seed, the case fails again.
+    let again = ConformanceTest::new(2, 0..=4, |vars| NotEqual::new(vars[0], vars[1]))
+        .require(PropagationLevel::None, Consistency::Domain)
+        .seed(failure.case_seed)
+        .cases(1)
+        .run()
+        .unwrap_err();
+    assert_eq!(again.before, failure.before);
+    // What is claimed holds.
+    ConformanceTest::new(2, 0..=4, |vars| NotEqual::new(vars[0], vars[1]))
+        .require(PropagationLevel::Forward, Consistency::Domain)
+        .require(PropagationLevel::Full, Consistency::Domain)
+        .cases(CASES)
+        .assert_conforms();
+}
+
+/// x = y by bounds alone: each bound moves to the other's, holes stay.
+#[derive(Debug)]
+struct BoundsEqual([VarId; 2]);
+
+impl Constraint for BoundsEqual {
+    fn scope(&self) -> &[VarId] {
+        &self.0
+    }
+    fn check(&self, values: &[i32]) -> bool {
+        values[0] == values[1]
+    }
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let [x, y] = self.0;
+        loop {
+            let (lo, hi) = (
+                ctx.domain(x)
+                    .min()
+                    .max(ctx.domain(y).min())
+                    .ok_or(Conflict)?,
+                ctx.domain(x)
+                    .max()
+                    .min(ctx.domain(y).max())
+                    .ok_or(Conflict)?,
+            );
+            let mut changed = false;
+            for var in [x, y] {
+                changed |= ctx.remove_below(var, lo)?;
+                changed |= ctx.remove_above(var, hi)?;
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
+
+#[test]
+fn bounds_consistency_is_told_from_domain_consistency() {
+    let build = |vars: &[VarId]| BoundsEqual([vars[0], vars[1]]);
+    ConformanceTest::new(2, -3..=3, build)
+        .require(PropagationLevel::Full, Consistency::Bounds)
+        .cases(CASES)
+        .assert_conforms();
+    let failure = ConformanceTest::new(2, -3..=3, build)
+        .require(PropagationLevel::Full, Consistency::Domain)
+        .cases(CASES)
+        .run()
+        .unwrap_err();
+    assert_eq!(failure.property, Property::Strength, "{failure}");
+    // A hole inside the common bounds: its value has no partner.
+    assert!(
+        failure.to_string().contains("within the domains left"),
+        "{failure}"
+    );
 }

@@ -86,8 +86,7 @@ impl Element {
 
     /// `value = array[index]` for an array of variables. The array may name a variable more
     /// than once, and may contain `index` or `value` (see the type's documentation for what
-    /// that costs in strength); `index` and `value` must differ (posting reports
-    /// [`ModelError::RepeatedVariable`](crate::ModelError::RepeatedVariable)).
+    /// that costs in strength); `index` and `value` may be one variable.
     pub fn with_variables(array: &[VarId], index: VarId, value: VarId) -> Element {
         let mut scope = vec![index, value];
         let mut aliased = false;

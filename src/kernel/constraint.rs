@@ -13,10 +13,17 @@ use crate::kernel::{ModelView, PropagationContext, PropagationLevel, Propagator,
 /// See the [`constraints`](crate::constraints) module for the contract of `propagate` and a
 /// recipe.
 pub trait Constraint: fmt::Debug + Send + Sync {
-    /// The variables the constraint is about, each once.
+    /// The variables the constraint is about.
     ///
-    /// The model rejects an empty scope and a scope that names a variable twice
-    /// ([`ModelError::EmptyScope`](crate::ModelError), `RepeatedVariable`).
+    /// The model rejects an empty scope ([`ModelError::EmptyScope`](crate::ModelError)). A
+    /// variable may appear at more than one position (`x = y + x·0`-like rules, a counted
+    /// variable inside its own count, `pos[i]` and `pos[i] + i + 1` in one all-different): the
+    /// engine treats each position as its own, waking the constraint and reporting
+    /// [`changes`](PropagationContext::changes) once per position, and `check` receives one
+    /// value per position, equal at the positions of one variable. Propagation that treats the
+    /// positions as independent variables stays sound (it prunes for a relaxation of the
+    /// rule); it may be weaker, and a constraint that claims
+    /// [idempotence](Constraint::is_idempotent) may lose it, which costs nothing but strength.
     fn scope(&self) -> &[VarId];
 
     /// Whether a full assignment of the scope satisfies the rule.

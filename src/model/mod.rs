@@ -188,8 +188,7 @@ impl Model {
     /// # Errors
     ///
     /// [`ModelError::EmptyScope`] if the scope is empty, [`ModelError::ForeignVariable`] if it
-    /// names a variable of another model, [`ModelError::RepeatedVariable`] if it names one
-    /// variable twice; any error of the constraint's own
+    /// names a variable of another model; any error of the constraint's own
     /// [`prepare`](Constraint::prepare).
     pub fn post(
         &mut self,
@@ -235,16 +234,6 @@ impl Model {
         }
         if let Some(&var) = scope.iter().find(|&&var| !self.owns(var)) {
             self.validate(var, &describe())?;
-        }
-        // Scopes are small; a sort of a copy beats hashing and keeps the error deterministic
-        // (the first repeated variable in declaration order).
-        let mut sorted: smallvec::SmallVec<[VarId; 32]> = scope.iter().copied().collect();
-        sorted.sort_unstable();
-        if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {
-            return Err(ModelError::RepeatedVariable {
-                constraint: describe(),
-                variable: self.var_name(pair[0]).into_owned(),
-            });
         }
         constraint.prepare(&self.view())?;
         for &var in constraint.scope() {
@@ -471,7 +460,7 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_repeated_scopes_are_rejected_with_the_variable_named() {
+    fn empty_scopes_are_rejected_and_repeated_variables_accepted() {
         let mut m = Model::new();
         let x = m.new_named_var("cell", 1..=4).unwrap();
         let y = m.new_var(1..=4).unwrap();
@@ -479,11 +468,9 @@ mod tests {
             m.post(AllDifferent::new(&[])),
             Err(ModelError::EmptyScope { .. })
         ));
-        let err = m.post(AllDifferent::new(&[x, y, x])).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "variable cell appears more than once in the scope of AllDifferent"
-        );
+        // x twice in one all-different: no solution, found by propagation.
+        m.post(AllDifferent::new(&[x, y, x])).unwrap();
+        assert_eq!(m.solver().count().solutions, 0);
     }
 
     #[test]
