@@ -225,6 +225,10 @@ pub mod teach;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
 pub use constraints::{
+    Among, Arithmetic, Circuit, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq, Member,
+    Operation, Regular, Reified,
+};
+pub use constraints::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };
 pub use constraints::{Comparison, Distance, Linear, Relation};

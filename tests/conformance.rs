@@ -268,16 +268,16 @@ impl Constraint for OneStepAtATime {
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let [x, y] = self.0;
         let (max_x, max_y) = (ctx.domain(x).max(), ctx.domain(y).max());
-        if let (Some(max_x), Some(max_y)) = (max_x, max_y) {
-            if max_x > max_y {
-                ctx.remove(x, max_x)?; // only the largest value, not all those above max_y
-            }
+        if let (Some(max_x), Some(max_y)) = (max_x, max_y)
+            && max_x > max_y
+        {
+            ctx.remove(x, max_x)?; // only the largest value, not all those above max_y
         }
         let (min_x, min_y) = (ctx.domain(x).min(), ctx.domain(y).min());
-        if let (Some(min_x), Some(min_y)) = (min_x, min_y) {
-            if min_y < min_x {
-                ctx.remove(y, min_y)?;
-            }
+        if let (Some(min_x), Some(min_y)) = (min_x, min_y)
+            && min_y < min_x
+        {
+            ctx.remove(y, min_y)?;
         }
         Ok(())
     }
@@ -330,10 +330,10 @@ impl Constraint for PrunesOutside {
         true
     }
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        if let Some(min) = ctx.domain(self.hidden).min() {
-            if !ctx.is_fixed(self.hidden) {
-                ctx.remove(self.hidden, min)?;
-            }
+        if let Some(min) = ctx.domain(self.hidden).min()
+            && !ctx.is_fixed(self.hidden)
+        {
+            ctx.remove(self.hidden, min)?;
         }
         Ok(())
     }
@@ -369,10 +369,11 @@ impl Constraint for ReadsOutside {
         let [y] = self.declared;
         // Unsound as well, but only where x's minimum is outside y's domain; the kit looks
         // at locality first.
-        if let Some(min) = ctx.domain(self.hidden).min() {
-            if ctx.domain(y).contains(min) && ctx.domain(y).size() > 1 {
-                ctx.remove(y, min)?;
-            }
+        if let Some(min) = ctx.domain(self.hidden).min()
+            && ctx.domain(y).contains(min)
+            && ctx.domain(y).size() > 1
+        {
+            ctx.remove(y, min)?;
         }
         Ok(())
     }

@@ -159,10 +159,10 @@ impl Constraint for NoAdjacentStep {
         match ctx.level() {
             PropagationLevel::None => {
                 for pair in self.scope.windows(2) {
-                    if let (Some(a), Some(b)) = (ctx.value(pair[0]), ctx.value(pair[1])) {
-                        if !self.check(&[a, b]) {
-                            return Err(Conflict);
-                        }
+                    if let (Some(a), Some(b)) = (ctx.value(pair[0]), ctx.value(pair[1]))
+                        && !self.check(&[a, b])
+                    {
+                        return Err(Conflict);
                     }
                 }
                 Ok(())

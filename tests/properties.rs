@@ -282,7 +282,7 @@ struct CancelEvery {
 impl SearchObserver for CancelEvery {
     fn decision(&mut self, _var: VarId, _value: i32, _depth: usize) {
         self.decisions += 1;
-        if self.decisions % self.every == 0 {
+        if self.decisions.is_multiple_of(self.every) {
             self.flag.store(true, Ordering::Relaxed);
         }
     }

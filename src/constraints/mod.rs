@@ -95,13 +95,23 @@
 //! ```
 
 mod all_different;
+mod arithmetic;
 mod bounds;
+mod circuit;
 mod comparison;
+mod count;
 mod distance;
 mod element;
+mod extremum;
+mod global_cardinality;
+mod inverse;
+mod lex;
 mod linear;
+mod member;
 mod not_equal;
 mod predicate;
+mod regular;
+mod reified;
 mod relation;
 mod table;
 
@@ -110,13 +120,23 @@ pub use crate::kernel::{
     PropagatorSetup, Reversible, ReversibleValue, WakeOn,
 };
 pub use all_different::AllDifferent;
+pub use arithmetic::{Arithmetic, Operation};
+pub use circuit::Circuit;
 pub use comparison::Comparison;
+pub use count::Among;
 pub use distance::Distance;
 pub use element::Element;
+pub use extremum::Extremum;
+pub use global_cardinality::GlobalCardinality;
+pub use inverse::Inverse;
+pub use lex::LexLessEq;
 pub(crate) use linear::Invalid as InvalidLinear;
 pub use linear::Linear;
+pub use member::Member;
 pub use not_equal::NotEqual;
 pub use predicate::Predicate;
+pub use regular::{Dfa, Regular};
+pub use reified::Reified;
 pub use relation::Relation;
 pub use table::Table;
 

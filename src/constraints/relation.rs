@@ -129,15 +129,15 @@ impl Relation {
                 })?;
             }
             Comparison::Ne => {
-                if let Some(v) = ctx.value(x) {
-                    if let Ok(w) = i32::try_from(i64::from(v) - c) {
-                        ctx.remove(y, w)?;
-                    }
+                if let Some(v) = ctx.value(x)
+                    && let Ok(w) = i32::try_from(i64::from(v) - c)
+                {
+                    ctx.remove(y, w)?;
                 }
-                if let Some(w) = ctx.value(y) {
-                    if let Ok(v) = i32::try_from(i64::from(w) + c) {
-                        ctx.remove(x, v)?;
-                    }
+                if let Some(w) = ctx.value(y)
+                    && let Ok(v) = i32::try_from(i64::from(w) + c)
+                {
+                    ctx.remove(x, v)?;
                 }
             }
         }

@@ -270,7 +270,7 @@ impl Valid {
     fn all(tuples: usize) -> Valid {
         let words = tuples.div_ceil(64);
         let mut bits: SmallVec<[u64; INLINE_WORDS]> = smallvec::smallvec![u64::MAX; words];
-        if tuples % 64 != 0 {
+        if !tuples.is_multiple_of(64) {
             bits[words - 1] = (1 << (tuples % 64)) - 1;
         }
         Valid {

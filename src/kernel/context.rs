@@ -94,6 +94,23 @@ impl<'a> PropagationContext<'a> {
         self.trail.set_word(state.index(), value.to_word());
     }
 
+    /// Whether `constraint`, propagated alone on the current domains at the current level,
+    /// reports a conflict. The domains are left as they were, and no constraint is woken: a
+    /// probe for reification (if a constraint is bound to fail, its boolean is false) and for
+    /// custom constraints that reason about another one.
+    ///
+    /// `constraint` must read and prune only variables of the running constraint's scope.
+    pub fn fails(&mut self, constraint: &dyn crate::Constraint) -> bool {
+        let level = self.trail.level();
+        self.trail.push_level();
+        let failed = {
+            let mut probe = PropagationContext::new(self.domains, self.trail, None, self.level);
+            constraint.propagate(&mut probe).is_err()
+        };
+        self.trail.undo_to(level, self.domains);
+        failed
+    }
+
     /// The current domain of `var`.
     #[inline]
     pub fn domain(&self, var: VarId) -> &Domain {

@@ -80,7 +80,6 @@ impl Trail {
     }
 
     /// The current level: the number of levels opened and not undone.
-    #[cfg(test)]
     pub(crate) fn level(&self) -> usize {
         self.marks.len()
     }

@@ -192,15 +192,15 @@ impl<'a> Budget<'a> {
         if node_limit {
             return Some(Limit::Nodes);
         }
-        if let Some(flag) = &self.limits.cancel {
-            if flag.load(Ordering::Relaxed) {
-                return Some(Limit::Cancelled);
-            }
+        if let Some(flag) = &self.limits.cancel
+            && flag.load(Ordering::Relaxed)
+        {
+            return Some(Limit::Cancelled);
         }
-        if let Some(max) = self.limits.time {
-            if self.elapsed() >= max {
-                return Some(Limit::Time);
-            }
+        if let Some(max) = self.limits.time
+            && self.elapsed() >= max
+        {
+            return Some(Limit::Time);
         }
         if self.pause_reached(nodes) {
             self.paused.set(true);
@@ -215,12 +215,11 @@ impl<'a> Budget<'a> {
         if pause.nodes.is_some_and(|max| nodes >= max) {
             return true;
         }
-        if let Some(progress) = pause.progress {
-            if pause.failures.is_some_and(|max| progress.failures() >= max)
-                || pause.depth.is_some_and(|max| progress.depth() >= max)
-            {
-                return true;
-            }
+        if let Some(progress) = pause.progress
+            && (pause.failures.is_some_and(|max| progress.failures() >= max)
+                || pause.depth.is_some_and(|max| progress.depth() >= max))
+        {
+            return true;
         }
         pause.flag.is_some_and(|flag| flag.load(Ordering::Relaxed))
     }

@@ -440,10 +440,8 @@ fn search<O: SearchObserver>(
         // A count cut short by a node or time limit is only a lower bound: it goes to the
         // message on standard error, never to standard output, where it would read as the answer.
         let answered = matches!(count.stopped_by, None | Some(Limit::Solutions));
-        if answered {
-            if let Err(e) = writeln!(out, "{}", count.solutions) {
-                return output_failed(e, exit::SOLVED);
-            }
+        if answered && let Err(e) = writeln!(out, "{}", count.solutions) {
+            return output_failed(e, exit::SOLVED);
         }
         (count.solutions, count.stopped_by)
     } else if mode.all && jobs.get() > 1 {

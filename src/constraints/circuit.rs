@@ -1,0 +1,209 @@
+//! A single Hamiltonian cycle, given by successors.
+
+use smallvec::SmallVec;
+
+use crate::constraints::bounds::{keep_at_least, keep_at_most};
+use crate::constraints::{AllDifferent, Conflict, Constraint, PropagationContext, WakeOn};
+use crate::error::ModelError;
+use crate::ids::VarId;
+use crate::kernel::{ModelView, PropagationLevel};
+
+/// `succ[i]` is the node after node `i` on one cycle through all the nodes: a Hamiltonian
+/// circuit. A knight's tour that returns to its square, a Hidato path closed by one extra node,
+/// a travelling salesman's round; MiniZinc's `circuit`.
+///
+/// Nodes count from 0 ([`new`](Circuit::new)) or from a base
+/// ([`with_base`](Circuit::with_base): MiniZinc counts from 1). One node is a circuit of
+/// itself; from two nodes on, no node is its own successor.
+///
+/// Propagation, by [`PropagationLevel`]:
+///
+/// - `None`: fails when the whole scope is fixed to anything but a single cycle.
+/// - `Forward`: [`AllDifferent`] at `Forward`, no self-loops, and subtour elimination: each
+///   path of fixed successors, from a node with no fixed predecessor to its end `e`, may not
+///   close early: its start is removed from `succ[e]` unless the path visits every node (then
+///   `succ[e]` is fixed to it); a closed cycle of fixed successors shorter than `n` fails.
+/// - `Full`: the same with [`AllDifferent`] at `Full` (Régin's matching). Not domain
+///   consistent (that is NP-hard to decide). O(n) per pass besides all-different's cost, to a
+///   fixpoint.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{Circuit, Model};
+///
+/// // Four nodes: (n − 1)! = 6 cycles.
+/// let mut model = Model::new();
+/// let succ = model.new_vars(4, 0..=3)?;
+/// model.post(Circuit::new(&succ))?;
+/// assert_eq!(model.solver().count().solutions, 6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Circuit {
+    different: AllDifferent,
+    base: i64,
+}
+
+impl Circuit {
+    /// The successors of nodes `0..n`.
+    pub fn new(succ: &[VarId]) -> Circuit {
+        Circuit::with_base(succ, 0)
+    }
+
+    /// The successors of nodes `base..base + n`.
+    pub fn with_base(succ: &[VarId], base: i32) -> Circuit {
+        Circuit {
+            different: AllDifferent::new(succ),
+            base: i64::from(base),
+        }
+    }
+
+    /// The successor of node `i` (counted from 0), if fixed and in range.
+    fn next(&self, ctx: &PropagationContext<'_>, i: usize) -> Option<usize> {
+        let value = ctx.value(self.scope()[i])?;
+        let j = i64::from(value) - self.base;
+        usize::try_from(j).ok().filter(|&j| j < self.scope().len())
+    }
+
+    /// Node `i` as a value of a successor variable.
+    fn node(&self, i: usize) -> i64 {
+        self.base + i as i64
+    }
+
+    /// Subtour elimination on the paths of fixed successors; whether it pruned.
+    fn break_subtours(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
+        let succ = self.scope();
+        let n = succ.len();
+        let mut has_pred: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
+        for i in 0..n {
+            if let Some(j) = self.next(ctx, i) {
+                if has_pred[j] {
+                    return Err(Conflict); // two fixed predecessors
+                }
+                has_pred[j] = true;
+            }
+        }
+        let mut visited: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
+        for start in 0..n {
+            if has_pred[start] {
+                continue;
+            }
+            // Follow the path from `start` to its end (a longer walk than n has met a node
+            // twice: two variables share a value).
+            let (mut end, mut edges) = (start, 0);
+            visited[start] = true;
+            while let Some(j) = self.next(ctx, end) {
+                end = j;
+                edges += 1;
+                if edges > n {
+                    return Err(Conflict);
+                }
+                visited[end] = true;
+            }
+            let closing = self.node(start);
+            let last = succ[end];
+            let changed = if edges + 1 == n {
+                ctx.fix(last, i32::try_from(closing).map_err(|_| Conflict)?)?
+            } else {
+                match i32::try_from(closing) {
+                    Ok(closing) => ctx.remove(last, closing)?,
+                    Err(_) => false,
+                }
+            };
+            if changed {
+                // The fixed successors changed: start again from a fresh picture.
+                return Ok(true);
+            }
+        }
+        // What is left of the fixed successors are cycles: only one through every node is good.
+        for i in 0..n {
+            if visited[i] || self.next(ctx, i).is_none() {
+                continue;
+            }
+            let (mut node, mut length) = (i, 0);
+            while !visited[node] {
+                if length > n {
+                    return Err(Conflict);
+                }
+                visited[node] = true;
+                length += 1;
+                node = self.next(ctx, node).ok_or(Conflict)?;
+            }
+            if length < n {
+                return Err(Conflict);
+            }
+        }
+        Ok(false)
+    }
+}
+
+impl Constraint for Circuit {
+    fn scope(&self) -> &[VarId] {
+        self.different.scope()
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        let n = values.len();
+        let next = |i: usize| {
+            usize::try_from(i64::from(values[i]) - self.base)
+                .ok()
+                .filter(|&j| j < n)
+        };
+        let (mut node, mut steps) = (0, 0);
+        loop {
+            match next(node) {
+                Some(j) => node = j,
+                None => return false,
+            }
+            steps += 1;
+            if node == 0 {
+                return steps == n;
+            }
+            if steps >= n {
+                return false;
+            }
+        }
+    }
+
+    fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
+        self.different.prepare(model)
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let succ = self.scope();
+        let n = succ.len();
+        if ctx.level() == PropagationLevel::None {
+            if succ.iter().all(|&v| ctx.is_fixed(v)) {
+                let values: SmallVec<[i32; 64]> =
+                    succ.iter().filter_map(|&v| ctx.value(v)).collect();
+                if !self.check(&values) {
+                    return Err(Conflict);
+                }
+            }
+            return Ok(());
+        }
+        for (i, &var) in succ.iter().enumerate() {
+            keep_at_least(ctx, var, self.base)?;
+            keep_at_most(ctx, var, self.base + n as i64 - 1)?;
+            if n > 1
+                && let Ok(me) = i32::try_from(self.node(i))
+            {
+                ctx.remove(var, me)?;
+            }
+        }
+        loop {
+            self.different.propagate(ctx)?;
+            if !self.break_subtours(ctx)? {
+                return Ok(());
+            }
+        }
+    }
+
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        match level {
+            PropagationLevel::Full => WakeOn::AnyChange,
+            _ => WakeOn::Fixed,
+        }
+    }
+}

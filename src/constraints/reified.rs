@@ -1,0 +1,161 @@
+//! Any constraint, reified: a 0/1 variable that is true exactly when it holds, or whose truth
+//! forces it.
+
+use smallvec::SmallVec;
+
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::error::ModelError;
+use crate::ids::VarId;
+use crate::kernel::{ModelView, PropagationLevel};
+
+/// `b ⇔ c` ([`new`](Reified::new)) or `b ⇒ c` ([`implied`](Reified::implied)) for any
+/// constraint `c` and a 0/1 variable `b`: "the clue holds if and only if that switch is on",
+/// "if this task runs, these tables are respected". The constraint's own propagation does the
+/// work once `b` is true; its negation is known only through `check`, so the reification of
+/// `c`'s negation is weak (see below). For linear constraints,
+/// [`Model::reify`](crate::Model::reify) builds a stronger form; for membership,
+/// [`Member::reified`](crate::Member::reified) is domain consistent.
+///
+/// Propagation, by [`PropagationLevel`]:
+///
+/// - `None`: fails when the whole scope is fixed to values that violate it.
+/// - `Forward` and `Full`: `b` keeps only 0 and 1. `b` true: `c` propagates at the same level.
+///   `b` false (`new` only): fails when `c`'s scope is fixed to values `c` accepts. `b` open:
+///   false when `c`'s propagation alone fails on the current domains (a probe, undone after),
+///   and, for `new`, true when `c`'s scope is fixed to values it accepts. The probe costs one
+///   run of `c` per call.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{AllDifferent, Model, Reified};
+///
+/// // b says whether x, y, z are all different.
+/// let mut model = Model::new();
+/// let xs = model.new_vars(3, 1..=2)?;
+/// let b = model.new_bool()?;
+/// model.post(Reified::new(AllDifferent::new(&xs), b.var()))?;
+/// // Three variables over two values are never all different: b is false in all 8 solutions.
+/// assert!(model.solver().solutions().all(|s| s[b.var()] == 0));
+/// assert_eq!(model.solver().count().solutions, 8);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Reified<C> {
+    constraint: C,
+    /// `c`'s scope, then `b`.
+    scope: Vec<VarId>,
+    implied: bool,
+    name: String,
+}
+
+impl<C: Constraint> Reified<C> {
+    /// `b ⇔ constraint`.
+    pub fn new(constraint: C, b: VarId) -> Reified<C> {
+        Reified::build(constraint, b, false)
+    }
+
+    /// `b ⇒ constraint`.
+    pub fn implied(constraint: C, b: VarId) -> Reified<C> {
+        Reified::build(constraint, b, true)
+    }
+
+    fn build(constraint: C, b: VarId, implied: bool) -> Reified<C> {
+        let mut scope = constraint.scope().to_vec();
+        scope.push(b);
+        let name = format!(
+            "{}({})",
+            if implied { "Implied" } else { "Reified" },
+            constraint.name()
+        );
+        Reified {
+            constraint,
+            scope,
+            implied,
+            name,
+        }
+    }
+
+    /// The reified constraint.
+    pub fn constraint(&self) -> &C {
+        &self.constraint
+    }
+
+    fn b(&self) -> VarId {
+        self.scope[self.scope.len() - 1]
+    }
+
+    /// The values of `c`'s scope, if all are fixed.
+    fn fixed_values(&self, ctx: &PropagationContext<'_>) -> Option<SmallVec<[i32; 16]>> {
+        let inner = &self.scope[..self.scope.len() - 1];
+        inner.iter().map(|&v| ctx.value(v)).collect()
+    }
+}
+
+impl<C: Constraint> Constraint for Reified<C> {
+    fn scope(&self) -> &[VarId] {
+        &self.scope
+    }
+
+    fn check(&self, values: &[i32]) -> bool {
+        let (inner, b) = values.split_at(values.len() - 1);
+        match b[0] {
+            1 => self.constraint.check(inner),
+            0 => self.implied || !self.constraint.check(inner),
+            _ => false,
+        }
+    }
+
+    fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
+        self.constraint.prepare(model)
+    }
+
+    fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        if ctx.level() == PropagationLevel::None {
+            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
+                let values: SmallVec<[i32; 16]> =
+                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
+                if !self.check(&values) {
+                    return Err(Conflict);
+                }
+            }
+            return Ok(());
+        }
+        let b = self.b();
+        ctx.remove_below(b, 0)?;
+        ctx.remove_above(b, 1)?;
+        match ctx.value(b) {
+            Some(1) => self.constraint.propagate(ctx),
+            Some(_) => {
+                if !self.implied
+                    && self
+                        .fixed_values(ctx)
+                        .is_some_and(|values| self.constraint.check(&values))
+                {
+                    return Err(Conflict);
+                }
+                Ok(())
+            }
+            None => {
+                if ctx.fails(&self.constraint) {
+                    ctx.fix(b, 0)?;
+                } else if !self.implied && self.fixed_values(ctx).is_some() {
+                    // The probe accepted a fixed scope: the constraint holds.
+                    ctx.fix(b, 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn wake_on(&self, level: PropagationLevel) -> WakeOn {
+        match level {
+            PropagationLevel::None => WakeOn::Fixed,
+            _ => WakeOn::AnyChange,
+        }
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
