@@ -6,8 +6,8 @@ mod common;
 
 use common::{ConstraintRecipe, LEVELS, brute_force, collect_solutions, model_specs, scope};
 use cspkit::{
-    Among, Arithmetic, Circuit, Constraint, Descending, Dfa, Extremum, GlobalCardinality,
-    Inverse, LexLessEq, Member, Operation, Regular, Reified, SmallestDomain, Table, VarId,
+    Among, Arithmetic, Circuit, Constraint, Descending, Dfa, Extremum, GlobalCardinality, Inverse,
+    LexLessEq, Member, Operation, Regular, Reified, SmallestDomain, Table, VarId,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -42,7 +42,9 @@ impl ConstraintRecipe for Global {
     fn build(&self, vars: &[VarId]) -> Box<dyn Constraint> {
         let pick = |indices: &[usize]| -> Vec<VarId> { indices.iter().map(|&i| vars[i]).collect() };
         match self {
-            Global::Among(xs, values, count) => Box::new(Among::new(&pick(xs), values, vars[*count])),
+            Global::Among(xs, values, count) => {
+                Box::new(Among::new(&pick(xs), values, vars[*count]))
+            }
             Global::Cardinality(xs, values, bounds, closed) => {
                 let gcc = GlobalCardinality::with_bounds(&pick(xs), values, bounds)
                     .expect("one range per value");
@@ -93,17 +95,23 @@ fn globals(num_variables: usize, _scale: i32) -> impl Strategy<Value = Global> {
             v.sort_unstable();
             v.dedup();
             let m = v.len();
-            (Just(xs), Just(v), vec((0u32..=2, 0u32..=2), m), Just(closed)).prop_map(
-                |(xs, v, ranges, closed)| {
+            (
+                Just(xs),
+                Just(v),
+                vec((0u32..=2, 0u32..=2), m),
+                Just(closed),
+            )
+                .prop_map(|(xs, v, ranges, closed)| {
                     let bounds = ranges.into_iter().map(|(l, d)| (l, l + d)).collect();
                     Global::Cardinality(xs, v, bounds, closed)
-                },
-            )
+                })
         }),
         (vars(1..=4), 0..n, any::<bool>()).prop_map(|(xs, r, max)| Global::Extremum(xs, r, max)),
         (0..n, 0..n, 0..n, operation).prop_map(|(x, y, z, op)| Global::Arithmetic(x, y, z, op)),
         (vars(0..=3), vars(1..=3), any::<bool>()).prop_map(|(xs, ys, s)| Global::Lex(xs, ys, s)),
-        scope(n, 2..=n.min(4)).prop_filter("an even count", |s| s.len() % 2 == 0).prop_map(Global::Inverse),
+        scope(n, 2..=n.min(4))
+            .prop_filter("an even count", |s| s.len() % 2 == 0)
+            .prop_map(Global::Inverse),
         (scope(n, 1..=n.min(5)), -3i32..=1).prop_map(|(s, base)| Global::Circuit(s, base)),
         (vars(1..=5), vec(1usize..=2, 0..=2)).prop_map(|(xs, b)| Global::Blocks(xs, b)),
         (0..n, values(), 0..n).prop_map(|(x, v, b)| Global::Member(x, v, b)),

@@ -4,6 +4,7 @@
 //! one model can be solved many times, with different strategies, even from several threads.
 //! Every way of building a model that a user can get wrong returns a [`ModelError`].
 
+mod arithmetic;
 mod boolean;
 mod linear_expr;
 mod reify;
@@ -299,6 +300,12 @@ impl Model {
             });
         }
         Ok(())
+    }
+
+    /// Replaces the initial domain of `var` (a variable of this model, checked by the caller)
+    /// with a narrower one.
+    pub(crate) fn set_domain(&mut self, var: VarId, domain: Domain) {
+        self.domains[var.index()] = domain;
     }
 
     /// Whether `var` is a variable of this model.
