@@ -198,7 +198,7 @@ proptest! {
         let (front, back) = vars.split_at(n / 2);
         match spec.kind {
             0 => model.post(Circuit::new(&vars)),
-            1 if n % 2 == 0 => model.post(Inverse::new(front, back).expect("equal halves")),
+            1 if n.is_multiple_of(2) => model.post(Inverse::new(front, back).expect("equal halves")),
             2 => {
                 let values: Vec<i32> = (0..n as i32).collect();
                 model.post(
