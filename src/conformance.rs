@@ -668,6 +668,42 @@ impl CaseRun<'_, '_> {
                 ),
             });
         }
+        // Failure detection: a scope fixed by propagation itself must satisfy the rule. The
+        // engine runs a constraint again after its own pruning unless it is idempotent (and
+        // always with a variable at two positions): so does the kit, to the fixpoint, before
+        // it judges.
+        let mut settled = Propagated {
+            conflict: main.conflict,
+            after: main.after.clone(),
+            restored: true,
+        };
+        if has_repeats(scope) || !declared_idempotent {
+            while !settled.conflict {
+                let again = propagate_once(constraint, &settled.after, level);
+                let changed = again.after != settled.after;
+                settled = again;
+                if !changed {
+                    break;
+                }
+            }
+        }
+        if !settled.conflict && scope.iter().all(|&i| settled.after[i].is_fixed()) {
+            let values: Vec<i32> = scope
+                .iter()
+                .filter_map(|&i| settled.after[i].value())
+                .collect();
+            if !constraint.check(&values) {
+                return Err(self.failure(
+                    Property::FailureDetection,
+                    Some(&settled.after),
+                    format!(
+                        "propagation fixed the scope to {}, which check rejects, and reported \
+                         no conflict",
+                        show_assignment(&state.model, scope, &values)
+                    ),
+                ));
+            }
+        }
         if main.conflict {
             stats.conflicts += 1;
         }
@@ -819,7 +855,7 @@ impl CaseRun<'_, '_> {
             scope,
             level,
             wake,
-            idempotent: constraint.is_idempotent(level),
+            idempotent: constraint.is_idempotent(level) && !has_repeats(scope),
         };
         // The root: a first run, told nothing.
         let mut domains = current.clone();

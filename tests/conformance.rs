@@ -455,6 +455,13 @@ fn every_built_in_conforms_with_a_variable_at_two_positions() {
             ConformanceTest::new(4, -2..=3, AllDifferent::new),
         ),
         (
+            "all-different with offsets",
+            ConformanceTest::with_parameters(4, -2..=3, |vars, random| {
+                let offsets: Vec<i32> = vars.iter().map(|_| random.value_in(-3..=3)).collect();
+                AllDifferent::with_offsets(vars, &offsets).expect("one offset per variable")
+            }),
+        ),
+        (
             "linear",
             ConformanceTest::with_parameters(4, -3..=3, move |vars, random| {
                 let terms: Vec<(i64, VarId)> = vars

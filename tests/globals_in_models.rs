@@ -36,6 +36,8 @@ enum Global {
     Member(usize, Vec<i32>, usize),
     /// b ⇔ table over the scope.
     ReifiedTable(Vec<usize>, Vec<Vec<i32>>, usize),
+    /// All-different with offsets over variables (any): `x` and `x + 2` both in one scope.
+    DifferentWithOffsets(Vec<usize>, Vec<i32>),
 }
 
 impl ConstraintRecipe for Global {
@@ -70,6 +72,9 @@ impl ConstraintRecipe for Global {
             Global::Circuit(succ, base) => Box::new(Circuit::with_base(&pick(succ), *base)),
             Global::Blocks(xs, blocks) => Box::new(Regular::new(&pick(xs), Dfa::blocks(blocks))),
             Global::Member(x, values, b) => Box::new(Member::reified(vars[*x], values, vars[*b])),
+            Global::DifferentWithOffsets(xs, offsets) => Box::new(
+                cspkit::AllDifferent::with_offsets(&pick(xs), offsets).expect("one offset each"),
+            ),
             Global::ReifiedTable(xs, tuples, b) => Box::new(Reified::new(
                 Table::new(&pick(xs), tuples).expect("tuples of the scope's length"),
                 vars[*b],
@@ -120,6 +125,11 @@ fn globals(num_variables: usize, _scale: i32) -> impl Strategy<Value = Global> {
             (Just(s), vec(vec(-3i32..=5, arity), 0..=8), 0..n)
                 .prop_map(|(s, t, b)| Global::ReifiedTable(s, t, b))
         }),
+        vars(2..=6).prop_flat_map(|xs| {
+            let len = xs.len();
+            (Just(xs), vec(-3i32..=3, len))
+                .prop_map(|(xs, offsets)| Global::DifferentWithOffsets(xs, offsets))
+        }),
     ]
 }
 
@@ -156,7 +166,8 @@ proptest! {
 #[derive(Debug, Clone)]
 struct Dense {
     domains: Vec<Vec<i32>>,
-    /// 0: circuit, 1: inverse of the two halves, 2: closed cardinality, 3: lex of the halves.
+    /// 0: circuit, 1: inverse of the two halves, 2: closed cardinality, 3: lex of the halves,
+    /// 4: Langford-like, each variable twice in one all-different: `x[k]` and `x[k] + k + 2`.
     kind: u8,
     /// For the cardinality: one range per value `0..n`.
     bounds: Vec<(u32, u32)>,
@@ -165,7 +176,7 @@ struct Dense {
 }
 
 fn dense() -> impl Strategy<Value = Dense> {
-    (2usize..=6, 0u8..4, any::<bool>()).prop_flat_map(|(n, kind, among)| {
+    (2usize..=6, 0u8..5, any::<bool>()).prop_flat_map(|(n, kind, among)| {
         let values: Vec<i32> = (0..n as i32).collect();
         let domain = proptest::sample::subsequence(values, 1..=n);
         (
@@ -207,7 +218,12 @@ proptest! {
                         .closed(),
                 )
             }
-            _ => model.post(LexLessEq::new(front, back)),
+            3 => model.post(LexLessEq::new(front, back)),
+            _ => {
+                let twice: Vec<VarId> = vars.iter().flat_map(|&v| [v, v]).collect();
+                let offsets: Vec<i32> = (0..n as i32).flat_map(|k| [0, k + 2]).collect();
+                model.post(cspkit::AllDifferent::with_offsets(&twice, &offsets).expect("one offset each"))
+            }
         }
         .expect("a valid constraint");
         if spec.among {

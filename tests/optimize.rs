@@ -1,5 +1,5 @@
 //! Branch and bound ([`Solver::minimize`], [`Solver::maximize`]): optima against brute force
-//! on random models, published optima (Golomb rulers), and the answers under limits.
+//! on random models, and the answers under limits (published optima: `tests/puzzles.rs`).
 
 use cspkit::{
     AllDifferent, Branching, Comparison, Limit, Linear, LinearExpr, Model, NotEqual, Optimum,
@@ -143,47 +143,6 @@ proptest! {
             }
         }
     }
-}
-
-/// A Golomb ruler with `marks` marks: 0 = m₀ < m₁ < … and all differences distinct; the
-/// shortest, by minimising the last mark.
-fn golomb(marks: usize) -> i64 {
-    let mut model = Model::new();
-    let top = 1 << marks;
-    let m: Vec<VarId> = (0..marks)
-        .map(|_| model.new_var(0..=top).unwrap())
-        .collect();
-    model.post(LinearExpr::from(m[0]).eq(0)).unwrap();
-    for i in 1..marks {
-        model.post(LinearExpr::from(m[i - 1]).lt(m[i])).unwrap();
-    }
-    let mut differences = Vec::new();
-    for i in 0..marks {
-        for j in i + 1..marks {
-            let d = model.new_var(1..=top).unwrap();
-            model
-                .post(LinearExpr::from(d).eq(LinearExpr::from(m[j]) - m[i]))
-                .unwrap();
-            differences.push(d);
-        }
-    }
-    model.post(AllDifferent::new(&differences)).unwrap();
-    // Symmetry: the first difference is smaller than the last.
-    model
-        .post(LinearExpr::from(differences[0]).lt(differences[differences.len() - 1]))
-        .unwrap();
-    let optimum = model.solver().minimize(m[marks - 1]).unwrap();
-    assert!(optimum.is_proved(), "{optimum:?}");
-    optimum.best().unwrap().1
-}
-
-#[test]
-fn golomb_rulers_have_their_published_optimal_lengths() {
-    // Optimal Golomb rulers (OEIS A003022): 5 marks 11, 6 marks 17, 7 marks 25, 8 marks 34.
-    assert_eq!(golomb(5), 11);
-    assert_eq!(golomb(6), 17);
-    assert_eq!(golomb(7), 25);
-    assert_eq!(golomb(8), 34);
 }
 
 #[test]

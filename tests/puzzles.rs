@@ -33,6 +33,38 @@ mod zebra;
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod kakuro;
 
+#[path = "../examples/nonogram.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod nonogram;
+
+#[path = "../examples/golomb.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod golomb;
+
+#[path = "../examples/chromatic.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod chromatic;
+
+#[path = "../examples/langford.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod langford;
+
+#[path = "../examples/all_interval.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod all_interval;
+
+#[path = "../examples/knights_tour.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod knights_tour;
+
+#[path = "../examples/skyscrapers.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod skyscrapers;
+
+#[path = "../examples/magic_sequence.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod magic_sequence;
+
 /// Every solution of `model` under two strategies (input order with full propagation, and
 /// smallest domain first with forward checking); asserts that both find the same set.
 fn all_solutions(model: &Model) -> Vec<Solution> {
@@ -442,5 +474,251 @@ fn the_kakuro_has_the_published_solution_and_no_other() {
             run.len(),
             "{run:?}"
         );
+    }
+}
+
+/// The blocks of shaded cells of a line, as a Nonogram clue states them.
+fn blocks(line: &[bool]) -> Vec<usize> {
+    line.split(|&shaded| !shaded)
+        .map(<[bool]>::len)
+        .filter(|&len| len > 0)
+        .collect()
+}
+
+#[test]
+fn the_nonogram_has_the_published_picture_and_no_other() {
+    let (model, grid) = nonogram::model(&nonogram::ROWS, &nonogram::COLUMNS).unwrap();
+    let solutions = all_solutions(&model);
+    assert_eq!(solutions.len(), 1);
+    let shaded: Vec<Vec<bool>> = grid
+        .iter()
+        .map(|row| row.iter().map(|&cell| solutions[0][cell] == 1).collect())
+        .collect();
+    // The clues, read back from the picture.
+    for (row, clue) in shaded.iter().zip(nonogram::ROWS) {
+        assert_eq!(blocks(row), clue);
+    }
+    for (c, clue) in nonogram::COLUMNS.iter().enumerate() {
+        let column: Vec<bool> = shaded.iter().map(|row| row[c]).collect();
+        assert_eq!(blocks(&column), *clue);
+    }
+    // The picture printed with the puzzle (problem 98 of the Ninety-Nine Haskell Problems).
+    let published = [
+        ".###....", "##.#....", ".###..##", "..##..##", "..######", "#.#####.", "######..",
+        "....#...", "...##...",
+    ];
+    assert_eq!(
+        nonogram::picture(&solutions[0], &grid),
+        published.join("\n")
+    );
+}
+
+#[test]
+fn golomb_rulers_of_5_to_8_marks_have_their_published_optimal_lengths() {
+    // Optimal Golomb rulers (OEIS A003022): 5 marks 11, 6 marks 17, 7 marks 25, 8 marks 34.
+    for (marks, length) in [(5, 11), (6, 17), (7, 25), (8, 34)] {
+        let (ruler, proved) = golomb::shortest(marks).unwrap();
+        assert!(proved, "{marks} marks: not proved");
+        assert_eq!(ruler.len(), marks);
+        assert_eq!((ruler[0], ruler[marks - 1]), (0, length), "{ruler:?}");
+        let mut distances: Vec<i32> = (0..marks)
+            .flat_map(|i| (i + 1..marks).map(move |j| (i, j)))
+            .map(|(i, j)| ruler[j] - ruler[i])
+            .collect();
+        assert!(distances.iter().all(|&d| d > 0), "{ruler:?}");
+        distances.sort_unstable();
+        assert!(distances.windows(2).all(|w| w[0] < w[1]), "{ruler:?}");
+    }
+}
+
+#[test]
+fn the_mycielski_graphs_3_and_4_need_4_and_5_colours() {
+    for (order, expected) in [(3, 4i32), (4, 5)] {
+        let (vertices, edges) = chromatic::mycielski(order).unwrap();
+        assert_eq!(
+            chromatic::chromatic_number(vertices, &edges).unwrap(),
+            Some(i64::from(expected)),
+            "myciel{order}"
+        );
+        // A colouring with that many colours is proper; one colour fewer has none.
+        let (model, colours, top) = chromatic::model(vertices, &edges).unwrap();
+        let mut tighter = model;
+        tighter.restrict(top, 0..=expected - 1).unwrap();
+        let solution = tighter.solve().solution().expect("a colouring");
+        assert!(
+            edges
+                .iter()
+                .all(|&(a, b)| solution[colours[a]] != solution[colours[b]])
+        );
+        tighter.restrict(top, 0..=expected - 2).unwrap();
+        assert_eq!(count_up_to(&tighter, 1), 0, "myciel{order}");
+    }
+}
+
+#[test]
+fn langford_counts_are_1_1_26_150_for_3_4_7_8() {
+    // L(2, n), a sequence and its reverse counted once (OEIS A014552).
+    for (n, expected) in [(3, 1), (4, 1), (5, 0), (7, 26), (8, 150)] {
+        let (model, first) = langford::model(n).unwrap();
+        let solutions = all_solutions(&model);
+        for solution in &solutions {
+            let row = langford::sequence(solution, &first);
+            for k in 1..=n {
+                let at: Vec<usize> = (0..2 * n).filter(|&p| row[p] == k).collect();
+                assert_eq!(at.len(), 2, "{row:?}");
+                assert_eq!(at[1] - at[0], k + 1, "{row:?}");
+            }
+        }
+        assert_eq!(solutions.len() % 2, 0);
+        assert_eq!(solutions.len() / 2, expected, "L(2, {n})");
+    }
+}
+
+/// The all-interval series of length `n`, by a plain backtracking over permutations.
+fn count_all_interval(n: usize) -> u64 {
+    fn extend(row: &mut Vec<usize>, used: &mut [bool], gaps: &mut [bool], n: usize) -> u64 {
+        if row.len() == n {
+            return 1;
+        }
+        let mut count = 0;
+        for v in 0..n {
+            if used[v] {
+                continue;
+            }
+            let gap = row.last().map(|&last: &usize| last.abs_diff(v));
+            if gap.is_some_and(|g| gaps[g]) {
+                continue;
+            }
+            used[v] = true;
+            if let Some(g) = gap {
+                gaps[g] = true;
+            }
+            row.push(v);
+            count += extend(row, used, gaps, n);
+            row.pop();
+            if let Some(g) = gap {
+                gaps[g] = false;
+            }
+            used[v] = false;
+        }
+        count
+    }
+    extend(&mut Vec::new(), &mut vec![false; n], &mut vec![false; n], n)
+}
+
+#[test]
+fn all_interval_series_counts_agree_with_a_plain_enumeration() {
+    for n in 6..=10 {
+        let (model, x, distances) = all_interval::model(n).unwrap();
+        let expected = count_all_interval(n);
+        assert_eq!(count_up_to(&model, u64::MAX), expected, "n = {n}");
+        let first = model.solve().solution().unwrap();
+        let row: Vec<i32> = x.iter().map(|&v| first[v]).collect();
+        let gaps: BTreeSet<i32> = row.windows(2).map(|w| (w[1] - w[0]).abs()).collect();
+        assert_eq!(gaps.len(), n - 1, "{row:?}");
+        assert!(distances.iter().all(|&d| (1..n as i32).contains(&first[d])));
+    }
+}
+
+#[test]
+fn knights_tours_are_closed_tours_of_the_board() {
+    for (rows, columns) in [(6, 6), (5, 6), (8, 8), (3, 4)] {
+        let (model, next) = knights_tour::model(rows, columns).unwrap();
+        let mut solver = model.solver().with_variable_order(SmallestDomain);
+        let outcome = solver.next_solution();
+        if (rows * columns) % 2 == 1 || rows.min(columns) < 5 && (rows, columns) != (5, 6) {
+            // No closed tour: an odd number of squares, or a board too narrow (3 × 4).
+            assert!(outcome.solution().is_none(), "{rows} × {columns}");
+            continue;
+        }
+        let solution = outcome.solution().expect("a closed tour");
+        let board = knights_tour::board(&solution, &next, columns);
+        let mut at = vec![(0, 0); rows * columns + 1];
+        for (r, row) in board.iter().enumerate() {
+            for (c, &step) in row.iter().enumerate() {
+                at[step] = (r as i64, c as i64);
+            }
+        }
+        // Steps 1..=n are each on one square, one knight's move apart, and the last returns.
+        let steps: BTreeSet<usize> = board.iter().flatten().copied().collect();
+        assert_eq!(steps, (1..=rows * columns).collect());
+        for step in 1..=rows * columns {
+            let (a, b) = (at[step], at[step % (rows * columns) + 1]);
+            let (dr, dc) = ((a.0 - b.0).abs(), (a.1 - b.1).abs());
+            assert!(
+                (dr, dc) == (1, 2) || (dr, dc) == (2, 1),
+                "step {step} of {rows} × {columns}"
+            );
+        }
+    }
+}
+
+/// How many buildings of `line` are seen from its start.
+fn seen(line: &[i32]) -> usize {
+    let mut tallest = 0;
+    line.iter()
+        .filter(|&&h| {
+            let visible = h > tallest;
+            tallest = tallest.max(h);
+            visible
+        })
+        .count()
+}
+
+#[test]
+fn the_skyscrapers_puzzle_has_its_solution_and_no_other() {
+    use skyscrapers::{BOTTOM, LEFT, RIGHT, TOP};
+    let (model, grid) = skyscrapers::model(&TOP, &BOTTOM, &LEFT, &RIGHT).unwrap();
+    // Input order branches on the grid, declared first; the other variables follow from it.
+    // (Smallest domain first would branch on the booleans of the clues.)
+    let mut solutions = Vec::new();
+    for level in [
+        PropagationLevel::None,
+        PropagationLevel::Forward,
+        PropagationLevel::Full,
+    ] {
+        solutions = model.solver().with_propagation(level).solutions().collect();
+        assert_eq!(solutions.len(), 1, "at {level:?}");
+    }
+    let h: Vec<Vec<i32>> = grid
+        .iter()
+        .map(|row| row.iter().map(|&v| solutions[0][v]).collect())
+        .collect();
+    // The clues, read back from the grid.
+    for i in 0..4 {
+        let mut row = h[i].clone();
+        assert_eq!(seen(&row), LEFT[i]);
+        row.reverse();
+        assert_eq!(seen(&row), RIGHT[i]);
+        let mut column: Vec<i32> = h.iter().map(|r| r[i]).collect();
+        assert_eq!(seen(&column), TOP[i]);
+        column.reverse();
+        assert_eq!(seen(&column), BOTTOM[i]);
+    }
+    // The walkthrough's first steps place rows 3 and 4 and the 4 of column 3 in row 1; the rest
+    // follows from the clues (derived here by hand).
+    assert_eq!(h, [[2, 1, 4, 3], [3, 4, 1, 2], [1, 2, 3, 4], [4, 3, 2, 1]]);
+}
+
+#[test]
+fn magic_sequences_count_themselves() {
+    // n = 4: 1 2 1 0 and 2 0 2 0; n = 5: 2 1 2 0 0; from 7 on, one: n − 4, 2, 1, 0, …, 1, 0, 0, 0.
+    for n in [4, 5, 7, 10, 20] {
+        let (model, s) = magic_sequence::model(n).unwrap();
+        let solutions = all_solutions(&model);
+        for solution in &solutions {
+            let values: Vec<i32> = s.iter().map(|&v| solution[v]).collect();
+            for (i, &count) in values.iter().enumerate() {
+                assert_eq!(
+                    values.iter().filter(|&&v| v == i as i32).count(),
+                    count as usize
+                );
+            }
+        }
+        let expected = match n {
+            4 => 2,
+            _ => 1,
+        };
+        assert_eq!(solutions.len(), expected, "n = {n}");
     }
 }

@@ -22,8 +22,9 @@ pub trait Constraint: fmt::Debug + Send + Sync {
     /// [`changes`](PropagationContext::changes) once per position, and `check` receives one
     /// value per position, equal at the positions of one variable. Propagation that treats the
     /// positions as independent variables stays sound (it prunes for a relaxation of the
-    /// rule); it may be weaker, and a constraint that claims
-    /// [idempotence](Constraint::is_idempotent) may lose it, which costs nothing but strength.
+    /// rule), if weaker. Pruning one position changes the others, so the engine wakes such a
+    /// constraint on its own changes even when it claims
+    /// [idempotence](Constraint::is_idempotent), and a propagator hears of every change.
     fn scope(&self) -> &[VarId];
 
     /// Whether a full assignment of the scope satisfies the rule.

@@ -45,6 +45,19 @@ pub(crate) struct Watchers {
     precise: Vec<bool>,
 }
 
+/// Whether `scope` names a variable at two positions.
+pub(crate) fn has_repeats(scope: &[crate::ids::VarId]) -> bool {
+    if scope.len() <= 16 {
+        return scope
+            .iter()
+            .enumerate()
+            .any(|(i, v)| scope[..i].contains(v));
+    }
+    let mut sorted = scope.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|pair| pair[0] == pair[1])
+}
+
 /// The rank of a [`WakeOn`] in a row of [`Watchers`].
 fn rank(wake: WakeOn) -> usize {
     match wake {
@@ -108,7 +121,13 @@ impl Watchers {
             ends,
             entries,
             precise,
-            idempotent: constraints.iter().map(|c| c.is_idempotent(level)).collect(),
+            // A constraint with a variable at two positions is woken by its own changes even
+            // if it claims idempotence: pruning one position changes the other, and a
+            // propagator must hear of it (see `Constraint::scope`).
+            idempotent: constraints
+                .iter()
+                .map(|c| c.is_idempotent(level) && !has_repeats(c.scope()))
+                .collect(),
         }
     }
 }

@@ -12,6 +12,7 @@ use crate::constraints::{
 };
 use crate::domain::Domain;
 use crate::ids::VarId;
+use crate::kernel::propagation::has_repeats;
 use crate::kernel::{IntView, PropagationLevel};
 
 /// Inline capacity of per-call scratch vectors: scopes up to this size never touch the heap.
@@ -82,6 +83,9 @@ pub struct AllDifferent {
     /// When the initial domains fit a 64-value window: for each variable, the value its bit 0
     /// stands for (the window's base minus the offset). Set by `prepare`; empty otherwise.
     window_bases: Vec<i32>,
+    /// Whether a variable appears at two positions (`x` and `x + 2`): then forward checking
+    /// takes the path that rereads every fixed position, and no propagator is made.
+    repeated: bool,
 }
 
 impl AllDifferent {
@@ -92,6 +96,7 @@ impl AllDifferent {
             offsets: Vec::new(),
             scales: Vec::new(),
             window_bases: Vec::new(),
+            repeated: has_repeats(vars),
         }
     }
 
@@ -121,6 +126,7 @@ impl AllDifferent {
             offsets,
             scales: Vec::new(),
             window_bases: Vec::new(),
+            repeated: has_repeats(vars),
         })
     }
 
@@ -249,6 +255,14 @@ impl Constraint for AllDifferent {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let level = ctx.level();
+        if self.repeated && level != PropagationLevel::Full {
+            // Pruning one position of a variable fixes its others too: only the loop that
+            // rereads every fixed position sees them all.
+            return match level {
+                PropagationLevel::None => self.check_fixed_values(ctx),
+                _ => self.forward_sparse(ctx),
+            };
+        }
         // The window found by `prepare` holds for good; without one (a constraint not posted on
         // a model, or wide initial domains), see whether the current domains fit one.
         if !self.window_bases.is_empty() {
@@ -273,6 +287,9 @@ impl Constraint for AllDifferent {
     }
 
     fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        if self.repeated {
+            return None;
+        }
         incremental::create(self, setup)
     }
 
