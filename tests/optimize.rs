@@ -170,13 +170,20 @@ fn limits_give_the_best_found_and_say_it_is_not_proved() {
         .unwrap();
     match limited {
         Optimum::BestFound {
-            value, stopped_by, ..
+            value,
+            bound,
+            stopped_by,
+            ..
         } => {
             assert_eq!(stopped_by, Limit::Nodes);
             assert!(value <= 204);
+            // Every x at 8: Σ 8·i = 288, the declared domains' best.
+            assert_eq!(bound, 288);
+            assert_eq!(limited.gap(), Some((288 - value) as u64));
         }
         other => panic!("{other:?}"),
     }
+    assert_eq!(full.gap(), Some(0));
     // Nothing found before the limit.
     let none = model.solver().with_node_limit(0).minimize(x[0]).unwrap();
     assert_eq!(none, Optimum::Unknown(Limit::Nodes));
@@ -206,4 +213,43 @@ fn a_wide_objective_is_bounded_without_enumerating_it() {
     );
     assert!(optimum.is_proved());
     assert!(solver.stats().nodes < 200, "{:?}", solver.stats());
+}
+
+/// Records the objective values the search reports as improvements.
+#[derive(Debug, Default)]
+struct Improvements(Vec<i64>);
+
+impl cspkit::SearchObserver for Improvements {
+    fn event(&mut self, event: &cspkit::Event<'_>) {
+        if let cspkit::Event::Improved { value, .. } = *event {
+            self.0.push(value);
+        }
+    }
+}
+
+#[test]
+fn each_improvement_is_reported_to_the_observer_and_the_callback() {
+    let mut model = Model::new();
+    let x = model.new_vars(6, 1..=6).unwrap();
+    model.post(AllDifferent::new(&x)).unwrap();
+    let weights: Vec<(i64, VarId)> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (i as i64 + 1, v))
+        .collect();
+    let mut seen = Improvements::default();
+    let mut called = Vec::new();
+    let optimum = model
+        .solver()
+        .with_observer(&mut seen)
+        .minimize_with(LinearExpr::new(&weights, 0), |_, value| called.push(value))
+        .unwrap();
+    assert_eq!(seen.0, called);
+    // The first solution, 1..=6 in order, is the worst: then better and better.
+    assert!(
+        called.len() > 1 && called.windows(2).all(|w| w[0] > w[1]),
+        "{called:?}"
+    );
+    assert_eq!(optimum.best().map(|(_, v)| v), called.last().copied());
+    assert_eq!(called.last(), Some(&(1..=6).map(|i| i * (7 - i)).sum()));
 }

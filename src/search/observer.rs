@@ -113,6 +113,15 @@ pub enum Event<'a> {
         /// Decisions on the path.
         depth: usize,
     },
+    /// Optimisation ([`Solver::minimize`](crate::Solver::minimize) and the like): the solution
+    /// just reported at `node` improves on every one before, with this objective value; from
+    /// now on only better ones are searched for.
+    Improved {
+        /// The solution's node.
+        node: u64,
+        /// Its objective value.
+        value: i64,
+    },
 }
 
 /// Receives the events of a search. Every method does nothing by default.

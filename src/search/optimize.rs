@@ -10,7 +10,7 @@
 use super::Solver;
 use super::engine::{Bound, Step};
 use super::limits::Limit;
-use super::observer::SearchObserver;
+use super::observer::{Event, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
 use crate::error::ModelError;
 use crate::model::{LinearExpr, Solution};
@@ -32,6 +32,9 @@ pub enum Optimum {
         solution: Solution,
         /// Its objective value.
         value: i64,
+        /// No solution is better than this: the objective's best value over the declared
+        /// domains. The optimum lies between `bound` and `value` ([`Optimum::gap`]).
+        bound: i64,
         /// What stopped the search.
         stopped_by: Limit,
     },
@@ -49,6 +52,17 @@ impl Optimum {
             | Optimum::BestFound {
                 solution, value, ..
             } => Some((solution, *value)),
+            _ => None,
+        }
+    }
+
+    /// How far the best solution may be from the optimum: 0 when it is proved optimal, the
+    /// distance between its value and the bound when a limit stopped the search, `None`
+    /// without a solution.
+    pub fn gap(&self) -> Option<u64> {
+        match self {
+            Optimum::Optimal { .. } => Some(0),
+            Optimum::BestFound { value, bound, .. } => Some(value.abs_diff(*bound)),
             _ => None,
         }
     }
@@ -158,6 +172,19 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             .filter(|&&(a, _)| a != 0)
             .map(|&(a, var)| (a.saturating_mul(sign), var))
             .collect();
+        // The best value any assignment of the declared domains could give.
+        let mut best_conceivable = i128::from(objective.constant()) * i128::from(sign);
+        for &(a, var) in objective.terms() {
+            let domain = self.model.domain(var);
+            let a = i128::from(a) * i128::from(sign);
+            let (low, high) = (
+                i128::from(domain.min().unwrap_or(0)),
+                i128::from(domain.max().unwrap_or(0)),
+            );
+            best_conceivable += (a * low).min(a * high);
+        }
+        let bound = (best_conceivable * i128::from(sign))
+            .clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64;
         let fixes = std::mem::take(&mut self.fixes);
         // The fixes were accepted once: they are again.
         self.restart_with(fixes)?;
@@ -178,6 +205,8 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                         // A value beyond i64: keep searching without this solution.
                         continue;
                     };
+                    let node = self.engine.as_ref().map_or(0, |engine| engine.node());
+                    self.observer.event(&Event::Improved { node, value });
                     improved(&solution, value);
                     let limit = i128::from(value) * i128::from(sign)
                         - 1
@@ -199,6 +228,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             (Some((solution, value)), Some(stopped_by)) => Optimum::BestFound {
                 solution,
                 value,
+                bound,
                 stopped_by,
             },
             (None, None) => Optimum::Infeasible,

@@ -147,7 +147,7 @@ impl<O: SearchObserver> SearchObserver for Recorder<'_, O> {
                 var,
                 depth,
             },
-            Event::Solution { .. } | Event::Propagated { .. } => return,
+            Event::Solution { .. } | Event::Propagated { .. } | Event::Improved { .. } => return,
         };
         self.events.push_back(owned);
     }

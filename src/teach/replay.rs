@@ -79,7 +79,7 @@ impl Replay {
                 self.current.clone_from_slice(domains);
                 self.path.push((node, domains.to_vec()));
             }
-            Event::Failure { .. } | Event::Solution { .. } => {}
+            Event::Failure { .. } | Event::Solution { .. } | Event::Improved { .. } => {}
         }
     }
 }

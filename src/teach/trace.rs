@@ -331,6 +331,12 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     None => self.line(self.indent, "✓ solution"),
                 }
             }
+            Event::Improved { value, .. } => {
+                self.line(
+                    self.indent,
+                    &format!("★ objective {value}: the best so far"),
+                );
+            }
         }
     }
 }

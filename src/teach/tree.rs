@@ -274,6 +274,7 @@ impl SearchObserver for SearchTree<'_> {
                     n.status = NodeStatus::Solution;
                 }
             }
+            Event::Improved { .. } => {}
         }
     }
 }
