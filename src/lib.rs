@@ -267,3 +267,8 @@ pub struct GuideDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/tutorial.md")]
 pub struct TutorialDoctests;
+
+/// The code blocks of `docs/strategies.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/strategies.md")]
+pub struct StrategiesDoctests;

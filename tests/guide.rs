@@ -42,3 +42,41 @@ fn the_guides_conformance_report_is_the_one_the_kit_prints() {
         "the guide should show:\n{printed}"
     );
 }
+
+/// The guide's catalogue names every constraint the crate exports, so that a new one cannot
+/// be left out of it.
+#[test]
+fn the_catalogue_lists_every_built_in_constraint() {
+    let lib = include_str!("../src/constraints/mod.rs");
+    let catalogue = GUIDE
+        .split("## Which constraint do I need?")
+        .next()
+        .expect("the guide has a catalogue");
+    let mut listed = 0;
+    for line in lib
+        .lines()
+        .filter(|l| l.starts_with("pub use ") && !l.contains("crate::kernel"))
+    {
+        let names = line
+            .trim_start_matches("pub use ")
+            .trim_end_matches(';')
+            .rsplit("::")
+            .next()
+            .expect("a path");
+        for name in names.trim_matches(|c| c == '{' || c == '}').split(',') {
+            let name = name.trim();
+            if ["Comparison", "Operation", "Dfa"].contains(&name) || name.is_empty() {
+                continue; // arguments of constraints, not constraints
+            }
+            assert!(
+                catalogue.contains(&format!("`{name}::")),
+                "the catalogue of docs/custom-constraints.md does not list {name}"
+            );
+            listed += 1;
+        }
+    }
+    assert!(
+        listed >= 18,
+        "only {listed} constraints found in src/constraints/mod.rs"
+    );
+}
