@@ -9,7 +9,7 @@ use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
 
 /// `count = #{ i : vars[i] ∈ values }`: how many of the variables take one of the values
-/// ("exactly k mines around this cell", "the digit i occurs s[i] times"; MiniZinc's `among`,
+/// ("exactly k mines around this cell", "the digit i occurs `s[i]` times"; MiniZinc's `among`,
 /// and `count` for one value, [`Among::value`]).
 ///
 /// `count` is a variable; it may also be one of `vars` (a magic sequence's `s[i]` counts the
