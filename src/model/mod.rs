@@ -308,6 +308,28 @@ impl Model {
         self.domains[var.index()] = domain;
     }
 
+    /// A solution of this model written with the variables' names, in declaration order:
+    /// `p[0] = 2, p[1] = 4, …` (a [`VarId`] alone cannot know its name; the model does).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::Model;
+    ///
+    /// let mut model = Model::new();
+    /// let p = model.new_named_vars("p", 2, 1..=2)?;
+    /// model.post(cspkit::NotEqual::new(p[0], p[1]))?;
+    /// let solution = model.solve().solution().unwrap();
+    /// assert_eq!(model.display_solution(&solution), "p[0] = 1, p[1] = 2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn display_solution(&self, solution: &Solution) -> String {
+        self.variables()
+            .filter_map(|var| Some(format!("{} = {}", self.var_name(var), solution.get(var)?)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Whether `var` is a variable of this model.
     pub fn owns(&self, var: VarId) -> bool {
         self.validate(var, "").is_ok()
