@@ -7,8 +7,8 @@
 
 mod common;
 
-use common::{ConstraintRecipe, LEVELS, brute_force, collect_solutions, model_specs, scope};
-use cspkit::{Constraint, Descending, Element, Predicate, SmallestDomain, Table, VarId};
+use common::{ConstraintRecipe, brute_force, check_every_level_and_strategy, model_specs, scope};
+use cspkit::{Constraint, Element, Predicate, Table, VarId};
 use proptest::collection::vec;
 use proptest::prelude::*;
 
@@ -130,20 +130,6 @@ proptest! {
         if let Some(planted) = &spec.planted {
             prop_assert!(expected.contains(planted), "the planted solution is lost");
         }
-        for level in LEVELS {
-            // Input order and ascending values: the brute-force order.
-            let (found, stopped) = collect_solutions(&mut model.solver().with_propagation(level));
-            prop_assert!(stopped.is_none());
-            prop_assert_eq!(&found, &expected, "at {:?}", level);
-            // Another strategy: the same set.
-            let mut solver = model
-                .solver()
-                .with_propagation(level)
-                .with_variable_order(SmallestDomain)
-                .with_value_order(Descending);
-            let (mut found, _) = collect_solutions(&mut solver);
-            found.sort();
-            prop_assert_eq!(&found, &expected, "at {:?}, smallest domain first", level);
-        }
+        check_every_level_and_strategy(&model, &expected)?;
     }
 }

@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{ConstraintRecipe, LEVELS, brute_force, collect_solutions, model_specs, scope};
+use common::{ConstraintRecipe, brute_force, check_every_level_and_strategy, model_specs, scope};
 use cspkit::{
-    Among, Arithmetic, Circuit, Constraint, Descending, Dfa, Extremum, GlobalCardinality, Inverse,
-    LexLessEq, Member, Operation, Regular, Reified, SmallestDomain, Table, VarId,
+    Among, Arithmetic, Circuit, Constraint, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq,
+    Member, Operation, Regular, Reified, Table, VarId,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -145,19 +145,7 @@ proptest! {
         if let Some(planted) = &spec.planted {
             prop_assert!(expected.contains(planted), "the planted solution is lost");
         }
-        for level in LEVELS {
-            let (found, stopped) = collect_solutions(&mut model.solver().with_propagation(level));
-            prop_assert!(stopped.is_none());
-            prop_assert_eq!(&found, &expected, "at {:?}", level);
-            let mut solver = model
-                .solver()
-                .with_propagation(level)
-                .with_variable_order(SmallestDomain)
-                .with_value_order(Descending);
-            let (mut found, _) = collect_solutions(&mut solver);
-            found.sort();
-            prop_assert_eq!(&found, &expected, "at {:?}, smallest domain first", level);
-        }
+        check_every_level_and_strategy(&model, &expected)?;
     }
 }
 
@@ -230,18 +218,6 @@ proptest! {
             model.post(Among::value(&vars, 0, vars[n - 1])).expect("a valid constraint");
         }
         let expected = brute_force(&model);
-        for level in LEVELS {
-            let (found, stopped) = collect_solutions(&mut model.solver().with_propagation(level));
-            prop_assert!(stopped.is_none());
-            prop_assert_eq!(&found, &expected, "at {:?}", level);
-            let mut solver = model
-                .solver()
-                .with_propagation(level)
-                .with_variable_order(SmallestDomain)
-                .with_value_order(Descending);
-            let (mut found, _) = collect_solutions(&mut solver);
-            found.sort();
-            prop_assert_eq!(&found, &expected, "at {:?}, smallest domain first", level);
-        }
+        check_every_level_and_strategy(&model, &expected)?;
     }
 }

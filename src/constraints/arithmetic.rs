@@ -316,16 +316,7 @@ impl Constraint for Arithmetic {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         match ctx.level() {
-            PropagationLevel::None => {
-                if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                    let values: SmallVec<[i32; 3]> =
-                        self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                    if !self.check(&values) {
-                        return Err(Conflict);
-                    }
-                }
-                Ok(())
-            }
+            PropagationLevel::None => ctx.check_if_fixed(self),
             PropagationLevel::Forward => self.forward(ctx),
             PropagationLevel::Full => {
                 let pairs = if self.operation.is_unary() {

@@ -174,14 +174,7 @@ impl Constraint for Circuit {
         let succ = self.scope();
         let n = succ.len();
         if ctx.level() == PropagationLevel::None {
-            if succ.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 64]> =
-                    succ.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         for (i, &var) in succ.iter().enumerate() {
             keep_at_least(ctx, var, self.base)?;

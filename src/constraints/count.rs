@@ -134,14 +134,7 @@ impl Constraint for Among {
         let (vars, count) = self.scope.split_at(self.scope.len() - 1);
         let count = count[0];
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 32]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         let (mut sure, mut possible) = (0i64, 0i64);
         let mut undecided: SmallVec<[VarId; 32]> = SmallVec::new();

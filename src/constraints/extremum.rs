@@ -160,14 +160,7 @@ impl Constraint for Extremum {
             return Err(Conflict);
         }
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 32]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         // Each rule below is sound alone; repeat them to their common fixpoint, so that one
         // call leaves the bounds consistent.

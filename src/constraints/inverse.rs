@@ -138,14 +138,7 @@ impl Constraint for Inverse {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 32]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         let (f, g) = self.scope.split_at(self.len());
         loop {

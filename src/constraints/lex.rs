@@ -2,8 +2,6 @@
 
 use std::cmp::Ordering;
 
-use smallvec::SmallVec;
-
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::ids::VarId;
@@ -114,14 +112,7 @@ impl Constraint for LexLessEq {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 32]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         let (xs, ys) = self.arrays();
         let common = xs.len().min(ys.len());

@@ -93,14 +93,7 @@ impl Constraint for Member {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 2]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         let x = self.scope[0];
         let Some(&b) = self.scope.get(1) else {

@@ -36,8 +36,9 @@
 //!
 //! 1. Write `scope` and `check`. `check` is the specification: keep it obviously right.
 //! 2. Write the simplest sound `propagate`: if every variable of the scope is fixed, run `check`
-//!    on the values and return `Err(Conflict)` when it fails; otherwise do nothing. This is
-//!    already a correct constraint (the engine finds solutions by search alone).
+//!    on the values and return `Err(Conflict)` when it fails; otherwise do nothing
+//!    ([`PropagationContext::check_if_fixed`] does exactly this). This is already a correct
+//!    constraint (the engine finds solutions by search alone).
 //! 3. Test it: [`ConformanceTest`](crate::conformance::ConformanceTest) compares it with a
 //!    brute-force enumeration filtered by `check`, on random domains, at every level; also
 //!    solve small models with it and compare their solutions with brute force.

@@ -213,14 +213,7 @@ impl Constraint for Regular {
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let dfa = &self.dfa;
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 32]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         let (n, q, sigma) = (self.scope.len(), dfa.states, dfa.alphabet.len());
         // The symbols each variable can take.

@@ -112,14 +112,7 @@ impl<C: Constraint> Constraint for Reified<C> {
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         if ctx.level() == PropagationLevel::None {
-            if self.scope.iter().all(|&v| ctx.is_fixed(v)) {
-                let values: SmallVec<[i32; 16]> =
-                    self.scope.iter().filter_map(|&v| ctx.value(v)).collect();
-                if !self.check(&values) {
-                    return Err(Conflict);
-                }
-            }
-            return Ok(());
+            return ctx.check_if_fixed(self);
         }
         let b = self.b();
         ctx.remove_below(b, 0)?;

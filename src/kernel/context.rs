@@ -94,6 +94,30 @@ impl<'a> PropagationContext<'a> {
         self.trail.set_word(state.index(), value.to_word());
     }
 
+    /// `Err(Conflict)` if every variable of `constraint`'s scope is fixed and its
+    /// [`check`](crate::Constraint::check) rejects the values; `Ok` otherwise. This is the whole of
+    /// propagation at [`PropagationLevel::None`], and the first correct `propagate` of the
+    /// recipe in the [`constraints`](crate::constraints) module.
+    pub fn check_if_fixed<C: crate::Constraint + ?Sized>(
+        &self,
+        constraint: &C,
+    ) -> Result<(), Conflict> {
+        let scope = constraint.scope();
+        let mut values: smallvec::SmallVec<[i32; 32]> =
+            smallvec::SmallVec::with_capacity(scope.len());
+        for &var in scope {
+            match self.value(var) {
+                Some(value) => values.push(value),
+                None => return Ok(()),
+            }
+        }
+        if constraint.check(&values) {
+            Ok(())
+        } else {
+            Err(Conflict)
+        }
+    }
+
     /// Whether `constraint`, propagated alone on the current domains at the current level,
     /// reports a conflict. The domains are left as they were, and no constraint is woken: a
     /// probe for reification (if a constraint is bound to fail, its boolean is false) and for

@@ -595,3 +595,26 @@ impl<C: Constraint> Constraint for Stateless<C> {
         self.0.prepare(model)
     }
 }
+
+/// Checks that `model` has exactly the solutions `expected` (in lexicographic order) at every
+/// propagation level, under input order with ascending values (in that order) and under
+/// smallest domain first with descending values (as a set).
+pub fn check_every_level_and_strategy(
+    model: &Model,
+    expected: &[Vec<i32>],
+) -> Result<(), TestCaseError> {
+    for level in LEVELS {
+        let (found, stopped) = collect_solutions(&mut model.solver().with_propagation(level));
+        prop_assert!(stopped.is_none());
+        prop_assert_eq!(&found, expected, "at {:?}", level);
+        let mut solver = model
+            .solver()
+            .with_propagation(level)
+            .with_variable_order(cspkit::SmallestDomain)
+            .with_value_order(cspkit::Descending);
+        let (mut found, _) = collect_solutions(&mut solver);
+        found.sort();
+        prop_assert_eq!(&found, expected, "at {:?}, smallest domain first", level);
+    }
+    Ok(())
+}
