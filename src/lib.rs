@@ -215,6 +215,7 @@
 pub mod conformance;
 pub mod constraints;
 mod domain;
+pub mod flatzinc;
 mod error;
 mod ids;
 pub mod kernel;

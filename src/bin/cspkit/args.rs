@@ -50,6 +50,17 @@ pub enum Command {
     /// cost.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
+    /// Solve a FlatZinc model (MiniZinc's compiled form); `cspkit fzn --help` for the flags.
+    #[command(disable_help_flag = true)]
+    Fzn(FznArgs),
+}
+
+/// Arguments of `cspkit fzn`: MiniZinc's flags and the model, read by the FlatZinc front end.
+#[derive(Debug, Args)]
+pub struct FznArgs {
+    /// MiniZinc's flags and the model file.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
 }
 
 const COLOUR_HELP: &str = "\

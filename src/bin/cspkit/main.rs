@@ -14,6 +14,7 @@ macro_rules! note {
 mod args;
 mod batch;
 mod compare;
+mod fzn;
 mod step;
 
 use std::fs::File;
@@ -76,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Queens(args)) => queens(&args),
         Some(Command::Colour(args)) => colour(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Fzn(args)) => fzn::main(&args.args),
     };
     ExitCode::from(code)
 }

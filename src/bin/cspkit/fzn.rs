@@ -1,0 +1,183 @@
+//! `cspkit fzn` and `fzn-cspkit`: the FlatZinc solver MiniZinc calls, and its installation.
+//!
+//! One file, compiled into both programs: the arguments are MiniZinc's standard flags, read
+//! by hand so that `fzn-cspkit` needs no argument parser.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use cspkit::flatzinc::{self, Options, Status};
+
+/// Exit codes, as `cspkit`'s.
+const SOLVED: u8 = 0;
+const NO_SOLUTION: u8 = 1;
+const BAD_INPUT: u8 = 2;
+const STOPPED: u8 = 3;
+
+pub const HELP: &str = "\
+Solve a FlatZinc model (what MiniZinc compiles a model into), printing its solutions in the
+FlatZinc output format.
+
+Usage: cspkit fzn [OPTIONS] MODEL.fzn
+       cspkit fzn --install-msc [DIR]
+
+Options (MiniZinc's standard flags):
+  -a            all solutions; for an optimisation, each improving solution
+  -n N          stop after N solutions
+  -s            statistics, as %%%mzn-stat: lines
+  -t MS         time limit in milliseconds
+  -f            free search: ignore the search annotations
+  -r SEED       seed of indomain_random
+  -p N          threads (accepted; the search runs on one)
+  --install-msc [DIR]
+                write the solver configuration cspkit.msc and cspkit's MiniZinc library
+                into DIR (default: ~/.minizinc/solvers), for `minizinc --solver cspkit`
+
+Output: each solution, then `----------`; `==========` when the search is complete;
+`=====UNSATISFIABLE=====`; `=====UNKNOWN=====` when a limit stops it before any solution.
+Exit codes: 0 solved, 1 no solution, 2 bad input or unsupported model, 3 stopped by a limit.";
+
+/// Runs the FlatZinc front end on `args` (without the program's name); returns the exit code.
+pub fn main(args: &[String]) -> u8 {
+    match run(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("cspkit fzn: {message}");
+            BAD_INPUT
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<u8, String> {
+    let mut options = Options::default();
+    let mut file: Option<&str> = None;
+    let mut args = args.iter();
+    let number = |flag: &str, value: Option<&String>| -> Result<u64, String> {
+        let value = value.ok_or_else(|| format!("{flag} needs a number"))?;
+        value
+            .parse::<u64>()
+            .map_err(|_| format!("{flag}: not a number: {value:?}"))
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-a" | "--all-solutions" | "--all" => options.all = true,
+            "-s" | "--statistics" => options.statistics = true,
+            "-f" | "--free-search" => options.free = true,
+            "-n" | "--num-solutions" => options.solutions = Some(number(arg, args.next())?),
+            "-t" | "--time-limit" => {
+                options.time_limit = Some(Duration::from_millis(number(arg, args.next())?));
+            }
+            "-r" | "--random-seed" => options.seed = number(arg, args.next())?,
+            "-p" | "--parallel" => {
+                number(arg, args.next())?;
+            }
+            "-h" | "--help" => {
+                println!("{HELP}");
+                println!("\nSupported FlatZinc builtins: {}", flatzinc::SUPPORTED.join(", "));
+                return Ok(SOLVED);
+            }
+            "--install-msc" => {
+                let dir = args.next().map(PathBuf::from);
+                return install(dir).map(|()| SOLVED);
+            }
+            flag if flag.starts_with('-') && flag.len() > 1 => {
+                return Err(format!("unknown option {flag} (see cspkit fzn --help)"));
+            }
+            path => {
+                if file.replace(path).is_some() {
+                    return Err("more than one model file given".into());
+                }
+            }
+        }
+    }
+    let file = file.ok_or("no model file given (see cspkit fzn --help)")?;
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let model = flatzinc::parse(&text)
+        .and_then(|items| flatzinc::build(&items))
+        .map_err(|e| format!("{file}: {e}"))?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let status = match flatzinc::run(&model, &options, &mut out) {
+        Ok(status) => status,
+        // A closed standard output (a pipe to `head`) is no reason to fail loudly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(SOLVED),
+        Err(e) => return Err(format!("cannot write the output: {e}")),
+    };
+    let _ = out.flush();
+    Ok(match status {
+        Status::Solutions | Status::Complete => SOLVED,
+        Status::Unsatisfiable => NO_SOLUTION,
+        Status::Unknown => STOPPED,
+    })
+}
+
+/// Writes `cspkit.msc` and the MiniZinc library into `dir` (default `~/.minizinc/solvers`).
+fn install(dir: Option<PathBuf>) -> Result<(), String> {
+    let dir = match dir {
+        Some(dir) => dir,
+        None => {
+            let home = std::env::var_os("HOME").ok_or("HOME is not set: give a directory")?;
+            Path::new(&home).join(".minizinc").join("solvers")
+        }
+    };
+    let executable = solver_executable()?;
+    let library = dir.join("cspkit").join("mznlib");
+    std::fs::create_dir_all(&library)
+        .map_err(|e| format!("cannot create {}: {e}", library.display()))?;
+    for (name, text) in flatzinc::MZNLIB {
+        let path = library.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let json = |path: &Path| {
+        let text = path.display().to_string();
+        text.replace('\\', "\\\\").replace('"', "\\\"")
+    };
+    let msc = format!(
+        r#"{{
+  "id": "org.cspkit.cspkit",
+  "name": "cspkit",
+  "description": "cspkit, a small constraint-satisfaction engine in Rust",
+  "version": "{version}",
+  "mznlib": "{library}",
+  "executable": "{executable}",
+  "tags": ["cp", "int"],
+  "stdFlags": ["-a", "-n", "-s", "-t", "-f", "-r", "-p"],
+  "supportsMzn": false,
+  "supportsFzn": true,
+  "needsSolns2Out": true,
+  "needsMznExecutable": false,
+  "needsStdlibDir": false,
+  "isGUIApplication": false
+}}
+"#,
+        version = env!("CARGO_PKG_VERSION"),
+        library = json(&library),
+        executable = json(&executable),
+    );
+    let path = dir.join("cspkit.msc");
+    std::fs::write(&path, msc).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    println!("wrote {} (solver: {})", path.display(), executable.display());
+    println!("now: minizinc --solver cspkit model.mzn [data.dzn]");
+    Ok(())
+}
+
+/// The `fzn-cspkit` program next to the running one (or the running one itself).
+fn solver_executable() -> Result<PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    let me = me.canonicalize().unwrap_or(me);
+    let name = format!("fzn-cspkit{}", std::env::consts::EXE_SUFFIX);
+    if me.file_name().is_some_and(|n| n == name.as_str()) {
+        return Ok(me);
+    }
+    let sibling = me.with_file_name(&name);
+    if sibling.is_file() {
+        Ok(sibling)
+    } else {
+        Err(format!(
+            "{} not found next to {}: build or install both programs (cargo install --path .)",
+            name,
+            me.display()
+        ))
+    }
+}

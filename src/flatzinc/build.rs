@@ -1,0 +1,882 @@
+//! FlatZinc items to a cspkit [`Model`]: variables, the builtins, the solve item, the output.
+
+use std::collections::HashMap;
+
+use crate::constraints::{
+    AllDifferent, Among, Arithmetic, Circuit, Comparison, Dfa, Element, Extremum,
+    GlobalCardinality, Inverse, LexLessEq, Linear, Member, Operation, Regular, Table,
+};
+use crate::flatzinc::parse::{Expr, FznError, Item, Pos, Type};
+use crate::ids::VarId;
+use crate::model::{BoolVar, LinearExpr, Model};
+
+/// A resolved value: a constant, a variable, or an array of them.
+#[derive(Debug, Clone, PartialEq)]
+enum Val {
+    Int(i64),
+    Bool(bool),
+    /// A set of integers, ascending.
+    Set(Vec<i64>),
+    /// A variable, and whether it is boolean.
+    Var(VarId, bool),
+    Array(Vec<Val>),
+}
+
+/// How the search picks a variable, from a search annotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VarChoice {
+    /// `input_order`.
+    InputOrder,
+    /// `first_fail` (and `dom_w_deg`, run as first fail).
+    FirstFail,
+    /// `anti_first_fail`.
+    AntiFirstFail,
+    /// `smallest`: the smallest value in its domain.
+    Smallest,
+    /// `largest`: the largest value in its domain.
+    Largest,
+}
+
+/// How the search picks a value, from a search annotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueChoice {
+    /// `indomain_min`, `indomain_split` (run as `indomain_min`), `indomain`.
+    Min,
+    /// `indomain_max`, `indomain_reverse_split` (run as `indomain_max`).
+    Max,
+    /// `indomain_median`, `indomain_middle`.
+    Median,
+    /// `indomain_random`.
+    Random,
+}
+
+/// One `int_search` or `bool_search` of the solve item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchGroup {
+    /// The variables, in the annotation's order.
+    pub vars: Vec<VarId>,
+    /// The variable choice.
+    pub var_choice: VarChoice,
+    /// The value choice.
+    pub value_choice: ValueChoice,
+}
+
+/// What to print for a solution: a variable, or an array of them with its index sets.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OutputItem {
+    /// `name = value;`
+    Scalar {
+        /// The name in the model.
+        name: String,
+        /// Its value: a variable or a constant.
+        value: OutputValue,
+    },
+    /// `name = arrayNd(ranges, [values]);`
+    Array {
+        /// The name in the model.
+        name: String,
+        /// The index sets of `output_array`, as `(low, high)`.
+        ranges: Vec<(i64, i64)>,
+        /// The elements.
+        values: Vec<OutputValue>,
+    },
+}
+
+/// An element of the output: a variable's value or a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputValue {
+    /// A variable; `true` if boolean.
+    Var(VarId, bool),
+    /// An integer constant.
+    Int(i64),
+    /// A boolean constant.
+    Bool(bool),
+}
+
+/// The goal of the solve item.
+#[derive(Debug, Clone)]
+pub enum Goal {
+    /// `solve satisfy`.
+    Satisfy,
+    /// `solve minimize` (`true`) or `maximize` (`false`) of a variable or a constant.
+    Optimize {
+        /// The objective.
+        objective: LinearExpr,
+        /// Whether it is minimised.
+        minimize: bool,
+    },
+}
+
+/// A FlatZinc model built on cspkit: the model, the goal, the search annotations, the output.
+#[derive(Debug)]
+pub struct FznModel {
+    /// The model.
+    pub model: Model,
+    /// What to solve for.
+    pub goal: Goal,
+    /// The search annotations, flattened from `seq_search`, in order.
+    pub search: Vec<SearchGroup>,
+    /// What to print for each solution, in declaration order.
+    pub output: Vec<OutputItem>,
+}
+
+struct Builder {
+    model: Model,
+    env: HashMap<String, Val>,
+    constants: HashMap<i64, VarId>,
+    output: Vec<OutputItem>,
+    goal: Option<Goal>,
+    search: Vec<SearchGroup>,
+}
+
+type Args<'a> = &'a [(Expr, Pos)];
+
+/// The names of the constraints cspkit reads, for error messages and the documentation.
+pub const SUPPORTED: &[&str] = &[
+    "int_eq", "int_ne", "int_le", "int_lt", "int_eq_reif", "int_ne_reif", "int_le_reif",
+    "int_lt_reif", "int_eq_imp", "int_ne_imp", "int_le_imp", "int_lt_imp", "int_lin_eq",
+    "int_lin_ne", "int_lin_le", "int_lin_eq_reif", "int_lin_ne_reif", "int_lin_le_reif",
+    "int_lin_eq_imp", "int_lin_ne_imp", "int_lin_le_imp", "int_plus", "int_minus", "int_times",
+    "int_div", "int_mod", "int_abs", "int_pow", "int_min", "int_max", "array_int_element",
+    "array_var_int_element", "array_bool_element", "array_var_bool_element",
+    "array_int_maximum", "array_int_minimum", "array_bool_and", "array_bool_or",
+    "array_bool_xor", "bool2int", "bool_eq", "bool_ne", "bool_not", "bool_le", "bool_lt",
+    "bool_and", "bool_or", "bool_xor", "bool_clause", "bool_eq_reif", "bool_ne_reif",
+    "bool_le_reif", "bool_lt_reif", "bool_eq_imp", "bool_le_imp", "bool_lt_imp", "bool_lin_eq",
+    "bool_lin_le", "set_in", "set_in_reif", "set_in_imp", "fzn_all_different_int",
+    "fzn_table_int", "fzn_table_bool", "fzn_global_cardinality",
+    "fzn_global_cardinality_closed", "fzn_global_cardinality_low_up",
+    "fzn_global_cardinality_low_up_closed", "cspkit_circuit", "cspkit_inverse", "fzn_regular",
+    "fzn_lex_lesseq_int", "fzn_lex_less_int", "fzn_lex_lesseq_bool", "fzn_lex_less_bool",
+    "cspkit_count_eq", "fzn_among",
+];
+
+impl Builder {
+    fn model_error(pos: Pos, error: impl std::fmt::Display) -> FznError {
+        FznError::at(pos, error.to_string())
+    }
+
+    /// The value of an expression.
+    fn resolve(&self, expr: &Expr, pos: Pos) -> Result<Val, FznError> {
+        Ok(match expr {
+            Expr::Int(v) => Val::Int(*v),
+            Expr::Bool(b) => Val::Bool(*b),
+            Expr::Float(_) => {
+                return Err(FznError::unsupported(pos, "floats are not supported by cspkit"));
+            }
+            Expr::Str(_) | Expr::Call(..) => {
+                return Err(FznError::at(pos, "an annotation where a value is expected"));
+            }
+            Expr::Ident(name) => self
+                .env
+                .get(name)
+                .cloned()
+                .ok_or_else(|| FznError::at(pos, format!("unknown name `{name}`")))?,
+            Expr::Access(name, index) => {
+                let array = self
+                    .env
+                    .get(name)
+                    .ok_or_else(|| FznError::at(pos, format!("unknown array `{name}`")))?;
+                let Val::Array(items) = array else {
+                    return Err(FznError::at(pos, format!("`{name}` is not an array")));
+                };
+                usize::try_from(*index - 1)
+                    .ok()
+                    .and_then(|i| items.get(i))
+                    .cloned()
+                    .ok_or_else(|| {
+                        FznError::at(
+                            pos,
+                            format!("index {index} is outside {name}'s 1..{}", items.len()),
+                        )
+                    })?
+            }
+            Expr::Array(items) => Val::Array(
+                items
+                    .iter()
+                    .map(|(e, p)| self.resolve(e, *p))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Expr::Range(low, high) => {
+                if high - low > 1 << 24 {
+                    return Err(FznError::unsupported(pos, "a constant set of more than 2^24 values"));
+                }
+                Val::Set((*low..=*high).collect())
+            }
+            Expr::Set(values) => {
+                let mut values = values.clone();
+                values.sort_unstable();
+                values.dedup();
+                Val::Set(values)
+            }
+        })
+    }
+
+    fn arg(&self, args: Args<'_>, i: usize, name: &str, pos: Pos) -> Result<Val, FznError> {
+        let (expr, at) = args.get(i).ok_or_else(|| {
+            FznError::at(pos, format!("{name}: expected at least {} arguments, found {}", i + 1, args.len()))
+        })?;
+        self.resolve(expr, *at)
+    }
+
+    fn int_const(&self, value: &Val, pos: Pos) -> Result<i64, FznError> {
+        match value {
+            Val::Int(v) => Ok(*v),
+            Val::Bool(b) => Ok(i64::from(*b)),
+            Val::Var(var, _) => self.model.domain(*var).value().map(i64::from).ok_or_else(|| {
+                FznError::at(pos, "a variable where a constant is expected")
+            }),
+            _ => Err(FznError::at(pos, "expected an integer")),
+        }
+    }
+
+    fn to_i32(value: i64, pos: Pos) -> Result<i32, FznError> {
+        i32::try_from(value)
+            .map_err(|_| FznError::unsupported(pos, format!("{value} is outside cspkit's 32-bit integers")))
+    }
+
+    /// A variable for a value: itself, or a fixed variable for a constant.
+    fn var(&mut self, value: &Val, pos: Pos) -> Result<VarId, FznError> {
+        match value {
+            Val::Var(var, _) => Ok(*var),
+            Val::Int(_) | Val::Bool(_) => {
+                let v = self.int_const(value, pos)?;
+                if let Some(&var) = self.constants.get(&v) {
+                    return Ok(var);
+                }
+                let v32 = Self::to_i32(v, pos)?;
+                let var = self.model.new_var(v32..=v32).map_err(|e| Self::model_error(pos, e))?;
+                self.constants.insert(v, var);
+                Ok(var)
+            }
+            _ => Err(FznError::at(pos, "expected an integer or a variable")),
+        }
+    }
+
+    fn bool_var(&mut self, value: &Val, pos: Pos) -> Result<BoolVar, FznError> {
+        let var = self.var(value, pos)?;
+        self.model.as_bool(var).map_err(|e| Self::model_error(pos, e))
+    }
+
+    fn elements<'v>(value: &'v Val, pos: Pos) -> Result<&'v [Val], FznError> {
+        match value {
+            Val::Array(items) => Ok(items),
+            _ => Err(FznError::at(pos, "expected an array")),
+        }
+    }
+
+    fn vars(&mut self, value: &Val, pos: Pos) -> Result<Vec<VarId>, FznError> {
+        Self::elements(value, pos)?
+            .to_vec()
+            .iter()
+            .map(|v| self.var(v, pos))
+            .collect()
+    }
+
+    fn bools(&mut self, value: &Val, pos: Pos) -> Result<Vec<BoolVar>, FznError> {
+        Self::elements(value, pos)?
+            .to_vec()
+            .iter()
+            .map(|v| self.bool_var(v, pos))
+            .collect()
+    }
+
+    fn ints(&self, value: &Val, pos: Pos) -> Result<Vec<i64>, FznError> {
+        Self::elements(value, pos)?
+            .iter()
+            .map(|v| self.int_const(v, pos))
+            .collect()
+    }
+
+    fn ints32(&self, value: &Val, pos: Pos) -> Result<Vec<i32>, FznError> {
+        self.ints(value, pos)?
+            .into_iter()
+            .map(|v| Self::to_i32(v, pos))
+            .collect()
+    }
+
+    fn set(value: &Val, pos: Pos) -> Result<Vec<i32>, FznError> {
+        match value {
+            Val::Set(values) => values.iter().map(|&v| Self::to_i32(v, pos)).collect(),
+            _ => Err(FznError::at(pos, "expected a set of integers")),
+        }
+    }
+
+    /// A term of a linear expression: a constant or a variable.
+    fn expr_of(&mut self, value: &Val, pos: Pos) -> Result<LinearExpr, FznError> {
+        match value {
+            Val::Int(v) => Ok(LinearExpr::new(&[], *v)),
+            Val::Bool(b) => Ok(LinearExpr::new(&[], i64::from(*b))),
+            Val::Var(var, _) => Ok(LinearExpr::from(*var)),
+            _ => Err(FznError::at(pos, "expected an integer or a variable")),
+        }
+    }
+
+    fn post(&mut self, pos: Pos, constraint: impl crate::Constraint + 'static) -> Result<(), FznError> {
+        self.model
+            .post(constraint)
+            .map(|_| ())
+            .map_err(|e| Self::model_error(pos, e))
+    }
+
+    /// Posts `linear`, its reification into `b`, or its implication by `b`.
+    fn post_linear(&mut self, pos: Pos, linear: Linear, reified: Option<(BoolVar, bool)>) -> Result<(), FznError> {
+        let result = match reified {
+            None => self.model.post(linear).map(|_| ()),
+            Some((b, true)) => self.model.reify_into(linear, b),
+            Some((b, false)) => self.model.imply(b, linear),
+        };
+        result.map_err(|e| Self::model_error(pos, e))
+    }
+
+    fn constraint(&mut self, name: &str, args: Args<'_>, pos: Pos) -> Result<(), FznError> {
+        let arg = |b: &Self, i: usize| b.arg(args, i, name, pos);
+        // `_reif` and `_imp` forms: the last argument is the boolean.
+        let (base, mode) = if let Some(base) = name.strip_suffix("_reif") {
+            (base, Some(true))
+        } else if let Some(base) = name.strip_suffix("_imp") {
+            (base, Some(false))
+        } else {
+            (name, None)
+        };
+        let reified = match mode {
+            Some(full) => {
+                let last = args.len().checked_sub(1).ok_or_else(|| FznError::at(pos, format!("{name}: no arguments")))?;
+                let b = arg(self, last)?;
+                Some((self.bool_var(&b, pos)?, full))
+            }
+            None => None,
+        };
+        let comparison = |op: &str| match op {
+            "eq" => Some(Comparison::Eq),
+            "ne" => Some(Comparison::Ne),
+            "le" => Some(Comparison::Le),
+            "lt" => Some(Comparison::Lt),
+            _ => None,
+        };
+        match base {
+            "int_eq" | "int_ne" | "int_le" | "int_lt" | "bool_eq" | "bool_le" | "bool_lt" | "bool_ne" => {
+                let op = comparison(&base[base.len() - 2..]).expect("a comparison suffix");
+                let (a, b) = (arg(self, 0)?, arg(self, 1)?);
+                let (a, b) = (self.expr_of(&a, pos)?, self.expr_of(&b, pos)?);
+                self.post_linear(pos, a.compare(op, b), reified)
+            }
+            "int_lin_eq" | "int_lin_ne" | "int_lin_le" | "bool_lin_eq" | "bool_lin_le" => {
+                let op = comparison(&base[base.len() - 2..]).expect("a comparison suffix");
+                let coefficients = self.ints(&arg(self, 0)?, pos)?;
+                let vars = arg(self, 1)?;
+                let vars = self.vars(&vars, pos)?;
+                let constant = self.int_const(&arg(self, 2)?, pos)?;
+                if coefficients.len() != vars.len() {
+                    return Err(FznError::at(pos, format!("{name}: {} coefficients for {} variables", coefficients.len(), vars.len())));
+                }
+                let terms: Vec<(i64, VarId)> = coefficients.into_iter().zip(vars).collect();
+                let expr = LinearExpr::new(&terms, 0);
+                if expr.has_overflowed() {
+                    return Err(FznError::unsupported(pos, format!("{name}: coefficients overflow")));
+                }
+                self.post_linear(pos, expr.compare(op, LinearExpr::new(&[], constant)), reified)
+            }
+            _ if reified.is_some() && base == "set_in" => {
+                let x = arg(self, 0)?;
+                let x = self.var(&x, pos)?;
+                let set = Self::set(&arg(self, 1)?, pos)?;
+                let (b, full) = reified.expect("checked");
+                if full {
+                    self.post(pos, Member::reified(x, &set, b.var()))
+                } else {
+                    self.post(pos, Member::implied(x, &set, b.var()))
+                }
+            }
+            _ if reified.is_some() => Err(FznError::unsupported(pos, format!("unsupported constraint `{name}`"))),
+            "set_in" => {
+                let x = arg(self, 0)?;
+                let x = self.var(&x, pos)?;
+                let set = Self::set(&arg(self, 1)?, pos)?;
+                self.model.restrict(x, set).map_err(|e| Self::model_error(pos, e))
+            }
+            "int_plus" | "int_minus" => {
+                let (a, b, c) = (arg(self, 0)?, arg(self, 1)?, arg(self, 2)?);
+                let (a, b, c) = (self.expr_of(&a, pos)?, self.expr_of(&b, pos)?, self.expr_of(&c, pos)?);
+                let lhs = if base == "int_plus" { a + b } else { a - b };
+                self.post_linear(pos, lhs.eq(c), None)
+            }
+            "int_times" | "int_div" | "int_mod" | "int_pow" | "int_abs" => {
+                let operation = match base {
+                    "int_times" => Operation::Times,
+                    "int_div" => Operation::Div,
+                    "int_mod" => Operation::Mod,
+                    "int_pow" => Operation::Pow,
+                    _ => Operation::Abs,
+                };
+                let x = arg(self, 0)?;
+                let x = self.var(&x, pos)?;
+                if operation == Operation::Abs {
+                    let z = arg(self, 1)?;
+                    let z = self.var(&z, pos)?;
+                    return self.post(pos, Arithmetic::abs(x, z));
+                }
+                let (y, z) = (arg(self, 1)?, arg(self, 2)?);
+                let (y, z) = (self.var(&y, pos)?, self.var(&z, pos)?);
+                self.post(pos, Arithmetic::new(operation, x, y, z))
+            }
+            "int_min" | "int_max" => {
+                let (a, b, c) = (arg(self, 0)?, arg(self, 1)?, arg(self, 2)?);
+                let (a, b, c) = (self.var(&a, pos)?, self.var(&b, pos)?, self.var(&c, pos)?);
+                if base == "int_min" {
+                    self.post(pos, Extremum::minimum(&[a, b], c))
+                } else {
+                    self.post(pos, Extremum::maximum(&[a, b], c))
+                }
+            }
+            "array_int_maximum" | "array_int_minimum" => {
+                let m = arg(self, 0)?;
+                let m = self.var(&m, pos)?;
+                let xs = arg(self, 1)?;
+                let xs = self.vars(&xs, pos)?;
+                if base == "array_int_maximum" {
+                    self.post(pos, Extremum::maximum(&xs, m))
+                } else {
+                    self.post(pos, Extremum::minimum(&xs, m))
+                }
+            }
+            "array_int_element" | "array_bool_element" | "array_var_int_element" | "array_var_bool_element" => {
+                let index = arg(self, 0)?;
+                let index = self.var(&index, pos)?;
+                let array = arg(self, 1)?;
+                let value = arg(self, 2)?;
+                let value = self.var(&value, pos)?;
+                let len = Self::elements(&array, pos)?.len();
+                if len == 0 {
+                    return Err(FznError::at(pos, format!("{name}: an empty array")));
+                }
+                // FlatZinc counts from 1; Element from 0: a copy of the first entry at 0,
+                // which the index cannot take.
+                self.model
+                    .restrict(index, 1..=len as i32)
+                    .map_err(|e| Self::model_error(pos, e))?;
+                if base.starts_with("array_var") {
+                    let mut vars = self.vars(&array, pos)?;
+                    vars.insert(0, vars[0]);
+                    self.post(pos, Element::with_variables(&vars, index, value))
+                } else {
+                    let mut values = self.ints32(&array, pos)?;
+                    values.insert(0, values[0]);
+                    self.post(pos, Element::new(&values, index, value))
+                }
+            }
+            "array_bool_and" | "array_bool_or" => {
+                let inputs = arg(self, 0)?;
+                let inputs = self.bools(&inputs, pos)?;
+                let r = arg(self, 1)?;
+                let r = self.bool_var(&r, pos)?;
+                let result = if base == "array_bool_and" {
+                    self.model.and(&inputs, r)
+                } else {
+                    self.model.or(&inputs, r)
+                };
+                result.map_err(|e| Self::model_error(pos, e))
+            }
+            "array_bool_xor" => {
+                // An odd number of them true: their sum is 2k + 1.
+                let inputs = arg(self, 0)?;
+                let inputs = self.vars(&inputs, pos)?;
+                let half = self
+                    .model
+                    .new_var(0..=inputs.len() as i32 / 2)
+                    .map_err(|e| Self::model_error(pos, e))?;
+                let sum = LinearExpr::sum(&inputs);
+                self.post_linear(pos, sum.eq(LinearExpr::from(half) * 2 + 1), None)
+            }
+            "bool2int" => {
+                let (a, b) = (arg(self, 0)?, arg(self, 1)?);
+                let (a, b) = (self.expr_of(&a, pos)?, self.expr_of(&b, pos)?);
+                self.post_linear(pos, a.eq(b), None)
+            }
+            "bool_not" => {
+                let (a, b) = (arg(self, 0)?, arg(self, 1)?);
+                let (a, b) = (self.expr_of(&a, pos)?, self.expr_of(&b, pos)?);
+                self.post_linear(pos, (a + b).eq(1), None)
+            }
+            "bool_and" | "bool_or" | "bool_xor" => {
+                let (a, b) = (arg(self, 0)?, arg(self, 1)?);
+                let (a, b) = (self.bool_var(&a, pos)?, self.bool_var(&b, pos)?);
+                if args.len() == 2 && base == "bool_xor" {
+                    // bool_xor(a, b): a ≠ b.
+                    return self.post_linear(pos, (LinearExpr::from(a) + b).eq(1), None);
+                }
+                let r = arg(self, 2)?;
+                let r = self.bool_var(&r, pos)?;
+                let result = match base {
+                    "bool_and" => self.model.and(&[a, b], r),
+                    "bool_or" => self.model.or(&[a, b], r),
+                    _ => self.model.xor(a, b, r),
+                };
+                result.map_err(|e| Self::model_error(pos, e))
+            }
+            "bool_clause" => {
+                let (p, n) = (arg(self, 0)?, arg(self, 1)?);
+                let (p, n) = (self.bools(&p, pos)?, self.bools(&n, pos)?);
+                self.model.clause(&p, &n).map_err(|e| Self::model_error(pos, e))
+            }
+            "fzn_all_different_int" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                if xs.is_empty() {
+                    return Ok(());
+                }
+                self.post(pos, AllDifferent::new(&xs))
+            }
+            "fzn_table_int" | "fzn_table_bool" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let flat = self.ints32(&arg(self, 1)?, pos)?;
+                if xs.is_empty() {
+                    return Ok(());
+                }
+                if flat.len() % xs.len() != 0 {
+                    return Err(FznError::at(pos, format!("{name}: {} table entries for {} variables", flat.len(), xs.len())));
+                }
+                let tuples: Vec<Vec<i32>> = flat.chunks(xs.len()).map(<[i32]>::to_vec).collect();
+                let table = Table::new(&xs, &tuples).map_err(|e| Self::model_error(pos, e))?;
+                self.post(pos, table)
+            }
+            "fzn_global_cardinality" | "fzn_global_cardinality_closed" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let cover = self.ints32(&arg(self, 1)?, pos)?;
+                let counts = arg(self, 2)?;
+                let counts = self.vars(&counts, pos)?;
+                let gcc = GlobalCardinality::new(&xs, &cover, &counts).map_err(|e| Self::model_error(pos, e))?;
+                let gcc = if base.ends_with("closed") { gcc.closed() } else { gcc };
+                self.post(pos, gcc)
+            }
+            "fzn_global_cardinality_low_up" | "fzn_global_cardinality_low_up_closed" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let cover = self.ints32(&arg(self, 1)?, pos)?;
+                let low = self.ints(&arg(self, 2)?, pos)?;
+                let high = self.ints(&arg(self, 3)?, pos)?;
+                let bounds: Vec<(u32, u32)> = low
+                    .iter()
+                    .zip(&high)
+                    .map(|(&l, &h)| (l.clamp(0, u32::MAX.into()) as u32, h.clamp(0, u32::MAX.into()) as u32))
+                    .collect();
+                if low.len() != high.len() || low.iter().zip(&high).any(|(l, h)| h < l || *h < 0) {
+                    // An empty range: no solution.
+                    let one = self.var(&Val::Int(1), pos)?;
+                    return self.post(pos, Member::new(one, &[]));
+                }
+                let gcc = GlobalCardinality::with_bounds(&xs, &cover, &bounds).map_err(|e| Self::model_error(pos, e))?;
+                let gcc = if base.ends_with("closed") { gcc.closed() } else { gcc };
+                self.post(pos, gcc)
+            }
+            "cspkit_circuit" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let base_node = Self::to_i32(self.int_const(&arg(self, 1)?, pos)?, pos)?;
+                if xs.is_empty() {
+                    return Ok(());
+                }
+                self.post(pos, Circuit::with_base(&xs, base_node))
+            }
+            "cspkit_inverse" => {
+                let f = arg(self, 0)?;
+                let f = self.vars(&f, pos)?;
+                let f_base = Self::to_i32(self.int_const(&arg(self, 1)?, pos)?, pos)?;
+                let g = arg(self, 2)?;
+                let g = self.vars(&g, pos)?;
+                let g_base = Self::to_i32(self.int_const(&arg(self, 3)?, pos)?, pos)?;
+                if f.is_empty() && g.is_empty() {
+                    return Ok(());
+                }
+                // `with_bases` takes each array's first index: f's positions are g's values.
+                let inverse = Inverse::with_bases(&f, f_base, &g, g_base).map_err(|e| Self::model_error(pos, e))?;
+                self.post(pos, inverse)
+            }
+            "fzn_regular" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let states = self.int_const(&arg(self, 1)?, pos)?;
+                let symbols = self.int_const(&arg(self, 2)?, pos)?;
+                let table = self.ints(&arg(self, 3)?, pos)?;
+                let start = self.int_const(&arg(self, 4)?, pos)?;
+                let accepting = match arg(self, 5)? {
+                    Val::Set(values) => values,
+                    _ => return Err(FznError::at(pos, "fzn_regular: the accepting states are a set")),
+                };
+                let (q, s) = (usize::try_from(states).unwrap_or(0), usize::try_from(symbols).unwrap_or(0));
+                if table.len() != q * s || q == 0 || start < 1 || start as usize > q {
+                    return Err(FznError::at(pos, "fzn_regular: the transition table does not match Q × S"));
+                }
+                // States 1..=Q become 0..Q; state 0 (failure) has no transition.
+                let mut transitions = Vec::new();
+                for (i, &to) in table.iter().enumerate() {
+                    if to >= 1 && to as usize <= q {
+                        transitions.push((i / s, (i % s + 1) as i32, to as usize - 1));
+                    }
+                }
+                let accepting: Vec<usize> = accepting
+                    .iter()
+                    .filter(|&&f| f >= 1 && f as usize <= q)
+                    .map(|&f| f as usize - 1)
+                    .collect();
+                let dfa = Dfa::new(q, start as usize - 1, &accepting, &transitions).map_err(|e| Self::model_error(pos, e))?;
+                if xs.is_empty() {
+                    return if dfa.accepts(&[]) {
+                        Ok(())
+                    } else {
+                        let one = self.var(&Val::Int(1), pos)?;
+                        self.post(pos, Member::new(one, &[]))
+                    };
+                }
+                self.post(pos, Regular::new(&xs, dfa))
+            }
+            "fzn_lex_lesseq_int" | "fzn_lex_less_int" | "fzn_lex_lesseq_bool" | "fzn_lex_less_bool" => {
+                let (x, y) = (arg(self, 0)?, arg(self, 1)?);
+                let (x, y) = (self.vars(&x, pos)?, self.vars(&y, pos)?);
+                let strict = base.starts_with("fzn_lex_less_");
+                if x.is_empty() && y.is_empty() {
+                    return if strict {
+                        let one = self.var(&Val::Int(1), pos)?;
+                        self.post(pos, Member::new(one, &[]))
+                    } else {
+                        Ok(())
+                    };
+                }
+                self.post(pos, if strict { LexLessEq::strict(&x, &y) } else { LexLessEq::new(&x, &y) })
+            }
+            "cspkit_count_eq" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let value = Self::to_i32(self.int_const(&arg(self, 1)?, pos)?, pos)?;
+                let count = arg(self, 2)?;
+                let count = self.var(&count, pos)?;
+                self.post(pos, Among::value(&xs, value, count))
+            }
+            "fzn_among" => {
+                let n = arg(self, 0)?;
+                let n = self.var(&n, pos)?;
+                let xs = arg(self, 1)?;
+                let xs = self.vars(&xs, pos)?;
+                let values = Self::set(&arg(self, 2)?, pos)?;
+                self.post(pos, Among::new(&xs, &values, n))
+            }
+            _ => Err(FznError::unsupported(
+                pos,
+                format!("unsupported constraint `{name}` (cspkit reads the builtins listed by `cspkit fzn --help`, and its own MiniZinc library)"),
+            )),
+        }
+    }
+
+    fn declare(
+        &mut self,
+        var: bool,
+        array: Option<usize>,
+        ty: &Type,
+        name: &str,
+        annotations: &[(Expr, Pos)],
+        value: Option<&(Expr, Pos)>,
+        pos: Pos,
+    ) -> Result<(), FznError> {
+        if matches!(ty, Type::Float) {
+            return Err(FznError::unsupported(pos, format!("`{name}`: floats are not supported by cspkit")));
+        }
+        if var && matches!(ty, Type::SetOfInt) {
+            return Err(FznError::unsupported(pos, format!("`{name}`: set variables are not supported by cspkit")));
+        }
+        let is_bool = matches!(ty, Type::Bool);
+        let resolved = value.map(|(e, p)| self.resolve(e, *p)).transpose()?;
+        let val = match (var, array) {
+            (false, _) => resolved.ok_or_else(|| FznError::at(pos, format!("parameter `{name}` has no value")))?,
+            (true, Some(len)) => {
+                let Some(Val::Array(items)) = resolved else {
+                    return Err(FznError::at(pos, format!("array of variables `{name}` has no list of elements")));
+                };
+                if items.len() != len {
+                    return Err(FznError::at(pos, format!("`{name}`: {} elements for 1..{len}", items.len())));
+                }
+                Val::Array(items)
+            }
+            (true, None) => {
+                let domain: Vec<i32> = match ty {
+                    Type::Bool => vec![0, 1],
+                    Type::IntSet(values) => values.iter().map(|&v| Self::to_i32(v, pos)).collect::<Result<_, _>>()?,
+                    _ => Vec::new(),
+                };
+                let new = match ty {
+                    Type::Int => self.model.new_named_var(name, i32::MIN..=i32::MAX),
+                    Type::IntRange(low, high) => {
+                        let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+                        if low > high {
+                            Err(crate::ModelError::InvalidDomain {
+                                variable: name.to_owned(),
+                                source: crate::DomainError::Empty,
+                            })
+                        } else {
+                            self.model.new_named_var(name, clamp(*low)..=clamp(*high))
+                        }
+                    }
+                    _ => self.model.new_named_var(name, domain),
+                };
+                let new = new.map_err(|e| Self::model_error(pos, e))?;
+                match resolved {
+                    None => Val::Var(new, is_bool),
+                    Some(other) => {
+                        // `= value` or `= other_variable`: equal to it.
+                        let target = self.var(&other, pos)?;
+                        self.post_linear(pos, LinearExpr::from(new).eq(target), None)?;
+                        Val::Var(new, is_bool)
+                    }
+                }
+            }
+        };
+        let val = match val {
+            // Constants of a bool array stay booleans; variables of a bool array are booleans.
+            Val::Array(items) if is_bool => Val::Array(
+                items
+                    .into_iter()
+                    .map(|v| match v {
+                        Val::Var(x, _) => Val::Var(x, true),
+                        Val::Int(i) if var => Val::Bool(i != 0),
+                        other => other,
+                    })
+                    .collect(),
+            ),
+            other => other,
+        };
+        for (annotation, at) in annotations {
+            match annotation {
+                Expr::Ident(a) if a == "output_var" => {
+                    let value = Self::output_value(&val, *at)?;
+                    self.output.push(OutputItem::Scalar { name: name.to_owned(), value });
+                }
+                Expr::Call(a, ranges) if a == "output_array" => {
+                    let items = Self::elements(&val, *at)?;
+                    let ranges = match ranges.first() {
+                        Some((Expr::Array(list), _)) => list
+                            .iter()
+                            .map(|(e, p)| match e {
+                                Expr::Range(l, h) => Ok((*l, *h)),
+                                _ => Err(FznError::at(*p, "output_array: expected ranges")),
+                            })
+                            .collect::<Result<Vec<_>, _>>()?,
+                        _ => return Err(FznError::at(*at, "output_array: expected a list of ranges")),
+                    };
+                    let values = items.iter().map(|v| Self::output_value(v, *at)).collect::<Result<_, _>>()?;
+                    self.output.push(OutputItem::Array { name: name.to_owned(), ranges, values });
+                }
+                _ => {}
+            }
+        }
+        self.env.insert(name.to_owned(), val);
+        Ok(())
+    }
+
+    fn output_value(value: &Val, pos: Pos) -> Result<OutputValue, FznError> {
+        match value {
+            Val::Var(var, is_bool) => Ok(OutputValue::Var(*var, *is_bool)),
+            Val::Int(v) => Ok(OutputValue::Int(*v)),
+            Val::Bool(b) => Ok(OutputValue::Bool(*b)),
+            _ => Err(FznError::unsupported(pos, "only integer and boolean outputs are supported")),
+        }
+    }
+
+    fn search_annotation(&mut self, annotation: &Expr, pos: Pos) -> Result<(), FznError> {
+        let Expr::Call(name, args) = annotation else {
+            return Ok(()); // other annotations (e.g. `restart_none`) are ignored
+        };
+        match name.as_str() {
+            "seq_search" => {
+                if let Some((Expr::Array(items), _)) = args.first() {
+                    for (item, at) in items {
+                        self.search_annotation(item, *at)?;
+                    }
+                }
+                Ok(())
+            }
+            "int_search" | "bool_search" => {
+                if args.len() < 3 {
+                    return Err(FznError::at(pos, format!("{name}: expected variables, a variable choice and a value choice")));
+                }
+                let vars = self.resolve(&args[0].0, args[0].1)?;
+                let vars = self.vars(&vars, pos)?;
+                let choice = |e: &Expr| match e {
+                    Expr::Ident(s) => s.clone(),
+                    _ => String::new(),
+                };
+                let var_choice = match choice(&args[1].0).as_str() {
+                    "input_order" => VarChoice::InputOrder,
+                    "first_fail" | "dom_w_deg" | "most_constrained" | "occurrence" => VarChoice::FirstFail,
+                    "anti_first_fail" => VarChoice::AntiFirstFail,
+                    "smallest" => VarChoice::Smallest,
+                    "largest" => VarChoice::Largest,
+                    other => {
+                        return Err(FznError::unsupported(args[1].1, format!("{name}: unsupported variable choice `{other}`")));
+                    }
+                };
+                let value_choice = match choice(&args[2].0).as_str() {
+                    "indomain_min" | "indomain" | "indomain_split" | "indomain_interval" => ValueChoice::Min,
+                    "indomain_max" | "indomain_reverse_split" => ValueChoice::Max,
+                    "indomain_median" | "indomain_middle" => ValueChoice::Median,
+                    "indomain_random" => ValueChoice::Random,
+                    other => {
+                        return Err(FznError::unsupported(args[2].1, format!("{name}: unsupported value choice `{other}`")));
+                    }
+                };
+                self.search.push(SearchGroup { vars, var_choice, value_choice });
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Builds the cspkit model of FlatZinc `items`.
+///
+/// # Errors
+///
+/// A [`FznError`] naming the item's line: an unknown name, a wrong argument, an unsupported
+/// constraint or type (`unsupported` set), a model error (an empty domain, an overflow).
+pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
+    let mut builder = Builder {
+        model: Model::new(),
+        env: HashMap::new(),
+        constants: HashMap::new(),
+        output: Vec::new(),
+        goal: None,
+        search: Vec::new(),
+    };
+    for item in items {
+        match item {
+            Item::Decl { var, array, ty, name, annotations, value, pos } => {
+                builder.declare(*var, *array, ty, name, annotations, value.as_ref(), *pos)?;
+            }
+            Item::Constraint { name, args, pos } => builder.constraint(name, args, *pos)?,
+            Item::Solve { goal, annotations, pos } => {
+                if builder.goal.is_some() {
+                    return Err(FznError::at(*pos, "a second solve item"));
+                }
+                for (annotation, at) in annotations {
+                    builder.search_annotation(annotation, *at)?;
+                }
+                builder.goal = Some(match goal {
+                    None => Goal::Satisfy,
+                    Some(((expr, at), minimize)) => {
+                        let value = builder.resolve(expr, *at)?;
+                        Goal::Optimize { objective: builder.expr_of(&value, *at)?, minimize: *minimize }
+                    }
+                });
+            }
+        }
+    }
+    let goal = builder
+        .goal
+        .ok_or_else(|| FznError::at(Pos { line: 1, column: 1 }, "the model has no solve item"))?;
+    Ok(FznModel {
+        model: builder.model,
+        goal,
+        search: builder.search,
+        output: builder.output,
+    })
+}

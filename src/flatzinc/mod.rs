@@ -1,0 +1,60 @@
+//! FlatZinc: MiniZinc models solved by cspkit.
+//!
+//! MiniZinc compiles a model and its data into FlatZinc, a flat list of variables and
+//! builtin constraints; a solver reads it and prints its solutions in a fixed format. This
+//! module is that solver's front end: [`parse`] reads the text (every error names its line and
+//! column), [`build`] makes a cspkit [`Model`](crate::Model) of it (the builtins listed in
+//! [`SUPPORTED`], on integers and booleans; floats and set variables are refused by name), and
+//! [`run`] solves it with MiniZinc's options and prints the output. `cspkit fzn` and the
+//! `fzn-cspkit` program MiniZinc calls are thin wrappers over them.
+//!
+//! cspkit's MiniZinc library (`share/minizinc/cspkit`, installed by
+//! `cspkit fzn --install-msc`) tells the compiler which global constraints to keep whole:
+//! all-different, table, global cardinality, circuit, inverse, regular, lex, count and among
+//! arrive as one constraint each instead of their decompositions.
+//!
+//! # Examples
+//!
+//! ```
+//! use cspkit::flatzinc::{self, Options, Status};
+//!
+//! let text = "var 1..3: x :: output_var;\n\
+//!             var 1..3: y :: output_var;\n\
+//!             constraint int_lt(x, y);\n\
+//!             solve maximize x;\n";
+//! let model = flatzinc::build(&flatzinc::parse(text)?)?;
+//! let mut out = Vec::new();
+//! let status = flatzinc::run(&model, &Options::default(), &mut out)?;
+//! assert_eq!(status, Status::Complete);
+//! assert_eq!(String::from_utf8(out)?, "x = 2;\ny = 3;\n----------\n==========\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod build;
+mod parse;
+mod run;
+
+pub use build::{
+    FznModel, Goal, OutputItem, OutputValue, SUPPORTED, SearchGroup, ValueChoice, VarChoice, build,
+};
+pub use parse::{Expr, FznError, Item, Pos, Type, parse};
+pub use run::{Options, Status, run};
+
+/// cspkit's MiniZinc library: the file name and the text of each of its `.mzn` files.
+pub const MZNLIB: &[(&str, &str)] = &[
+    ("redefinitions.mzn", include_str!("../../share/minizinc/cspkit/redefinitions.mzn")),
+    ("fzn_all_different_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_all_different_int.mzn")),
+    ("fzn_table_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_table_int.mzn")),
+    ("fzn_table_bool.mzn", include_str!("../../share/minizinc/cspkit/fzn_table_bool.mzn")),
+    ("fzn_global_cardinality.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality.mzn")),
+    ("fzn_global_cardinality_closed.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_closed.mzn")),
+    ("fzn_global_cardinality_low_up.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_low_up.mzn")),
+    ("fzn_global_cardinality_low_up_closed.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_low_up_closed.mzn")),
+    ("fzn_circuit.mzn", include_str!("../../share/minizinc/cspkit/fzn_circuit.mzn")),
+    ("fzn_inverse.mzn", include_str!("../../share/minizinc/cspkit/fzn_inverse.mzn")),
+    ("fzn_regular.mzn", include_str!("../../share/minizinc/cspkit/fzn_regular.mzn")),
+    ("fzn_lex_lesseq_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_lex_lesseq_int.mzn")),
+    ("fzn_lex_less_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_lex_less_int.mzn")),
+    ("fzn_count_eq.mzn", include_str!("../../share/minizinc/cspkit/fzn_count_eq.mzn")),
+    ("fzn_among.mzn", include_str!("../../share/minizinc/cspkit/fzn_among.mzn")),
+];

@@ -1,0 +1,681 @@
+//! The FlatZinc reader: text to [`Item`]s, with the line and column of every error.
+//!
+//! FlatZinc (the MiniZinc compiler's output) is a flat list of items, each ended by `;`:
+//! predicate declarations (skipped), parameters, variables, constraints and one solve item.
+//! The reader is a hand-written lexer and recursive-descent parser over that grammar: no
+//! dependency, every error names where it is, and no input makes it panic (nesting is bounded).
+
+use std::fmt;
+
+/// A position in the text: line and column, from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column (in characters), from 1.
+    pub column: usize,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
+/// An error reading or building a FlatZinc model: what, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pos}: {message}")]
+pub struct FznError {
+    /// Where the problem is.
+    pub pos: Pos,
+    /// What it is.
+    pub message: String,
+    /// Whether the model is valid FlatZinc that cspkit does not support (floats, set
+    /// variables, an unknown constraint), as opposed to malformed text.
+    pub unsupported: bool,
+}
+
+impl FznError {
+    pub(crate) fn at(pos: Pos, message: impl Into<String>) -> FznError {
+        FznError {
+            pos,
+            message: message.into(),
+            unsupported: false,
+        }
+    }
+
+    pub(crate) fn unsupported(pos: Pos, message: impl Into<String>) -> FznError {
+        FznError {
+            pos,
+            message: message.into(),
+            unsupported: true,
+        }
+    }
+}
+
+/// An expression: a literal, a name, an array, a set, an annotation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// An integer.
+    Int(i64),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A floating-point number (unsupported beyond annotations).
+    Float(f64),
+    /// A string (in annotations).
+    Str(String),
+    /// A name: a parameter, a variable, an array, or an annotation without arguments.
+    Ident(String),
+    /// `name[index]`.
+    Access(String, i64),
+    /// `[a, b, …]`.
+    Array(Vec<(Expr, Pos)>),
+    /// `low..high`.
+    Range(i64, i64),
+    /// `{a, b, …}`.
+    Set(Vec<i64>),
+    /// `name(args)`: an annotation with arguments.
+    Call(String, Vec<(Expr, Pos)>),
+}
+
+/// The type of a declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    /// `int`.
+    Int,
+    /// `low..high` of integers.
+    IntRange(i64, i64),
+    /// `{a, b, …}` of integers.
+    IntSet(Vec<i64>),
+    /// `bool`.
+    Bool,
+    /// `float` or a float range.
+    Float,
+    /// `set of …`.
+    SetOfInt,
+}
+
+/// One item of a model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// A parameter or a variable (`var` set), possibly an array of `len` of them.
+    Decl {
+        /// Whether it is a variable.
+        var: bool,
+        /// The array's length, for an array.
+        array: Option<usize>,
+        /// The element type.
+        ty: Type,
+        /// The name.
+        name: String,
+        /// The annotations (`output_var`, `output_array([1..2, 1..3])`, …).
+        annotations: Vec<(Expr, Pos)>,
+        /// The value after `=`, if any.
+        value: Option<(Expr, Pos)>,
+        /// Where the declaration starts.
+        pos: Pos,
+    },
+    /// `constraint name(args) :: annotations;`
+    Constraint {
+        /// The constraint's name.
+        name: String,
+        /// Its arguments.
+        args: Vec<(Expr, Pos)>,
+        /// Where it starts.
+        pos: Pos,
+    },
+    /// `solve :: annotations goal;`
+    Solve {
+        /// `None` to satisfy; `Some((expr, true))` to minimise, `false` to maximise.
+        goal: Option<((Expr, Pos), bool)>,
+        /// The search annotations.
+        annotations: Vec<(Expr, Pos)>,
+        /// Where it starts.
+        pos: Pos,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Ident(String),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    /// One of `; : , [ ] ( ) { } =`, or `::` as ':' doubled, `..` as '.'.
+    Punct(char),
+    DoubleColon,
+    DotDot,
+    End,
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Ident(name) => write!(f, "`{name}`"),
+            Token::Int(v) => write!(f, "{v}"),
+            Token::Float(v) => write!(f, "{v}"),
+            Token::Str(s) => write!(f, "{s:?}"),
+            Token::Punct(c) => write!(f, "`{c}`"),
+            Token::DoubleColon => f.write_str("`::`"),
+            Token::DotDot => f.write_str("`..`"),
+            Token::End => f.write_str("the end of the file"),
+        }
+    }
+}
+
+/// The deepest nesting of arrays and annotations read (a guard against hostile input).
+const MAX_DEPTH: usize = 64;
+
+fn lex(text: &str) -> Result<Vec<(Token, Pos)>, FznError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let (mut i, mut line, mut column) = (0, 1, 1);
+    let chars = &chars;
+    // Moves past the character at `i`, counting lines and columns.
+    let advance = |i: &mut usize, line: &mut usize, column: &mut usize| {
+        if chars[*i] == '\n' {
+            *line += 1;
+            *column = 1;
+        } else {
+            *column += 1;
+        }
+        *i += 1;
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let pos = Pos { line, column };
+        if c.is_whitespace() {
+            advance(&mut i, &mut line, &mut column);
+            continue;
+        }
+        if c == '%' {
+            while i < chars.len() && chars[i] != '\n' {
+                advance(&mut i, &mut line, &mut column);
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                advance(&mut i, &mut line, &mut column);
+            }
+            tokens.push((Token::Ident(chars[start..i].iter().collect()), pos));
+            continue;
+        }
+        if c.is_ascii_digit() || (c == '-' && chars.get(i + 1).is_some_and(char::is_ascii_digit)) {
+            let start = i;
+            advance(&mut i, &mut line, &mut column);
+            while i < chars.len() && chars[i].is_ascii_alphanumeric() {
+                advance(&mut i, &mut line, &mut column);
+            }
+            // A fraction (not a `..` range) or an exponent makes a float.
+            let mut float = false;
+            if i + 1 < chars.len() && chars[i] == '.' && chars[i + 1].is_ascii_digit() {
+                float = true;
+                advance(&mut i, &mut line, &mut column);
+                while i < chars.len()
+                    && (chars[i].is_ascii_alphanumeric()
+                        || ((chars[i] == '-' || chars[i] == '+')
+                            && matches!(chars[i - 1], 'e' | 'E')))
+                {
+                    advance(&mut i, &mut line, &mut column);
+                }
+            }
+            let text: String = chars[start..i].iter().collect();
+            let token = if float || (text.contains(['e', 'E']) && !text.contains(['x', 'o'])) {
+                text.parse::<f64>()
+                    .map(Token::Float)
+                    .map_err(|_| FznError::at(pos, format!("malformed number `{text}`")))?
+            } else {
+                Token::Int(parse_int(&text).ok_or_else(|| {
+                    FznError::at(pos, format!("malformed or too large integer `{text}`"))
+                })?)
+            };
+            tokens.push((token, pos));
+            continue;
+        }
+        if c == '"' {
+            advance(&mut i, &mut line, &mut column);
+            let mut s = String::new();
+            loop {
+                match chars.get(i) {
+                    None => return Err(FznError::at(pos, "a string is not closed")),
+                    Some('"') => {
+                        advance(&mut i, &mut line, &mut column);
+                        break;
+                    }
+                    Some('\\') => {
+                        advance(&mut i, &mut line, &mut column);
+                        if let Some(&e) = chars.get(i) {
+                            s.push(match e {
+                                'n' => '\n',
+                                't' => '\t',
+                                other => other,
+                            });
+                            advance(&mut i, &mut line, &mut column);
+                        }
+                    }
+                    Some(&other) => {
+                        s.push(other);
+                        advance(&mut i, &mut line, &mut column);
+                    }
+                }
+            }
+            tokens.push((Token::Str(s), pos));
+            continue;
+        }
+        let next = chars.get(i + 1).copied();
+        let token = match (c, next) {
+            (':', Some(':')) => {
+                advance(&mut i, &mut line, &mut column);
+                Token::DoubleColon
+            }
+            ('.', Some('.')) => {
+                advance(&mut i, &mut line, &mut column);
+                Token::DotDot
+            }
+            (';' | ':' | ',' | '[' | ']' | '(' | ')' | '{' | '}' | '=', _) => Token::Punct(c),
+            _ => {
+                return Err(FznError::at(pos, format!("unexpected character {c:?}")));
+            }
+        };
+        advance(&mut i, &mut line, &mut column);
+        tokens.push((token, pos));
+    }
+    tokens.push((Token::End, Pos { line, column }));
+    Ok(tokens)
+}
+
+/// A decimal, hexadecimal (`0x`) or octal (`0o`) integer, with an optional `-`.
+fn parse_int(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let magnitude = if let Some(hex) = digits.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if let Some(octal) = digits.strip_prefix("0o") {
+        i64::from_str_radix(octal, 8).ok()?
+    } else {
+        digits.parse::<i64>().ok()?
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+struct Parser {
+    tokens: Vec<(Token, Pos)>,
+    at: usize,
+    depth: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.at.min(self.tokens.len() - 1)].0
+    }
+
+    fn pos(&self) -> Pos {
+        self.tokens[self.at.min(self.tokens.len() - 1)].1
+    }
+
+    fn next(&mut self) -> (Token, Pos) {
+        let item = self.tokens[self.at.min(self.tokens.len() - 1)].clone();
+        if self.at < self.tokens.len() - 1 {
+            self.at += 1;
+        }
+        item
+    }
+
+    fn expect(&mut self, c: char) -> Result<Pos, FznError> {
+        let (token, pos) = self.next();
+        if token == Token::Punct(c) {
+            Ok(pos)
+        } else {
+            Err(FznError::at(pos, format!("expected `{c}`, found {token}")))
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if *self.peek() == Token::Punct(c) {
+            self.next();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ident(&mut self) -> Result<(String, Pos), FznError> {
+        match self.next() {
+            (Token::Ident(name), pos) => Ok((name, pos)),
+            (other, pos) => Err(FznError::at(pos, format!("expected a name, found {other}"))),
+        }
+    }
+
+    fn keyword(&mut self, word: &str) -> Result<(), FznError> {
+        let (name, pos) = self.ident()?;
+        if name == word {
+            Ok(())
+        } else {
+            Err(FznError::at(pos, format!("expected `{word}`, found `{name}`")))
+        }
+    }
+
+    fn int(&mut self) -> Result<i64, FznError> {
+        match self.next() {
+            (Token::Int(v), _) => Ok(v),
+            (other, pos) => Err(FznError::at(pos, format!("expected an integer, found {other}"))),
+        }
+    }
+
+    fn items(&mut self) -> Result<Vec<Item>, FznError> {
+        let mut items = Vec::new();
+        loop {
+            let pos = self.pos();
+            match self.peek().clone() {
+                Token::End => return Ok(items),
+                Token::Ident(word) => match word.as_str() {
+                    "predicate" => self.skip_item()?,
+                    "constraint" => items.push(self.constraint()?),
+                    "solve" => items.push(self.solve()?),
+                    _ => items.push(self.declaration()?),
+                },
+                other => {
+                    return Err(FznError::at(pos, format!("expected an item, found {other}")));
+                }
+            }
+        }
+    }
+
+    /// Skips to the `;` that ends the item.
+    fn skip_item(&mut self) -> Result<(), FznError> {
+        let start = self.pos();
+        loop {
+            match self.next() {
+                (Token::Punct(';'), _) => return Ok(()),
+                (Token::End, _) => {
+                    return Err(FznError::at(start, "this item is not ended by `;`"));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn ty(&mut self) -> Result<Type, FznError> {
+        let pos = self.pos();
+        match self.next() {
+            (Token::Ident(word), _) => match word.as_str() {
+                "int" => Ok(Type::Int),
+                "bool" => Ok(Type::Bool),
+                "float" => Ok(Type::Float),
+                "set" => {
+                    self.keyword("of")?;
+                    self.ty()?;
+                    Ok(Type::SetOfInt)
+                }
+                other => Err(FznError::at(pos, format!("unknown type `{other}`"))),
+            },
+            (Token::Int(low), _) => {
+                self.dotdot()?;
+                let high = self.int()?;
+                Ok(Type::IntRange(low, high))
+            }
+            (Token::Float(_), _) => {
+                self.dotdot()?;
+                self.next();
+                Ok(Type::Float)
+            }
+            (Token::Punct('{'), _) => {
+                let mut values = Vec::new();
+                if !self.eat('}') {
+                    loop {
+                        values.push(self.int()?);
+                        if self.eat('}') {
+                            break;
+                        }
+                        self.expect(',')?;
+                    }
+                }
+                Ok(Type::IntSet(values))
+            }
+            (other, _) => Err(FznError::at(pos, format!("expected a type, found {other}"))),
+        }
+    }
+
+    fn dotdot(&mut self) -> Result<(), FznError> {
+        match self.next() {
+            (Token::DotDot, _) => Ok(()),
+            (other, pos) => Err(FznError::at(pos, format!("expected `..`, found {other}"))),
+        }
+    }
+
+    fn declaration(&mut self) -> Result<Item, FznError> {
+        let pos = self.pos();
+        let mut array = None;
+        if *self.peek() == Token::Ident("array".into()) {
+            self.next();
+            self.expect('[')?;
+            let low_pos = self.pos();
+            let low = self.int()?;
+            self.dotdot()?;
+            let high = self.int()?;
+            self.expect(']')?;
+            if low != 1 || high < 0 {
+                return Err(FznError::at(
+                    low_pos,
+                    format!("array index set {low}..{high}: FlatZinc arrays are indexed 1..n"),
+                ));
+            }
+            array = Some(usize::try_from(high).map_err(|_| FznError::at(low_pos, "array too long"))?);
+            self.keyword("of")?;
+        }
+        let var = if *self.peek() == Token::Ident("var".into()) {
+            self.next();
+            true
+        } else {
+            false
+        };
+        let ty = self.ty()?;
+        self.expect(':')?;
+        let (name, _) = self.ident()?;
+        let annotations = self.annotations()?;
+        let value = if self.eat('=') {
+            let at = self.pos();
+            Some((self.expr()?, at))
+        } else {
+            None
+        };
+        self.expect(';')?;
+        Ok(Item::Decl {
+            var,
+            array,
+            ty,
+            name,
+            annotations,
+            value,
+            pos,
+        })
+    }
+
+    fn constraint(&mut self) -> Result<Item, FznError> {
+        let pos = self.pos();
+        self.keyword("constraint")?;
+        let (name, _) = self.ident()?;
+        self.expect('(')?;
+        let args = self.list(')')?;
+        self.annotations()?;
+        self.expect(';')?;
+        Ok(Item::Constraint { name, args, pos })
+    }
+
+    fn solve(&mut self) -> Result<Item, FznError> {
+        let pos = self.pos();
+        self.keyword("solve")?;
+        let annotations = self.annotations()?;
+        let (word, word_pos) = self.ident()?;
+        let goal = match word.as_str() {
+            "satisfy" => None,
+            "minimize" | "maximize" => {
+                let at = self.pos();
+                Some(((self.expr()?, at), word == "minimize"))
+            }
+            other => {
+                return Err(FznError::at(
+                    word_pos,
+                    format!("expected satisfy, minimize or maximize, found `{other}`"),
+                ));
+            }
+        };
+        self.expect(';')?;
+        Ok(Item::Solve {
+            goal,
+            annotations,
+            pos,
+        })
+    }
+
+    fn annotations(&mut self) -> Result<Vec<(Expr, Pos)>, FznError> {
+        let mut annotations = Vec::new();
+        while *self.peek() == Token::DoubleColon {
+            self.next();
+            let at = self.pos();
+            annotations.push((self.expr()?, at));
+        }
+        Ok(annotations)
+    }
+
+    /// Expressions separated by `,` up to `close` (consumed); a trailing comma is allowed.
+    fn list(&mut self, close: char) -> Result<Vec<(Expr, Pos)>, FznError> {
+        let mut items = Vec::new();
+        loop {
+            if self.eat(close) {
+                return Ok(items);
+            }
+            let at = self.pos();
+            items.push((self.expr()?, at));
+            if self.eat(close) {
+                return Ok(items);
+            }
+            self.expect(',')?;
+        }
+    }
+
+    fn expr(&mut self) -> Result<Expr, FznError> {
+        let pos = self.pos();
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(FznError::at(pos, "expressions nested too deeply"));
+        }
+        let expr = self.expr_inner(pos);
+        self.depth -= 1;
+        expr
+    }
+
+    fn expr_inner(&mut self, pos: Pos) -> Result<Expr, FznError> {
+        match self.next() {
+            (Token::Int(low), _) => {
+                if *self.peek() == Token::DotDot {
+                    self.next();
+                    let high = self.int()?;
+                    Ok(Expr::Range(low, high))
+                } else {
+                    Ok(Expr::Int(low))
+                }
+            }
+            (Token::Float(v), _) => {
+                if *self.peek() == Token::DotDot {
+                    self.next();
+                    self.next();
+                }
+                Ok(Expr::Float(v))
+            }
+            (Token::Str(s), _) => Ok(Expr::Str(s)),
+            (Token::Ident(name), _) => match name.as_str() {
+                "true" => Ok(Expr::Bool(true)),
+                "false" => Ok(Expr::Bool(false)),
+                _ if self.eat('(') => Ok(Expr::Call(name, self.list(')')?)),
+                _ if self.eat('[') => {
+                    let index = self.int()?;
+                    self.expect(']')?;
+                    Ok(Expr::Access(name, index))
+                }
+                _ => Ok(Expr::Ident(name)),
+            },
+            (Token::Punct('['), _) => Ok(Expr::Array(self.list(']')?)),
+            (Token::Punct('{'), _) => {
+                let mut values = Vec::new();
+                if !self.eat('}') {
+                    loop {
+                        values.push(self.int()?);
+                        if self.eat('}') {
+                            break;
+                        }
+                        self.expect(',')?;
+                    }
+                }
+                Ok(Expr::Set(values))
+            }
+            (other, _) => Err(FznError::at(pos, format!("expected an expression, found {other}"))),
+        }
+    }
+}
+
+/// Reads a FlatZinc model into its items.
+///
+/// # Errors
+///
+/// A [`FznError`] naming the line and column of the first thing that is not FlatZinc.
+pub fn parse(text: &str) -> Result<Vec<Item>, FznError> {
+    let tokens = lex(text)?;
+    Parser {
+        tokens,
+        at: 0,
+        depth: 0,
+    }
+    .items()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_model_is_read_item_by_item() {
+        let text = "% a comment\n\
+            predicate my_pred(var int: x);\n\
+            int: n = 3;\n\
+            array [1..2] of int: c = [1, -2];\n\
+            var 1..3: x :: output_var;\n\
+            var {1, 3}: y;\n\
+            array [1..2] of var int: xs :: output_array([1..2]) = [x, y];\n\
+            constraint int_lin_le(c, xs, 4) :: domain;\n\
+            solve :: int_search(xs, first_fail, indomain_min, complete) minimize x;\n";
+        let items = parse(text).unwrap();
+        assert_eq!(items.len(), 7);
+        assert!(matches!(&items[0], Item::Decl { var: false, name, value: Some((Expr::Int(3), _)), .. } if name == "n"));
+        assert!(matches!(&items[2], Item::Decl { var: true, ty: Type::IntRange(1, 3), .. }));
+        assert!(matches!(&items[3], Item::Decl { ty: Type::IntSet(v), .. } if v == &[1, 3]));
+        match &items[5] {
+            Item::Constraint { name, args, pos } => {
+                assert_eq!(name, "int_lin_le");
+                assert_eq!(args.len(), 3);
+                assert_eq!(pos.line, 8);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(&items[6], Item::Solve { goal: Some((_, true)), annotations, .. } if annotations.len() == 1));
+    }
+
+    #[test]
+    fn errors_name_the_line_and_column() {
+        let err = parse("var 1..3: x;\nconstraint int_le(x, 3;\n").unwrap_err();
+        assert_eq!((err.pos.line, err.pos.column), (2, 23));
+        assert!(err.message.contains("expected `,`"), "{err}");
+        let err = parse("var 1..3: x\nsolve satisfy;").unwrap_err();
+        assert_eq!(err.pos.line, 2, "{err}");
+        let err = parse("int: n = 99999999999999999999;").unwrap_err();
+        assert!(err.message.contains("too large"), "{err}");
+        let deep = format!("constraint p({}1{});", "[".repeat(500), "]".repeat(500));
+        assert!(parse(&deep).unwrap_err().message.contains("nested"));
+        assert!(parse("constraint p(\"open").unwrap_err().message.contains("not closed"));
+        assert!(parse("var 1..3: x; @").unwrap_err().message.contains("unexpected character"));
+    }
+}

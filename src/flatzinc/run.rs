@@ -1,0 +1,238 @@
+//! Solving a built FlatZinc model and printing in the FlatZinc output format.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use crate::conformance::SplitMix64;
+use crate::flatzinc::build::{FznModel, Goal, OutputItem, OutputValue, SearchGroup, ValueChoice, VarChoice};
+use crate::ids::VarId;
+use crate::model::Solution;
+use crate::{SearchView, ValueOrder, VariableOrder};
+use crate::{Optimum, SearchStats, Solver};
+
+/// The options MiniZinc passes to a FlatZinc solver.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `-a`: every solution of a satisfaction problem, every improving one of an optimisation.
+    pub all: bool,
+    /// `-n N`: stop after N solutions (satisfaction).
+    pub solutions: Option<u64>,
+    /// `-t MS`: the time limit.
+    pub time_limit: Option<Duration>,
+    /// `-f`: free search, the annotations ignored.
+    pub free: bool,
+    /// `-r SEED`: the seed of `indomain_random`.
+    pub seed: u64,
+    /// `-s`: statistics as `%%%mzn-stat:` lines.
+    pub statistics: bool,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Solutions printed, the search not finished (satisfaction stopped at `-n`, or a limit).
+    Solutions,
+    /// The search finished: every solution printed, or the last one optimal (`==========`).
+    Complete,
+    /// No solution exists (`=====UNSATISFIABLE=====`).
+    Unsatisfiable,
+    /// A limit ended the search before any solution (`=====UNKNOWN=====`).
+    Unknown,
+}
+
+/// The variable order of the search annotations: each group in turn, by its choice, then the
+/// other variables in declaration order.
+struct Annotated {
+    groups: Vec<SearchGroup>,
+}
+
+impl VariableOrder for Annotated {
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        for group in &self.groups {
+            let open = group.vars.iter().copied().filter(|&v| view.domain(v).size() > 1);
+            let chosen = match group.var_choice {
+                VarChoice::InputOrder => open.min_by_key(|_| 0),
+                VarChoice::FirstFail => open.min_by_key(|&v| view.domain(v).size()),
+                VarChoice::AntiFirstFail => open.max_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(v))),
+                VarChoice::Smallest => open.min_by_key(|&v| view.domain(v).min()),
+                VarChoice::Largest => open.max_by_key(|&v| (view.domain(v).max(), std::cmp::Reverse(v))),
+            };
+            if chosen.is_some() {
+                return chosen;
+            }
+        }
+        view.unfixed().next()
+    }
+}
+
+/// The value order of the search annotations, per variable (smallest value by default).
+struct AnnotatedValues {
+    choice: Vec<ValueChoice>,
+    random: SplitMix64,
+}
+
+impl ValueOrder for AnnotatedValues {
+    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
+        let domain = view.domain(var);
+        let (low, high) = (domain.min().unwrap_or(0), domain.max().unwrap_or(0));
+        let at_most = |target: i64| {
+            let target = i32::try_from(target).unwrap_or(high);
+            domain.below(target.saturating_add(1)).unwrap_or(low)
+        };
+        match self.choice.get(var.index()).copied().unwrap_or(ValueChoice::Min) {
+            ValueChoice::Min => low,
+            ValueChoice::Max => high,
+            ValueChoice::Median => at_most((i64::from(low) + i64::from(high)).div_euclid(2)),
+            ValueChoice::Random => {
+                let span = (i64::from(high) - i64::from(low) + 1) as u64;
+                at_most(i64::from(low) + self.random.below(span) as i64)
+            }
+        }
+    }
+}
+
+/// Writes one solution in the FlatZinc output format, then `----------`.
+fn print_solution(fzn: &FznModel, solution: &Solution, out: &mut dyn Write) -> io::Result<()> {
+    let show = |value: &OutputValue| match *value {
+        OutputValue::Var(var, true) => (solution[var] != 0).to_string(),
+        OutputValue::Var(var, false) => solution[var].to_string(),
+        OutputValue::Int(v) => v.to_string(),
+        OutputValue::Bool(b) => b.to_string(),
+    };
+    for item in &fzn.output {
+        match item {
+            OutputItem::Scalar { name, value } => writeln!(out, "{name} = {};", show(value))?,
+            OutputItem::Array { name, ranges, values } => {
+                let ranges: Vec<String> = ranges.iter().map(|(l, h)| format!("{l}..{h}")).collect();
+                let values: Vec<String> = values.iter().map(show).collect();
+                writeln!(
+                    out,
+                    "{name} = array{}d({}, [{}]);",
+                    ranges.len(),
+                    ranges.join(", "),
+                    values.join(", ")
+                )?;
+            }
+        }
+    }
+    writeln!(out, "----------")
+}
+
+fn print_statistics(stats: &SearchStats, out: &mut dyn Write, elapsed: Duration, objective: Option<i64>) -> io::Result<()> {
+    writeln!(out, "%%%mzn-stat: nodes={}", stats.nodes)?;
+    writeln!(out, "%%%mzn-stat: failures={}", stats.failures)?;
+    writeln!(out, "%%%mzn-stat: propagations={}", stats.propagations)?;
+    writeln!(out, "%%%mzn-stat: peakDepth={}", stats.max_depth)?;
+    writeln!(out, "%%%mzn-stat: solutions={}", stats.solutions)?;
+    if let Some(objective) = objective {
+        writeln!(out, "%%%mzn-stat: objective={objective}")?;
+    }
+    writeln!(out, "%%%mzn-stat: solveTime={:.6}", elapsed.as_secs_f64())?;
+    writeln!(out, "%%%mzn-stat-end")
+}
+
+/// Solves `fzn` with `options` and prints what a FlatZinc solver prints: each solution's
+/// output items and `----------`, then `==========` when the search is complete,
+/// `=====UNSATISFIABLE=====` or `=====UNKNOWN=====`, and statistics with `-s`.
+///
+/// # Errors
+///
+/// An error writing to `out`.
+pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result<Status> {
+    let start = Instant::now();
+    let mut choice = vec![ValueChoice::Min; fzn.model.num_variables()];
+    let groups = if options.free { Vec::new() } else { fzn.search.clone() };
+    for group in &groups {
+        for var in &group.vars {
+            if let Some(slot) = choice.get_mut(var.index()) {
+                *slot = group.value_choice;
+            }
+        }
+    }
+    let mut solver: Solver<'_, Box<dyn VariableOrder>, AnnotatedValues> = fzn
+        .model
+        .solver()
+        .with_variable_order(if options.free {
+            Box::new(crate::SmallestDomain) as Box<dyn VariableOrder>
+        } else {
+            Box::new(Annotated { groups })
+        })
+        .with_value_order(AnnotatedValues {
+            choice,
+            random: SplitMix64::new(options.seed),
+        });
+    if let Some(limit) = options.time_limit {
+        solver = solver.with_time_limit(limit);
+    }
+    let status = match &fzn.goal {
+        Goal::Satisfy => {
+            let wanted = options
+                .solutions
+                .unwrap_or(if options.all { u64::MAX } else { 1 });
+            let mut printed = 0u64;
+            let mut solutions = solver.solutions();
+            let mut finished = true;
+            while printed < wanted {
+                match solutions.next() {
+                    Some(solution) => {
+                        print_solution(fzn, &solution, out)?;
+                        printed += 1;
+                    }
+                    None => break,
+                }
+            }
+            if printed == wanted {
+                finished = false;
+            }
+            let stopped = solutions.stopped_by();
+            drop(solutions);
+            match (printed, stopped, finished) {
+                (0, None, _) => Status::Unsatisfiable,
+                (0, Some(_), _) => Status::Unknown,
+                (_, None, true) => Status::Complete,
+                _ => Status::Solutions,
+            }
+        }
+        Goal::Optimize { objective, minimize } => {
+            let mut write_error = None;
+            let mut report = |solution: &Solution, _value: i64| {
+                if options.all && write_error.is_none() {
+                    if let Err(e) = print_solution(fzn, solution, out) {
+                        write_error = Some(e);
+                    }
+                }
+            };
+            let optimum = if *minimize {
+                solver.minimize_with(objective.clone(), &mut report)
+            } else {
+                solver.maximize_with(objective.clone(), &mut report)
+            };
+            if let Some(e) = write_error {
+                return Err(e);
+            }
+            let optimum = optimum.map_err(|e| io::Error::other(e.to_string()))?;
+            if !options.all {
+                if let Some((solution, _)) = optimum.best() {
+                    print_solution(fzn, solution, out)?;
+                }
+            }
+            match optimum {
+                Optimum::Optimal { .. } => Status::Complete,
+                Optimum::BestFound { .. } => Status::Solutions,
+                Optimum::Infeasible => Status::Unsatisfiable,
+                _ => Status::Unknown,
+            }
+        }
+    };
+    match status {
+        Status::Complete => writeln!(out, "==========")?,
+        Status::Unsatisfiable => writeln!(out, "=====UNSATISFIABLE=====")?,
+        Status::Unknown => writeln!(out, "=====UNKNOWN=====")?,
+        Status::Solutions => {}
+    }
+    if options.statistics {
+        print_statistics(&solver.stats(), out, start.elapsed(), None)?;
+    }
+    out.flush()?;
+    Ok(status)
+}
