@@ -215,8 +215,8 @@
 pub mod conformance;
 pub mod constraints;
 mod domain;
-pub mod flatzinc;
 mod error;
+pub mod flatzinc;
 mod ids;
 pub mod kernel;
 mod model;

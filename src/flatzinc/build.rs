@@ -133,22 +133,83 @@ type Args<'a> = &'a [(Expr, Pos)];
 
 /// The names of the constraints cspkit reads, for error messages and the documentation.
 pub const SUPPORTED: &[&str] = &[
-    "int_eq", "int_ne", "int_le", "int_lt", "int_eq_reif", "int_ne_reif", "int_le_reif",
-    "int_lt_reif", "int_eq_imp", "int_ne_imp", "int_le_imp", "int_lt_imp", "int_lin_eq",
-    "int_lin_ne", "int_lin_le", "int_lin_eq_reif", "int_lin_ne_reif", "int_lin_le_reif",
-    "int_lin_eq_imp", "int_lin_ne_imp", "int_lin_le_imp", "int_plus", "int_minus", "int_times",
-    "int_div", "int_mod", "int_abs", "int_pow", "int_min", "int_max", "array_int_element",
-    "array_var_int_element", "array_bool_element", "array_var_bool_element",
-    "array_int_maximum", "array_int_minimum", "array_bool_and", "array_bool_or",
-    "array_bool_xor", "bool2int", "bool_eq", "bool_ne", "bool_not", "bool_le", "bool_lt",
-    "bool_and", "bool_or", "bool_xor", "bool_clause", "bool_eq_reif", "bool_ne_reif",
-    "bool_le_reif", "bool_lt_reif", "bool_eq_imp", "bool_le_imp", "bool_lt_imp", "bool_lin_eq",
-    "bool_lin_le", "set_in", "set_in_reif", "set_in_imp", "fzn_all_different_int",
-    "fzn_table_int", "fzn_table_bool", "fzn_global_cardinality",
-    "fzn_global_cardinality_closed", "fzn_global_cardinality_low_up",
-    "fzn_global_cardinality_low_up_closed", "cspkit_circuit", "cspkit_inverse", "fzn_regular",
-    "fzn_lex_lesseq_int", "fzn_lex_less_int", "fzn_lex_lesseq_bool", "fzn_lex_less_bool",
-    "cspkit_count_eq", "fzn_among",
+    "int_eq",
+    "int_ne",
+    "int_le",
+    "int_lt",
+    "int_eq_reif",
+    "int_ne_reif",
+    "int_le_reif",
+    "int_lt_reif",
+    "int_eq_imp",
+    "int_ne_imp",
+    "int_le_imp",
+    "int_lt_imp",
+    "int_lin_eq",
+    "int_lin_ne",
+    "int_lin_le",
+    "int_lin_eq_reif",
+    "int_lin_ne_reif",
+    "int_lin_le_reif",
+    "int_lin_eq_imp",
+    "int_lin_ne_imp",
+    "int_lin_le_imp",
+    "int_plus",
+    "int_minus",
+    "int_times",
+    "int_div",
+    "int_mod",
+    "int_abs",
+    "int_pow",
+    "int_min",
+    "int_max",
+    "array_int_element",
+    "array_var_int_element",
+    "array_bool_element",
+    "array_var_bool_element",
+    "array_int_maximum",
+    "array_int_minimum",
+    "array_bool_and",
+    "array_bool_or",
+    "array_bool_xor",
+    "bool2int",
+    "bool_eq",
+    "bool_ne",
+    "bool_not",
+    "bool_le",
+    "bool_lt",
+    "bool_and",
+    "bool_or",
+    "bool_xor",
+    "bool_clause",
+    "bool_eq_reif",
+    "bool_ne_reif",
+    "bool_le_reif",
+    "bool_lt_reif",
+    "bool_eq_imp",
+    "bool_le_imp",
+    "bool_lt_imp",
+    "bool_lin_eq",
+    "bool_lin_le",
+    "set_in",
+    "set_in_reif",
+    "set_in_imp",
+    "fzn_all_different_int",
+    "fzn_table_int",
+    "fzn_table_bool",
+    "fzn_global_cardinality",
+    "fzn_global_cardinality_closed",
+    "fzn_global_cardinality_low_up",
+    "fzn_global_cardinality_low_up_closed",
+    "cspkit_circuit",
+    "cspkit_inverse",
+    "fzn_regular",
+    "fzn_lex_lesseq_int",
+    "fzn_lex_less_int",
+    "fzn_lex_lesseq_bool",
+    "fzn_lex_less_bool",
+    "cspkit_count_eq",
+    "fzn_among",
 ];
 
 impl Builder {
@@ -162,7 +223,10 @@ impl Builder {
             Expr::Int(v) => Val::Int(*v),
             Expr::Bool(b) => Val::Bool(*b),
             Expr::Float(_) => {
-                return Err(FznError::unsupported(pos, "floats are not supported by cspkit"));
+                return Err(FznError::unsupported(
+                    pos,
+                    "floats are not supported by cspkit",
+                ));
             }
             Expr::Str(_) | Expr::Call(..) => {
                 return Err(FznError::at(pos, "an annotation where a value is expected"));
@@ -199,7 +263,10 @@ impl Builder {
             ),
             Expr::Range(low, high) => {
                 if high - low > 1 << 24 {
-                    return Err(FznError::unsupported(pos, "a constant set of more than 2^24 values"));
+                    return Err(FznError::unsupported(
+                        pos,
+                        "a constant set of more than 2^24 values",
+                    ));
                 }
                 Val::Set((*low..=*high).collect())
             }
@@ -214,7 +281,14 @@ impl Builder {
 
     fn arg(&self, args: Args<'_>, i: usize, name: &str, pos: Pos) -> Result<Val, FznError> {
         let (expr, at) = args.get(i).ok_or_else(|| {
-            FznError::at(pos, format!("{name}: expected at least {} arguments, found {}", i + 1, args.len()))
+            FznError::at(
+                pos,
+                format!(
+                    "{name}: expected at least {} arguments, found {}",
+                    i + 1,
+                    args.len()
+                ),
+            )
         })?;
         self.resolve(expr, *at)
     }
@@ -223,16 +297,20 @@ impl Builder {
         match value {
             Val::Int(v) => Ok(*v),
             Val::Bool(b) => Ok(i64::from(*b)),
-            Val::Var(var, _) => self.model.domain(*var).value().map(i64::from).ok_or_else(|| {
-                FznError::at(pos, "a variable where a constant is expected")
-            }),
+            Val::Var(var, _) => self
+                .model
+                .domain(*var)
+                .value()
+                .map(i64::from)
+                .ok_or_else(|| FznError::at(pos, "a variable where a constant is expected")),
             _ => Err(FznError::at(pos, "expected an integer")),
         }
     }
 
     fn to_i32(value: i64, pos: Pos) -> Result<i32, FznError> {
-        i32::try_from(value)
-            .map_err(|_| FznError::unsupported(pos, format!("{value} is outside cspkit's 32-bit integers")))
+        i32::try_from(value).map_err(|_| {
+            FznError::unsupported(pos, format!("{value} is outside cspkit's 32-bit integers"))
+        })
     }
 
     /// A variable for a value: itself, or a fixed variable for a constant.
@@ -245,7 +323,10 @@ impl Builder {
                     return Ok(var);
                 }
                 let v32 = Self::to_i32(v, pos)?;
-                let var = self.model.new_var(v32..=v32).map_err(|e| Self::model_error(pos, e))?;
+                let var = self
+                    .model
+                    .new_var(v32..=v32)
+                    .map_err(|e| Self::model_error(pos, e))?;
                 self.constants.insert(v, var);
                 Ok(var)
             }
@@ -255,10 +336,12 @@ impl Builder {
 
     fn bool_var(&mut self, value: &Val, pos: Pos) -> Result<BoolVar, FznError> {
         let var = self.var(value, pos)?;
-        self.model.as_bool(var).map_err(|e| Self::model_error(pos, e))
+        self.model
+            .as_bool(var)
+            .map_err(|e| Self::model_error(pos, e))
     }
 
-    fn elements<'v>(value: &'v Val, pos: Pos) -> Result<&'v [Val], FznError> {
+    fn elements(value: &Val, pos: Pos) -> Result<&[Val], FznError> {
         match value {
             Val::Array(items) => Ok(items),
             _ => Err(FznError::at(pos, "expected an array")),
@@ -312,7 +395,11 @@ impl Builder {
         }
     }
 
-    fn post(&mut self, pos: Pos, constraint: impl crate::Constraint + 'static) -> Result<(), FznError> {
+    fn post(
+        &mut self,
+        pos: Pos,
+        constraint: impl crate::Constraint + 'static,
+    ) -> Result<(), FznError> {
         self.model
             .post(constraint)
             .map(|_| ())
@@ -320,7 +407,12 @@ impl Builder {
     }
 
     /// Posts `linear`, its reification into `b`, or its implication by `b`.
-    fn post_linear(&mut self, pos: Pos, linear: Linear, reified: Option<(BoolVar, bool)>) -> Result<(), FznError> {
+    fn post_linear(
+        &mut self,
+        pos: Pos,
+        linear: Linear,
+        reified: Option<(BoolVar, bool)>,
+    ) -> Result<(), FznError> {
         let result = match reified {
             None => self.model.post(linear).map(|_| ()),
             Some((b, true)) => self.model.reify_into(linear, b),
@@ -341,7 +433,10 @@ impl Builder {
         };
         let reified = match mode {
             Some(full) => {
-                let last = args.len().checked_sub(1).ok_or_else(|| FznError::at(pos, format!("{name}: no arguments")))?;
+                let last = args
+                    .len()
+                    .checked_sub(1)
+                    .ok_or_else(|| FznError::at(pos, format!("{name}: no arguments")))?;
                 let b = arg(self, last)?;
                 Some((self.bool_var(&b, pos)?, full))
             }
@@ -355,7 +450,8 @@ impl Builder {
             _ => None,
         };
         match base {
-            "int_eq" | "int_ne" | "int_le" | "int_lt" | "bool_eq" | "bool_le" | "bool_lt" | "bool_ne" => {
+            "int_eq" | "int_ne" | "int_le" | "int_lt" | "bool_eq" | "bool_le" | "bool_lt"
+            | "bool_ne" => {
                 let op = comparison(&base[base.len() - 2..]).expect("a comparison suffix");
                 let (a, b) = (arg(self, 0)?, arg(self, 1)?);
                 let (a, b) = (self.expr_of(&a, pos)?, self.expr_of(&b, pos)?);
@@ -368,14 +464,28 @@ impl Builder {
                 let vars = self.vars(&vars, pos)?;
                 let constant = self.int_const(&arg(self, 2)?, pos)?;
                 if coefficients.len() != vars.len() {
-                    return Err(FznError::at(pos, format!("{name}: {} coefficients for {} variables", coefficients.len(), vars.len())));
+                    return Err(FznError::at(
+                        pos,
+                        format!(
+                            "{name}: {} coefficients for {} variables",
+                            coefficients.len(),
+                            vars.len()
+                        ),
+                    ));
                 }
                 let terms: Vec<(i64, VarId)> = coefficients.into_iter().zip(vars).collect();
                 let expr = LinearExpr::new(&terms, 0);
                 if expr.has_overflowed() {
-                    return Err(FznError::unsupported(pos, format!("{name}: coefficients overflow")));
+                    return Err(FznError::unsupported(
+                        pos,
+                        format!("{name}: coefficients overflow"),
+                    ));
                 }
-                self.post_linear(pos, expr.compare(op, LinearExpr::new(&[], constant)), reified)
+                self.post_linear(
+                    pos,
+                    expr.compare(op, LinearExpr::new(&[], constant)),
+                    reified,
+                )
             }
             _ if reified.is_some() && base == "set_in" => {
                 let x = arg(self, 0)?;
@@ -388,16 +498,25 @@ impl Builder {
                     self.post(pos, Member::implied(x, &set, b.var()))
                 }
             }
-            _ if reified.is_some() => Err(FznError::unsupported(pos, format!("unsupported constraint `{name}`"))),
+            _ if reified.is_some() => Err(FznError::unsupported(
+                pos,
+                format!("unsupported constraint `{name}`"),
+            )),
             "set_in" => {
                 let x = arg(self, 0)?;
                 let x = self.var(&x, pos)?;
                 let set = Self::set(&arg(self, 1)?, pos)?;
-                self.model.restrict(x, set).map_err(|e| Self::model_error(pos, e))
+                self.model
+                    .restrict(x, set)
+                    .map_err(|e| Self::model_error(pos, e))
             }
             "int_plus" | "int_minus" => {
                 let (a, b, c) = (arg(self, 0)?, arg(self, 1)?, arg(self, 2)?);
-                let (a, b, c) = (self.expr_of(&a, pos)?, self.expr_of(&b, pos)?, self.expr_of(&c, pos)?);
+                let (a, b, c) = (
+                    self.expr_of(&a, pos)?,
+                    self.expr_of(&b, pos)?,
+                    self.expr_of(&c, pos)?,
+                );
                 let lhs = if base == "int_plus" { a + b } else { a - b };
                 self.post_linear(pos, lhs.eq(c), None)
             }
@@ -440,7 +559,10 @@ impl Builder {
                     self.post(pos, Extremum::minimum(&xs, m))
                 }
             }
-            "array_int_element" | "array_bool_element" | "array_var_int_element" | "array_var_bool_element" => {
+            "array_int_element"
+            | "array_bool_element"
+            | "array_var_int_element"
+            | "array_var_bool_element" => {
                 let index = arg(self, 0)?;
                 let index = self.var(&index, pos)?;
                 let array = arg(self, 1)?;
@@ -517,7 +639,9 @@ impl Builder {
             "bool_clause" => {
                 let (p, n) = (arg(self, 0)?, arg(self, 1)?);
                 let (p, n) = (self.bools(&p, pos)?, self.bools(&n, pos)?);
-                self.model.clause(&p, &n).map_err(|e| Self::model_error(pos, e))
+                self.model
+                    .clause(&p, &n)
+                    .map_err(|e| Self::model_error(pos, e))
             }
             "fzn_all_different_int" => {
                 let xs = arg(self, 0)?;
@@ -535,7 +659,14 @@ impl Builder {
                     return Ok(());
                 }
                 if flat.len() % xs.len() != 0 {
-                    return Err(FznError::at(pos, format!("{name}: {} table entries for {} variables", flat.len(), xs.len())));
+                    return Err(FznError::at(
+                        pos,
+                        format!(
+                            "{name}: {} table entries for {} variables",
+                            flat.len(),
+                            xs.len()
+                        ),
+                    ));
                 }
                 let tuples: Vec<Vec<i32>> = flat.chunks(xs.len()).map(<[i32]>::to_vec).collect();
                 let table = Table::new(&xs, &tuples).map_err(|e| Self::model_error(pos, e))?;
@@ -547,8 +678,13 @@ impl Builder {
                 let cover = self.ints32(&arg(self, 1)?, pos)?;
                 let counts = arg(self, 2)?;
                 let counts = self.vars(&counts, pos)?;
-                let gcc = GlobalCardinality::new(&xs, &cover, &counts).map_err(|e| Self::model_error(pos, e))?;
-                let gcc = if base.ends_with("closed") { gcc.closed() } else { gcc };
+                let gcc = GlobalCardinality::new(&xs, &cover, &counts)
+                    .map_err(|e| Self::model_error(pos, e))?;
+                let gcc = if base.ends_with("closed") {
+                    gcc.closed()
+                } else {
+                    gcc
+                };
                 self.post(pos, gcc)
             }
             "fzn_global_cardinality_low_up" | "fzn_global_cardinality_low_up_closed" => {
@@ -560,15 +696,25 @@ impl Builder {
                 let bounds: Vec<(u32, u32)> = low
                     .iter()
                     .zip(&high)
-                    .map(|(&l, &h)| (l.clamp(0, u32::MAX.into()) as u32, h.clamp(0, u32::MAX.into()) as u32))
+                    .map(|(&l, &h)| {
+                        (
+                            l.clamp(0, u32::MAX.into()) as u32,
+                            h.clamp(0, u32::MAX.into()) as u32,
+                        )
+                    })
                     .collect();
                 if low.len() != high.len() || low.iter().zip(&high).any(|(l, h)| h < l || *h < 0) {
                     // An empty range: no solution.
                     let one = self.var(&Val::Int(1), pos)?;
                     return self.post(pos, Member::new(one, &[]));
                 }
-                let gcc = GlobalCardinality::with_bounds(&xs, &cover, &bounds).map_err(|e| Self::model_error(pos, e))?;
-                let gcc = if base.ends_with("closed") { gcc.closed() } else { gcc };
+                let gcc = GlobalCardinality::with_bounds(&xs, &cover, &bounds)
+                    .map_err(|e| Self::model_error(pos, e))?;
+                let gcc = if base.ends_with("closed") {
+                    gcc.closed()
+                } else {
+                    gcc
+                };
                 self.post(pos, gcc)
             }
             "cspkit_circuit" => {
@@ -591,7 +737,8 @@ impl Builder {
                     return Ok(());
                 }
                 // `with_bases` takes each array's first index: f's positions are g's values.
-                let inverse = Inverse::with_bases(&f, f_base, &g, g_base).map_err(|e| Self::model_error(pos, e))?;
+                let inverse = Inverse::with_bases(&f, f_base, &g, g_base)
+                    .map_err(|e| Self::model_error(pos, e))?;
                 self.post(pos, inverse)
             }
             "fzn_regular" => {
@@ -603,11 +750,22 @@ impl Builder {
                 let start = self.int_const(&arg(self, 4)?, pos)?;
                 let accepting = match arg(self, 5)? {
                     Val::Set(values) => values,
-                    _ => return Err(FznError::at(pos, "fzn_regular: the accepting states are a set")),
+                    _ => {
+                        return Err(FznError::at(
+                            pos,
+                            "fzn_regular: the accepting states are a set",
+                        ));
+                    }
                 };
-                let (q, s) = (usize::try_from(states).unwrap_or(0), usize::try_from(symbols).unwrap_or(0));
+                let (q, s) = (
+                    usize::try_from(states).unwrap_or(0),
+                    usize::try_from(symbols).unwrap_or(0),
+                );
                 if table.len() != q * s || q == 0 || start < 1 || start as usize > q {
-                    return Err(FznError::at(pos, "fzn_regular: the transition table does not match Q × S"));
+                    return Err(FznError::at(
+                        pos,
+                        "fzn_regular: the transition table does not match Q × S",
+                    ));
                 }
                 // States 1..=Q become 0..Q; state 0 (failure) has no transition.
                 let mut transitions = Vec::new();
@@ -621,7 +779,8 @@ impl Builder {
                     .filter(|&&f| f >= 1 && f as usize <= q)
                     .map(|&f| f as usize - 1)
                     .collect();
-                let dfa = Dfa::new(q, start as usize - 1, &accepting, &transitions).map_err(|e| Self::model_error(pos, e))?;
+                let dfa = Dfa::new(q, start as usize - 1, &accepting, &transitions)
+                    .map_err(|e| Self::model_error(pos, e))?;
                 if xs.is_empty() {
                     return if dfa.accepts(&[]) {
                         Ok(())
@@ -632,7 +791,10 @@ impl Builder {
                 }
                 self.post(pos, Regular::new(&xs, dfa))
             }
-            "fzn_lex_lesseq_int" | "fzn_lex_less_int" | "fzn_lex_lesseq_bool" | "fzn_lex_less_bool" => {
+            "fzn_lex_lesseq_int"
+            | "fzn_lex_less_int"
+            | "fzn_lex_lesseq_bool"
+            | "fzn_lex_less_bool" => {
                 let (x, y) = (arg(self, 0)?, arg(self, 1)?);
                 let (x, y) = (self.vars(&x, pos)?, self.vars(&y, pos)?);
                 let strict = base.starts_with("fzn_lex_less_");
@@ -644,7 +806,14 @@ impl Builder {
                         Ok(())
                     };
                 }
-                self.post(pos, if strict { LexLessEq::strict(&x, &y) } else { LexLessEq::new(&x, &y) })
+                self.post(
+                    pos,
+                    if strict {
+                        LexLessEq::strict(&x, &y)
+                    } else {
+                        LexLessEq::new(&x, &y)
+                    },
+                )
             }
             "cspkit_count_eq" => {
                 let xs = arg(self, 0)?;
@@ -664,57 +833,81 @@ impl Builder {
             }
             _ => Err(FznError::unsupported(
                 pos,
-                format!("unsupported constraint `{name}` (cspkit reads the builtins listed by `cspkit fzn --help`, and its own MiniZinc library)"),
+                format!(
+                    "unsupported constraint `{name}` (cspkit reads the builtins listed by `cspkit fzn --help`, and its own MiniZinc library)"
+                ),
             )),
         }
     }
 
-    fn declare(
-        &mut self,
-        var: bool,
-        array: Option<usize>,
-        ty: &Type,
-        name: &str,
-        annotations: &[(Expr, Pos)],
-        value: Option<&(Expr, Pos)>,
-        pos: Pos,
-    ) -> Result<(), FznError> {
+    fn declare(&mut self, item: &Item) -> Result<(), FznError> {
+        let Item::Decl {
+            var,
+            array,
+            ty,
+            name,
+            annotations,
+            value,
+            pos,
+        } = item
+        else {
+            return Ok(());
+        };
+        let (var, array, pos, value) = (*var, *array, *pos, value.as_ref());
         if matches!(ty, Type::Float) {
-            return Err(FznError::unsupported(pos, format!("`{name}`: floats are not supported by cspkit")));
+            return Err(FznError::unsupported(
+                pos,
+                format!("`{name}`: floats are not supported by cspkit"),
+            ));
         }
         if var && matches!(ty, Type::SetOfInt) {
-            return Err(FznError::unsupported(pos, format!("`{name}`: set variables are not supported by cspkit")));
+            return Err(FznError::unsupported(
+                pos,
+                format!("`{name}`: set variables are not supported by cspkit"),
+            ));
         }
         let is_bool = matches!(ty, Type::Bool);
         let resolved = value.map(|(e, p)| self.resolve(e, *p)).transpose()?;
         let val = match (var, array) {
-            (false, _) => resolved.ok_or_else(|| FznError::at(pos, format!("parameter `{name}` has no value")))?,
+            (false, _) => resolved
+                .ok_or_else(|| FznError::at(pos, format!("parameter `{name}` has no value")))?,
             (true, Some(len)) => {
                 let Some(Val::Array(items)) = resolved else {
-                    return Err(FznError::at(pos, format!("array of variables `{name}` has no list of elements")));
+                    return Err(FznError::at(
+                        pos,
+                        format!("array of variables `{name}` has no list of elements"),
+                    ));
                 };
                 if items.len() != len {
-                    return Err(FznError::at(pos, format!("`{name}`: {} elements for 1..{len}", items.len())));
+                    return Err(FznError::at(
+                        pos,
+                        format!("`{name}`: {} elements for 1..{len}", items.len()),
+                    ));
                 }
                 Val::Array(items)
             }
             (true, None) => {
                 let domain: Vec<i32> = match ty {
                     Type::Bool => vec![0, 1],
-                    Type::IntSet(values) => values.iter().map(|&v| Self::to_i32(v, pos)).collect::<Result<_, _>>()?,
+                    Type::IntSet(values) => values
+                        .iter()
+                        .map(|&v| Self::to_i32(v, pos))
+                        .collect::<Result<_, _>>()?,
                     _ => Vec::new(),
                 };
                 let new = match ty {
                     Type::Int => self.model.new_named_var(name, i32::MIN..=i32::MAX),
                     Type::IntRange(low, high) => {
-                        let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+                        // A bound beyond 32 bits would change the answer if clamped: refuse it.
+                        let clamp = |v: i64| Self::to_i32(v, pos);
+                        let (low32, high32) = (clamp(*low)?, clamp(*high)?);
                         if low > high {
                             Err(crate::ModelError::InvalidDomain {
                                 variable: name.to_owned(),
                                 source: crate::DomainError::Empty,
                             })
                         } else {
-                            self.model.new_named_var(name, clamp(*low)..=clamp(*high))
+                            self.model.new_named_var(name, low32..=high32)
                         }
                     }
                     _ => self.model.new_named_var(name, domain),
@@ -749,7 +942,10 @@ impl Builder {
             match annotation {
                 Expr::Ident(a) if a == "output_var" => {
                     let value = Self::output_value(&val, *at)?;
-                    self.output.push(OutputItem::Scalar { name: name.to_owned(), value });
+                    self.output.push(OutputItem::Scalar {
+                        name: name.to_owned(),
+                        value,
+                    });
                 }
                 Expr::Call(a, ranges) if a == "output_array" => {
                     let items = Self::elements(&val, *at)?;
@@ -761,10 +957,22 @@ impl Builder {
                                 _ => Err(FznError::at(*p, "output_array: expected ranges")),
                             })
                             .collect::<Result<Vec<_>, _>>()?,
-                        _ => return Err(FznError::at(*at, "output_array: expected a list of ranges")),
+                        _ => {
+                            return Err(FznError::at(
+                                *at,
+                                "output_array: expected a list of ranges",
+                            ));
+                        }
                     };
-                    let values = items.iter().map(|v| Self::output_value(v, *at)).collect::<Result<_, _>>()?;
-                    self.output.push(OutputItem::Array { name: name.to_owned(), ranges, values });
+                    let values = items
+                        .iter()
+                        .map(|v| Self::output_value(v, *at))
+                        .collect::<Result<_, _>>()?;
+                    self.output.push(OutputItem::Array {
+                        name: name.to_owned(),
+                        ranges,
+                        values,
+                    });
                 }
                 _ => {}
             }
@@ -778,7 +986,10 @@ impl Builder {
             Val::Var(var, is_bool) => Ok(OutputValue::Var(*var, *is_bool)),
             Val::Int(v) => Ok(OutputValue::Int(*v)),
             Val::Bool(b) => Ok(OutputValue::Bool(*b)),
-            _ => Err(FznError::unsupported(pos, "only integer and boolean outputs are supported")),
+            _ => Err(FznError::unsupported(
+                pos,
+                "only integer and boolean outputs are supported",
+            )),
         }
     }
 
@@ -797,7 +1008,10 @@ impl Builder {
             }
             "int_search" | "bool_search" => {
                 if args.len() < 3 {
-                    return Err(FznError::at(pos, format!("{name}: expected variables, a variable choice and a value choice")));
+                    return Err(FznError::at(
+                        pos,
+                        format!("{name}: expected variables, a variable choice and a value choice"),
+                    ));
                 }
                 let vars = self.resolve(&args[0].0, args[0].1)?;
                 let vars = self.vars(&vars, pos)?;
@@ -807,24 +1021,38 @@ impl Builder {
                 };
                 let var_choice = match choice(&args[1].0).as_str() {
                     "input_order" => VarChoice::InputOrder,
-                    "first_fail" | "dom_w_deg" | "most_constrained" | "occurrence" => VarChoice::FirstFail,
+                    "first_fail" | "dom_w_deg" | "most_constrained" | "occurrence" => {
+                        VarChoice::FirstFail
+                    }
                     "anti_first_fail" => VarChoice::AntiFirstFail,
                     "smallest" => VarChoice::Smallest,
                     "largest" => VarChoice::Largest,
                     other => {
-                        return Err(FznError::unsupported(args[1].1, format!("{name}: unsupported variable choice `{other}`")));
+                        return Err(FznError::unsupported(
+                            args[1].1,
+                            format!("{name}: unsupported variable choice `{other}`"),
+                        ));
                     }
                 };
                 let value_choice = match choice(&args[2].0).as_str() {
-                    "indomain_min" | "indomain" | "indomain_split" | "indomain_interval" => ValueChoice::Min,
+                    "indomain_min" | "indomain" | "indomain_split" | "indomain_interval" => {
+                        ValueChoice::Min
+                    }
                     "indomain_max" | "indomain_reverse_split" => ValueChoice::Max,
                     "indomain_median" | "indomain_middle" => ValueChoice::Median,
                     "indomain_random" => ValueChoice::Random,
                     other => {
-                        return Err(FznError::unsupported(args[2].1, format!("{name}: unsupported value choice `{other}`")));
+                        return Err(FznError::unsupported(
+                            args[2].1,
+                            format!("{name}: unsupported value choice `{other}`"),
+                        ));
                     }
                 };
-                self.search.push(SearchGroup { vars, var_choice, value_choice });
+                self.search.push(SearchGroup {
+                    vars,
+                    var_choice,
+                    value_choice,
+                });
                 Ok(())
             }
             _ => Ok(()),
@@ -849,11 +1077,13 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
     };
     for item in items {
         match item {
-            Item::Decl { var, array, ty, name, annotations, value, pos } => {
-                builder.declare(*var, *array, ty, name, annotations, value.as_ref(), *pos)?;
-            }
+            Item::Decl { .. } => builder.declare(item)?,
             Item::Constraint { name, args, pos } => builder.constraint(name, args, *pos)?,
-            Item::Solve { goal, annotations, pos } => {
+            Item::Solve {
+                goal,
+                annotations,
+                pos,
+            } => {
                 if builder.goal.is_some() {
                     return Err(FznError::at(*pos, "a second solve item"));
                 }
@@ -864,7 +1094,10 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
                     None => Goal::Satisfy,
                     Some(((expr, at), minimize)) => {
                         let value = builder.resolve(expr, *at)?;
-                        Goal::Optimize { objective: builder.expr_of(&value, *at)?, minimize: *minimize }
+                        Goal::Optimize {
+                            objective: builder.expr_of(&value, *at)?,
+                            minimize: *minimize,
+                        }
                     }
                 });
             }

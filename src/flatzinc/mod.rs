@@ -42,19 +42,64 @@ pub use run::{Options, Status, run};
 
 /// cspkit's MiniZinc library: the file name and the text of each of its `.mzn` files.
 pub const MZNLIB: &[(&str, &str)] = &[
-    ("redefinitions.mzn", include_str!("../../share/minizinc/cspkit/redefinitions.mzn")),
-    ("fzn_all_different_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_all_different_int.mzn")),
-    ("fzn_table_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_table_int.mzn")),
-    ("fzn_table_bool.mzn", include_str!("../../share/minizinc/cspkit/fzn_table_bool.mzn")),
-    ("fzn_global_cardinality.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality.mzn")),
-    ("fzn_global_cardinality_closed.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_closed.mzn")),
-    ("fzn_global_cardinality_low_up.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_low_up.mzn")),
-    ("fzn_global_cardinality_low_up_closed.mzn", include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_low_up_closed.mzn")),
-    ("fzn_circuit.mzn", include_str!("../../share/minizinc/cspkit/fzn_circuit.mzn")),
-    ("fzn_inverse.mzn", include_str!("../../share/minizinc/cspkit/fzn_inverse.mzn")),
-    ("fzn_regular.mzn", include_str!("../../share/minizinc/cspkit/fzn_regular.mzn")),
-    ("fzn_lex_lesseq_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_lex_lesseq_int.mzn")),
-    ("fzn_lex_less_int.mzn", include_str!("../../share/minizinc/cspkit/fzn_lex_less_int.mzn")),
-    ("fzn_count_eq.mzn", include_str!("../../share/minizinc/cspkit/fzn_count_eq.mzn")),
-    ("fzn_among.mzn", include_str!("../../share/minizinc/cspkit/fzn_among.mzn")),
+    (
+        "redefinitions.mzn",
+        include_str!("../../share/minizinc/cspkit/redefinitions.mzn"),
+    ),
+    (
+        "fzn_all_different_int.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_all_different_int.mzn"),
+    ),
+    (
+        "fzn_table_int.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_table_int.mzn"),
+    ),
+    (
+        "fzn_table_bool.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_table_bool.mzn"),
+    ),
+    (
+        "fzn_global_cardinality.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_global_cardinality.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_closed.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_closed.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_low_up.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_low_up.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_low_up_closed.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_global_cardinality_low_up_closed.mzn"),
+    ),
+    (
+        "fzn_circuit.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_circuit.mzn"),
+    ),
+    (
+        "fzn_inverse.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_inverse.mzn"),
+    ),
+    (
+        "fzn_regular.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_regular.mzn"),
+    ),
+    (
+        "fzn_lex_lesseq_int.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_lex_lesseq_int.mzn"),
+    ),
+    (
+        "fzn_lex_less_int.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_lex_less_int.mzn"),
+    ),
+    (
+        "fzn_count_eq.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_count_eq.mzn"),
+    ),
+    (
+        "fzn_among.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_among.mzn"),
+    ),
 ];

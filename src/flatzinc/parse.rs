@@ -355,14 +355,20 @@ impl Parser {
         if name == word {
             Ok(())
         } else {
-            Err(FznError::at(pos, format!("expected `{word}`, found `{name}`")))
+            Err(FznError::at(
+                pos,
+                format!("expected `{word}`, found `{name}`"),
+            ))
         }
     }
 
     fn int(&mut self) -> Result<i64, FznError> {
         match self.next() {
             (Token::Int(v), _) => Ok(v),
-            (other, pos) => Err(FznError::at(pos, format!("expected an integer, found {other}"))),
+            (other, pos) => Err(FznError::at(
+                pos,
+                format!("expected an integer, found {other}"),
+            )),
         }
     }
 
@@ -379,7 +385,10 @@ impl Parser {
                     _ => items.push(self.declaration()?),
                 },
                 other => {
-                    return Err(FznError::at(pos, format!("expected an item, found {other}")));
+                    return Err(FznError::at(
+                        pos,
+                        format!("expected an item, found {other}"),
+                    ));
                 }
             }
         }
@@ -464,7 +473,8 @@ impl Parser {
                     format!("array index set {low}..{high}: FlatZinc arrays are indexed 1..n"),
                 ));
             }
-            array = Some(usize::try_from(high).map_err(|_| FznError::at(low_pos, "array too long"))?);
+            array =
+                Some(usize::try_from(high).map_err(|_| FznError::at(low_pos, "array too long"))?);
             self.keyword("of")?;
         }
         let var = if *self.peek() == Token::Ident("var".into()) {
@@ -613,7 +623,10 @@ impl Parser {
                 }
                 Ok(Expr::Set(values))
             }
-            (other, _) => Err(FznError::at(pos, format!("expected an expression, found {other}"))),
+            (other, _) => Err(FznError::at(
+                pos,
+                format!("expected an expression, found {other}"),
+            )),
         }
     }
 }
@@ -650,8 +663,17 @@ mod tests {
             solve :: int_search(xs, first_fail, indomain_min, complete) minimize x;\n";
         let items = parse(text).unwrap();
         assert_eq!(items.len(), 7);
-        assert!(matches!(&items[0], Item::Decl { var: false, name, value: Some((Expr::Int(3), _)), .. } if name == "n"));
-        assert!(matches!(&items[2], Item::Decl { var: true, ty: Type::IntRange(1, 3), .. }));
+        assert!(
+            matches!(&items[0], Item::Decl { var: false, name, value: Some((Expr::Int(3), _)), .. } if name == "n")
+        );
+        assert!(matches!(
+            &items[2],
+            Item::Decl {
+                var: true,
+                ty: Type::IntRange(1, 3),
+                ..
+            }
+        ));
         assert!(matches!(&items[3], Item::Decl { ty: Type::IntSet(v), .. } if v == &[1, 3]));
         match &items[5] {
             Item::Constraint { name, args, pos } => {
@@ -661,7 +683,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(&items[6], Item::Solve { goal: Some((_, true)), annotations, .. } if annotations.len() == 1));
+        assert!(
+            matches!(&items[6], Item::Solve { goal: Some((_, true)), annotations, .. } if annotations.len() == 1)
+        );
     }
 
     #[test]
@@ -675,7 +699,17 @@ mod tests {
         assert!(err.message.contains("too large"), "{err}");
         let deep = format!("constraint p({}1{});", "[".repeat(500), "]".repeat(500));
         assert!(parse(&deep).unwrap_err().message.contains("nested"));
-        assert!(parse("constraint p(\"open").unwrap_err().message.contains("not closed"));
-        assert!(parse("var 1..3: x; @").unwrap_err().message.contains("unexpected character"));
+        assert!(
+            parse("constraint p(\"open")
+                .unwrap_err()
+                .message
+                .contains("not closed")
+        );
+        assert!(
+            parse("var 1..3: x; @")
+                .unwrap_err()
+                .message
+                .contains("unexpected character")
+        );
     }
 }

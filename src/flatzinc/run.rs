@@ -4,11 +4,13 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use crate::conformance::SplitMix64;
-use crate::flatzinc::build::{FznModel, Goal, OutputItem, OutputValue, SearchGroup, ValueChoice, VarChoice};
+use crate::flatzinc::build::{
+    FznModel, Goal, OutputItem, OutputValue, SearchGroup, ValueChoice, VarChoice,
+};
 use crate::ids::VarId;
 use crate::model::Solution;
-use crate::{SearchView, ValueOrder, VariableOrder};
 use crate::{Optimum, SearchStats, Solver};
+use crate::{SearchView, ValueOrder, VariableOrder};
 
 /// The options MiniZinc passes to a FlatZinc solver.
 #[derive(Debug, Clone, Default)]
@@ -49,13 +51,21 @@ struct Annotated {
 impl VariableOrder for Annotated {
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
         for group in &self.groups {
-            let open = group.vars.iter().copied().filter(|&v| view.domain(v).size() > 1);
+            let open = group
+                .vars
+                .iter()
+                .copied()
+                .filter(|&v| view.domain(v).size() > 1);
             let chosen = match group.var_choice {
                 VarChoice::InputOrder => open.min_by_key(|_| 0),
                 VarChoice::FirstFail => open.min_by_key(|&v| view.domain(v).size()),
-                VarChoice::AntiFirstFail => open.max_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(v))),
+                VarChoice::AntiFirstFail => {
+                    open.max_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(v)))
+                }
                 VarChoice::Smallest => open.min_by_key(|&v| view.domain(v).min()),
-                VarChoice::Largest => open.max_by_key(|&v| (view.domain(v).max(), std::cmp::Reverse(v))),
+                VarChoice::Largest => {
+                    open.max_by_key(|&v| (view.domain(v).max(), std::cmp::Reverse(v)))
+                }
             };
             if chosen.is_some() {
                 return chosen;
@@ -79,7 +89,12 @@ impl ValueOrder for AnnotatedValues {
             let target = i32::try_from(target).unwrap_or(high);
             domain.below(target.saturating_add(1)).unwrap_or(low)
         };
-        match self.choice.get(var.index()).copied().unwrap_or(ValueChoice::Min) {
+        match self
+            .choice
+            .get(var.index())
+            .copied()
+            .unwrap_or(ValueChoice::Min)
+        {
             ValueChoice::Min => low,
             ValueChoice::Max => high,
             ValueChoice::Median => at_most((i64::from(low) + i64::from(high)).div_euclid(2)),
@@ -102,7 +117,11 @@ fn print_solution(fzn: &FznModel, solution: &Solution, out: &mut dyn Write) -> i
     for item in &fzn.output {
         match item {
             OutputItem::Scalar { name, value } => writeln!(out, "{name} = {};", show(value))?,
-            OutputItem::Array { name, ranges, values } => {
+            OutputItem::Array {
+                name,
+                ranges,
+                values,
+            } => {
                 let ranges: Vec<String> = ranges.iter().map(|(l, h)| format!("{l}..{h}")).collect();
                 let values: Vec<String> = values.iter().map(show).collect();
                 writeln!(
@@ -118,7 +137,12 @@ fn print_solution(fzn: &FznModel, solution: &Solution, out: &mut dyn Write) -> i
     writeln!(out, "----------")
 }
 
-fn print_statistics(stats: &SearchStats, out: &mut dyn Write, elapsed: Duration, objective: Option<i64>) -> io::Result<()> {
+fn print_statistics(
+    stats: &SearchStats,
+    out: &mut dyn Write,
+    elapsed: Duration,
+    objective: Option<i64>,
+) -> io::Result<()> {
     writeln!(out, "%%%mzn-stat: nodes={}", stats.nodes)?;
     writeln!(out, "%%%mzn-stat: failures={}", stats.failures)?;
     writeln!(out, "%%%mzn-stat: propagations={}", stats.propagations)?;
@@ -141,7 +165,11 @@ fn print_statistics(stats: &SearchStats, out: &mut dyn Write, elapsed: Duration,
 pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result<Status> {
     let start = Instant::now();
     let mut choice = vec![ValueChoice::Min; fzn.model.num_variables()];
-    let groups = if options.free { Vec::new() } else { fzn.search.clone() };
+    let groups = if options.free {
+        Vec::new()
+    } else {
+        fzn.search.clone()
+    };
     for group in &groups {
         for var in &group.vars {
             if let Some(slot) = choice.get_mut(var.index()) {
@@ -185,7 +213,6 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
                 finished = false;
             }
             let stopped = solutions.stopped_by();
-            drop(solutions);
             match (printed, stopped, finished) {
                 (0, None, _) => Status::Unsatisfiable,
                 (0, Some(_), _) => Status::Unknown,
@@ -193,13 +220,17 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
                 _ => Status::Solutions,
             }
         }
-        Goal::Optimize { objective, minimize } => {
+        Goal::Optimize {
+            objective,
+            minimize,
+        } => {
             let mut write_error = None;
             let mut report = |solution: &Solution, _value: i64| {
-                if options.all && write_error.is_none() {
-                    if let Err(e) = print_solution(fzn, solution, out) {
-                        write_error = Some(e);
-                    }
+                if options.all
+                    && write_error.is_none()
+                    && let Err(e) = print_solution(fzn, solution, out)
+                {
+                    write_error = Some(e);
                 }
             };
             let optimum = if *minimize {
@@ -211,10 +242,10 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
                 return Err(e);
             }
             let optimum = optimum.map_err(|e| io::Error::other(e.to_string()))?;
-            if !options.all {
-                if let Some((solution, _)) = optimum.best() {
-                    print_solution(fzn, solution, out)?;
-                }
+            if !options.all
+                && let Some((solution, _)) = optimum.best()
+            {
+                print_solution(fzn, solution, out)?;
             }
             match optimum {
                 Optimum::Optimal { .. } => Status::Complete,

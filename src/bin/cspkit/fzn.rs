@@ -74,7 +74,10 @@ fn run(args: &[String]) -> Result<u8, String> {
             }
             "-h" | "--help" => {
                 println!("{HELP}");
-                println!("\nSupported FlatZinc builtins: {}", flatzinc::SUPPORTED.join(", "));
+                println!(
+                    "\nSupported FlatZinc builtins: {}",
+                    flatzinc::SUPPORTED.join(", ")
+                );
                 return Ok(SOLVED);
             }
             "--install-msc" => {
@@ -157,7 +160,11 @@ fn install(dir: Option<PathBuf>) -> Result<(), String> {
     );
     let path = dir.join("cspkit.msc");
     std::fs::write(&path, msc).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    println!("wrote {} (solver: {})", path.display(), executable.display());
+    println!(
+        "wrote {} (solver: {})",
+        path.display(),
+        executable.display()
+    );
     println!("now: minizinc --solver cspkit model.mzn [data.dzn]");
     Ok(())
 }

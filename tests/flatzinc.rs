@@ -1,0 +1,327 @@
+//! The FlatZinc front end without MiniZinc: builtins against their definitions on every
+//! assignment, clear errors for unsupported and malformed input (with line and column), no
+//! panic on mutated or random text, and `cspkit fzn` on the command line.
+
+use std::process::Command;
+
+use cspkit::flatzinc::{self, Options, Status};
+use proptest::prelude::*;
+
+/// Every solution `cspkit` prints for `text` with `-a`, as the lines of each.
+fn all_solutions(text: &str) -> (Vec<String>, Status) {
+    let model = flatzinc::build(&flatzinc::parse(text).expect("parses")).expect("builds");
+    let mut out = Vec::new();
+    let options = Options {
+        all: true,
+        ..Options::default()
+    };
+    let status = flatzinc::run(&model, &options, &mut out).expect("runs");
+    let out = String::from_utf8(out).expect("UTF-8");
+    let solutions = out
+        .split("----------\n")
+        .filter(|block| block.contains(" = "))
+        .map(str::to_owned)
+        .collect();
+    (solutions, status)
+}
+
+/// Counts the pairs of `-4..=4` (and results in `-20..=20`) that satisfy `holds`.
+fn count_pairs(holds: impl Fn(i64, i64) -> Option<i64>) -> usize {
+    (-4..=4)
+        .flat_map(|x| (-4..=4).map(move |y| (x, y)))
+        .filter(|&(x, y)| holds(x, y).is_some_and(|z| (-20..=20).contains(&z)))
+        .count()
+}
+
+#[test]
+fn arithmetic_builtins_have_one_solution_per_defined_pair() {
+    type Definition = fn(i64, i64) -> Option<i64>;
+    let cases: [(&str, Definition); 6] = [
+        ("int_times(x, y, z)", |x, y| Some(x * y)),
+        ("int_div(x, y, z)", |x, y| (y != 0).then(|| x / y)),
+        ("int_mod(x, y, z)", |x, y| (y != 0).then(|| x % y)),
+        ("int_pow(x, y, z)", |x, y| {
+            u32::try_from(y).ok().map(|y| x.pow(y))
+        }),
+        ("int_min(x, y, z)", |x, y| Some(x.min(y))),
+        ("int_max(x, y, z)", |x, y| Some(x.max(y))),
+    ];
+    for (constraint, definition) in cases {
+        let text = format!(
+            "var -4..4: x :: output_var;\nvar -4..4: y :: output_var;\n\
+             var -20..20: z :: output_var;\nconstraint {constraint};\nsolve satisfy;\n"
+        );
+        let (solutions, status) = all_solutions(&text);
+        assert_eq!(status, Status::Complete);
+        assert_eq!(solutions.len(), count_pairs(definition), "{constraint}");
+        // Each printed solution satisfies the definition.
+        for solution in &solutions {
+            let value = |name: &str| -> i64 {
+                let line = solution
+                    .lines()
+                    .find(|l| l.starts_with(&format!("{name} = ")))
+                    .expect("the variable is printed");
+                line[name.len() + 3..line.len() - 1]
+                    .parse()
+                    .expect("an integer")
+            };
+            assert_eq!(
+                definition(value("x"), value("y")),
+                Some(value("z")),
+                "{constraint}: {solution}"
+            );
+        }
+    }
+}
+
+#[test]
+fn boolean_and_reified_builtins_match_their_truth_tables() {
+    let header = "var bool: a :: output_var;\nvar bool: b :: output_var;\nvar bool: c :: output_var;\n\
+                  var 0..3: x :: output_var;\n";
+    type Definition = fn(bool, bool, bool, i64) -> bool;
+    let cases: [(&str, Definition); 9] = [
+        ("bool_xor(a, b, c)", |a, b, c, _| c == (a ^ b)),
+        ("array_bool_xor([a, b, c])", |a, b, c, _| a ^ b ^ c),
+        ("bool_clause([a, b], [c])", |a, b, c, _| a || b || !c),
+        ("array_bool_and([a, b], c)", |a, b, c, _| c == (a && b)),
+        ("array_bool_or([a, b], c)", |a, b, c, _| c == (a || b)),
+        ("set_in_reif(x, {1, 3}, a)", |a, _, _, x| {
+            a == (x == 1 || x == 3)
+        }),
+        ("int_lin_ne_reif([1, 2], [x, x], 3, a)", |a, _, _, x| {
+            a == (3 * x != 3)
+        }),
+        ("int_le_imp(x, 1, a)", |a, _, _, x| !a || x <= 1),
+        ("bool_lt_reif(a, b, c)", |a, b, c, _| c == (!a && b)),
+    ];
+    for (constraint, definition) in cases {
+        let text = format!("{header}constraint {constraint};\nsolve satisfy;\n");
+        let (solutions, _) = all_solutions(&text);
+        let mut expected = 0;
+        for bits in 0..8u8 {
+            for x in 0..=3 {
+                let (a, b, c) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+                if definition(a, b, c, x) {
+                    expected += 1;
+                    let shown = format!("a = {a};\nb = {b};\nc = {c};\nx = {x};\n");
+                    assert!(solutions.contains(&shown), "{constraint}: {shown} missing");
+                }
+            }
+        }
+        assert_eq!(solutions.len(), expected, "{constraint}");
+    }
+}
+
+#[test]
+fn output_arrays_and_optimisation_print_in_the_flatzinc_format() {
+    let text = "array [1..2] of int: w = [2, 3];\n\
+                var 0..3: x;\nvar 0..3: y;\n\
+                array [1..4] of var int: g :: output_array([1..2, 1..2]) = [x, y, 7, x];\n\
+                var bool: big :: output_var;\n\
+                constraint int_lin_le(w, [x, y], 9);\n\
+                constraint int_le_reif(4, x, big);\n\
+                solve maximize x;\n";
+    let model = flatzinc::build(&flatzinc::parse(text).unwrap()).unwrap();
+    let mut out = Vec::new();
+    let status = flatzinc::run(&model, &Options::default(), &mut out).unwrap();
+    assert_eq!(status, Status::Complete);
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "g = array2d(1..2, 1..2, [3, 0, 7, 3]);\nbig = false;\n----------\n==========\n"
+    );
+}
+
+#[test]
+fn unsatisfiable_and_limited_runs_say_so() {
+    let text = "var 1..3: x :: output_var;\nconstraint int_lt(x, 1);\nsolve satisfy;\n";
+    let (solutions, status) = all_solutions(text);
+    assert!(solutions.is_empty());
+    assert_eq!(status, Status::Unsatisfiable);
+    // Golomb-like search with a time limit of zero: nothing found, UNKNOWN.
+    let text = "var 0..1000: m1;\nvar 0..1000: m2;\nvar 0..1000: m3;\nvar 0..1000: m4;\n\
+                var 0..1000: m5;\nvar 0..1000: m6;\n\
+                array [1..6] of var int: m :: output_array([1..6]) = [m1, m2, m3, m4, m5, m6];\n\
+                constraint fzn_all_different_int(m);\n\
+                constraint int_lin_eq([1, 1, 1, 1, 1, 1], m, 2999);\n\
+                solve satisfy;\n";
+    let model = flatzinc::build(&flatzinc::parse(text).unwrap()).unwrap();
+    let mut out = Vec::new();
+    let options = Options {
+        time_limit: Some(std::time::Duration::ZERO),
+        ..Options::default()
+    };
+    let status = flatzinc::run(&model, &options, &mut out).unwrap();
+    assert_eq!(status, Status::Unknown);
+    assert!(
+        String::from_utf8(out)
+            .unwrap()
+            .ends_with("=====UNKNOWN=====\n")
+    );
+}
+
+#[test]
+fn unsupported_models_are_refused_by_name_and_line() {
+    let cases = [
+        ("var 0.0..1.0: f;\nsolve satisfy;\n", 1, "floats"),
+        (
+            "var 1..3: x;\nvar set of 1..3: s;\nsolve satisfy;\n",
+            2,
+            "set variables",
+        ),
+        (
+            "var 1..3: x;\nconstraint int_lin_eq_reif_weird(x);\nsolve satisfy;\n",
+            2,
+            "int_lin_eq_reif_weird",
+        ),
+        (
+            "var 1..3: x;\nconstraint float_lin_le([1.0], [x], 2.0);\nsolve satisfy;\n",
+            2,
+            "float",
+        ),
+        (
+            "var 1..3: x;\nvar 0..3000000000: big;\nsolve satisfy;\n",
+            2,
+            "32-bit",
+        ),
+    ];
+    for (text, line, word) in cases {
+        let error = flatzinc::parse(text)
+            .and_then(|items| flatzinc::build(&items))
+            .expect_err(text);
+        assert_eq!(error.pos.line, line, "{error}");
+        assert!(error.to_string().contains(word), "{error}");
+    }
+    let malformed = [
+        ("var 1..3: x\nsolve satisfy;", 2),
+        ("var 1..3: x;\nconstraint int_eq(x, y);\nsolve satisfy;", 2),
+        ("array [1..2] of var 1..3: xs = [1];\nsolve satisfy;", 1),
+        (
+            "var 1..3: x;\nconstraint int_lin_eq([1, 2], [x], 3);\nsolve satisfy;",
+            2,
+        ),
+        ("var 1..3: x;\nconstraint int_eq(x);\nsolve satisfy;", 2),
+        ("var 1..3: x;", 1),
+        ("var 3..1: x;\nsolve satisfy;", 1),
+    ];
+    for (text, line) in malformed {
+        let error = flatzinc::parse(text)
+            .and_then(|items| flatzinc::build(&items))
+            .expect_err(text);
+        assert!(!error.unsupported, "{error}");
+        assert_eq!(error.pos.line, line, "{text}: {error}");
+    }
+}
+
+const VALID: &str = "predicate p(var int: x);\n\
+    array [1..3] of int: c = [1, -2, 3];\n\
+    var 1..5: x :: output_var;\nvar {1, 3, 5}: y :: output_var;\nvar bool: b :: output_var;\n\
+    array [1..2] of var int: xs :: output_array([1..2]) = [x, y];\n\
+    constraint int_lin_le(c, [x, y, x], 9);\nconstraint int_ne_reif(x, y, b);\n\
+    constraint fzn_all_different_int(xs);\n\
+    solve :: int_search(xs, first_fail, indomain_median, complete) maximize x;\n";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Mutated FlatZinc: an error with a position inside the text, or a model that solves.
+    #[test]
+    fn mutated_models_never_panic(
+        edits in proptest::collection::vec((0usize..400, any::<u8>(), 0u8..3), 1..6)
+    ) {
+        let mut text: Vec<u8> = VALID.as_bytes().to_vec();
+        for (at, byte, kind) in edits {
+            let at = at % (text.len() + 1);
+            const ALPHABET: &[u8] = b" ;:,[](){}=.-+0123456789abxyz_\"%\n";
+            let byte = ALPHABET[byte as usize % ALPHABET.len()];
+            match kind {
+                0 => text.insert(at, byte),
+                1 if at < text.len() => { text.remove(at); }
+                _ if at < text.len() => text[at] = byte,
+                _ => {}
+            }
+        }
+        let text = String::from_utf8_lossy(&text).into_owned();
+        match flatzinc::parse(&text).and_then(|items| flatzinc::build(&items)) {
+            Ok(model) => {
+                let options = Options { time_limit: Some(std::time::Duration::from_millis(200)), ..Options::default() };
+                flatzinc::run(&model, &options, &mut Vec::new()).expect("writes to memory");
+            }
+            Err(error) => {
+                prop_assert!(error.pos.line >= 1 && error.pos.line <= text.lines().count() + 1, "{}", error);
+                prop_assert!(error.pos.column >= 1);
+            }
+        }
+    }
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,200}") {
+        let _ = flatzinc::parse(&text).and_then(|items| flatzinc::build(&items));
+    }
+}
+
+#[test]
+fn the_command_line_reads_files_and_exits_with_meaningful_codes() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let cspkit = env!("CARGO_BIN_EXE_cspkit");
+    let good = write("good.fzn", VALID);
+    let run = Command::new(cspkit)
+        .arg("fzn")
+        .arg("-s")
+        .arg(&good)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("x = 4;")
+            && stdout.contains("==========")
+            && stdout.contains("%%%mzn-stat: nodes="),
+        "{stdout}"
+    );
+    let unsat = write(
+        "unsat.fzn",
+        "var 1..3: x;\nconstraint int_lt(x, 0);\nsolve satisfy;\n",
+    );
+    let run = Command::new(cspkit)
+        .args(["fzn"])
+        .arg(&unsat)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "=====UNSATISFIABLE=====\n"
+    );
+    let bad = write(
+        "bad.fzn",
+        "var 1..3: x;\nconstraint int_lt(x 0);\nsolve satisfy;\n",
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_fzn-cspkit"))
+        .arg(&bad)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(stderr.contains("bad.fzn: line 2, column 21"), "{stderr}");
+    let run = Command::new(cspkit)
+        .args(["fzn", "-q", "x.fzn"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let run = Command::new(cspkit)
+        .args(["fzn", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&run.stdout).contains("int_lin_eq_reif"));
+    let run = Command::new(cspkit)
+        .args(["fzn", "missing.fzn"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("cannot read missing.fzn"));
+}
