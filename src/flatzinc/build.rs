@@ -462,7 +462,9 @@ impl Builder {
                 let coefficients = self.ints(&arg(self, 0)?, pos)?;
                 let vars = arg(self, 1)?;
                 let vars = self.vars(&vars, pos)?;
-                let constant = self.int_const(&arg(self, 2)?, pos)?;
+                // bool_lin_eq's right-hand side may be a variable.
+                let rhs = arg(self, 2)?;
+                let rhs = self.expr_of(&rhs, pos)?;
                 if coefficients.len() != vars.len() {
                     return Err(FznError::at(
                         pos,
@@ -481,11 +483,7 @@ impl Builder {
                         format!("{name}: coefficients overflow"),
                     ));
                 }
-                self.post_linear(
-                    pos,
-                    expr.compare(op, LinearExpr::new(&[], constant)),
-                    reified,
-                )
+                self.post_linear(pos, expr.compare(op, rhs), reified)
             }
             _ if reified.is_some() && base == "set_in" => {
                 let x = arg(self, 0)?;
