@@ -3,10 +3,10 @@
 use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{AllDifferent, Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
 use crate::ids::VarId;
-use crate::kernel::PropagationLevel;
+use crate::kernel::{ModelView, PropagationLevel};
 
 /// `f[i] = j ⇔ g[j] = i`: `f` and `g` are permutations, each the inverse of the other. The
 /// channel between two viewpoints of one problem ("which position holds item i" and "which
@@ -18,10 +18,11 @@ use crate::kernel::PropagationLevel;
 /// Propagation, by [`PropagationLevel`]:
 ///
 /// - `None`: fails when the whole scope is fixed to values that violate it.
-/// - `Forward` and `Full`: arc consistency of the channel: each value `j` of `f[i]` is kept
-///   only while `g[j]` can be `i`, and the reverse, to a fixpoint; values outside the index
-///   ranges are removed. (It implies that fixed variables of one array hold distinct values,
-///   but it is not all-different's matching.) O(n²) per pass in the worst case.
+/// - `Forward` and `Full`: arc consistency of the channel (each value `j` of `f[i]` is kept
+///   only while `g[j]` can be `i`, and the reverse; values outside the index ranges removed),
+///   together with [`AllDifferent`] on `f` and on `g` at the same level (both are
+///   permutations; at `Full`, Régin's matching), to their common fixpoint. O(n²) per pass of
+///   the channel, plus all-different's cost.
 ///
 /// # Examples
 ///
@@ -40,6 +41,8 @@ use crate::kernel::PropagationLevel;
 pub struct Inverse {
     /// `f` then `g`.
     scope: Vec<VarId>,
+    /// `f` and `g` each take distinct values.
+    different: [AllDifferent; 2],
     f_base: i64,
     g_base: i64,
 }
@@ -81,6 +84,7 @@ impl Inverse {
         scope.extend_from_slice(g);
         Ok(Inverse {
             scope,
+            different: [AllDifferent::new(f), AllDifferent::new(g)],
             f_base: i64::from(f_base),
             g_base: i64::from(g_base),
         })
@@ -145,9 +149,26 @@ impl Constraint for Inverse {
             let mut changed = self.revise(ctx, f, g, self.f_base, self.g_base)?;
             changed |= self.revise(ctx, g, f, self.g_base, self.f_base)?;
             if !changed {
-                return Ok(());
+                // The channel is at its fixpoint: the permutations' own reasoning next.
+                let before: usize = self.scope.iter().map(|&v| ctx.domain(v).size()).sum();
+                for different in &self.different {
+                    if !different.scope().is_empty() {
+                        different.propagate(ctx)?;
+                    }
+                }
+                let after: usize = self.scope.iter().map(|&v| ctx.domain(v).size()).sum();
+                if after == before {
+                    return Ok(());
+                }
             }
         }
+    }
+
+    fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
+        for different in &mut self.different {
+            different.prepare(model)?;
+        }
+        Ok(())
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {

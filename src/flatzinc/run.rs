@@ -43,7 +43,7 @@ pub enum Status {
 }
 
 /// The variable order of the search annotations: each group in turn, by its choice, then the
-/// other variables in declaration order.
+/// other variables by smallest domain (first fail), as when there are no annotations.
 struct Annotated {
     groups: Vec<SearchGroup>,
 }
@@ -71,7 +71,7 @@ impl VariableOrder for Annotated {
                 return chosen;
             }
         }
-        view.unfixed().next()
+        view.unfixed().min_by_key(|&v| view.domain(v).size())
     }
 }
 
