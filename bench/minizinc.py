@@ -92,6 +92,17 @@ def main():
             '"stdFlags": ["-a", "-f", "-n", "-p", "-r", "-s", "-t"], '
             '"supportsMzn": false, "supportsFzn": true, "needsSolns2Out": true}'
         )
+        print("## MiniZinc models: cspkit and Gecode through `minizinc`")
+        print()
+        print("The models of `tests/mzn/` (some with larger data), each run as `minizinc --solver S -s` "
+              f"{runs} times per solver, alternating, on one machine in one run; medians. *solve* is "
+              "the solver's own `solveTime`; *wall* is the whole command, MiniZinc's compilation "
+              "included. Gecode is Debian's `fzn-gecode` 6.2 with MiniZinc's standard library (its "
+              "packaged solver library does not match MiniZinc 2.6); cspkit uses its own library "
+              "(`share/minizinc/cspkit`). Nodes are each solver's count: cspkit's decisions, "
+              "Gecode's search nodes. With `-a` the two solvers' solution counts are checked equal. "
+              "Regenerate with `bench/minizinc.py > bench/minizinc.md` after `cargo build --release`.")
+        print()
         print("| model | data | measured | cspkit solve (ms) | Gecode solve (ms) | ratio | cspkit nodes | Gecode nodes | cspkit wall (ms) | Gecode wall (ms) |")
         print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
         for model, data, flags, what in WORKLOADS:

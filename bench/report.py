@@ -554,6 +554,11 @@ class Report:
         if notes.is_file():
             self.out(notes.read_text(encoding="utf-8").rstrip())
             self.out()
+        # cspkit against Gecode through MiniZinc (bench/minizinc.py), kept across runs.
+        minizinc = Path(__file__).resolve().parent / "minizinc.md"
+        if minizinc.is_file():
+            self.out(minizinc.read_text(encoding="utf-8").rstrip())
+            self.out()
         self.out("## Machine and tools")
         self.out()
         rows = [
