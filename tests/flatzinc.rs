@@ -325,3 +325,17 @@ fn the_command_line_reads_files_and_exits_with_meaningful_codes() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("cannot read missing.fzn"));
 }
+
+#[test]
+fn extreme_numbers_are_errors_not_overflows() {
+    let cases = [
+        "constraint set_in(x, -9223372036854775807..9223372036854775807);\nsolve satisfy;\n",
+        "var 1..2: x;\nconstraint fzn_regular([x], 4611686018427387904, 4, [1], 1, {1});\nsolve satisfy;\n",
+        "var 1..2: x;\nconstraint int_lin_eq([9223372036854775807, 9223372036854775807], [x, x], 1);\nsolve satisfy;\n",
+        "array [1..9223372036854775807] of int: a = [1];\nsolve satisfy;\n",
+    ];
+    for text in cases {
+        let result = flatzinc::parse(text).and_then(|items| flatzinc::build(&items));
+        assert!(result.is_err(), "{text}");
+    }
+}

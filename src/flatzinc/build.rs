@@ -262,10 +262,10 @@ impl Builder {
                     .collect::<Result<_, _>>()?,
             ),
             Expr::Range(low, high) => {
-                if high - low > 1 << 24 {
+                if high.saturating_sub(*low) > 1 << 20 {
                     return Err(FznError::unsupported(
                         pos,
-                        "a constant set of more than 2^24 values",
+                        "a constant set of more than 2^20 values",
                     ));
                 }
                 Val::Set((*low..=*high).collect())
@@ -759,7 +759,11 @@ impl Builder {
                     usize::try_from(states).unwrap_or(0),
                     usize::try_from(symbols).unwrap_or(0),
                 );
-                if table.len() != q * s || q == 0 || start < 1 || start as usize > q {
+                if Some(table.len()) != q.checked_mul(s)
+                    || q == 0
+                    || start < 1
+                    || start as usize > q
+                {
                     return Err(FznError::at(
                         pos,
                         "fzn_regular: the transition table does not match Q × S",
@@ -867,8 +871,19 @@ impl Builder {
         let is_bool = matches!(ty, Type::Bool);
         let resolved = value.map(|(e, p)| self.resolve(e, *p)).transpose()?;
         let val = match (var, array) {
-            (false, _) => resolved
-                .ok_or_else(|| FznError::at(pos, format!("parameter `{name}` has no value")))?,
+            (false, _) => {
+                let value = resolved
+                    .ok_or_else(|| FznError::at(pos, format!("parameter `{name}` has no value")))?;
+                if let (Some(len), Val::Array(items)) = (array, &value)
+                    && items.len() != len
+                {
+                    return Err(FznError::at(
+                        pos,
+                        format!("`{name}`: {} elements for 1..{len}", items.len()),
+                    ));
+                }
+                value
+            }
             (true, Some(len)) => {
                 let Some(Val::Array(items)) = resolved else {
                     return Err(FznError::at(
