@@ -406,6 +406,12 @@ impl Builder {
             .map_err(|e| Self::model_error(pos, e))
     }
 
+    /// Posts a constraint no assignment satisfies (an empty automaton, an empty range).
+    fn post_false(&mut self, pos: Pos) -> Result<(), FznError> {
+        let one = self.var(&Val::Int(1), pos)?;
+        self.post(pos, Member::new(one, &[]))
+    }
+
     /// Posts `linear`, its reification into `b`, or its implication by `b`.
     fn post_linear(
         &mut self,
@@ -670,50 +676,42 @@ impl Builder {
                 let table = Table::new(&xs, &tuples).map_err(|e| Self::model_error(pos, e))?;
                 self.post(pos, table)
             }
-            "fzn_global_cardinality" | "fzn_global_cardinality_closed" => {
+            "fzn_global_cardinality"
+            | "fzn_global_cardinality_closed"
+            | "fzn_global_cardinality_low_up"
+            | "fzn_global_cardinality_low_up_closed" => {
                 let xs = arg(self, 0)?;
                 let xs = self.vars(&xs, pos)?;
                 let cover = self.ints32(&arg(self, 1)?, pos)?;
-                let counts = arg(self, 2)?;
-                let counts = self.vars(&counts, pos)?;
-                let gcc = GlobalCardinality::new(&xs, &cover, &counts)
-                    .map_err(|e| Self::model_error(pos, e))?;
-                let gcc = if base.ends_with("closed") {
-                    gcc.closed()
+                let gcc = if base.contains("low_up") {
+                    let low = self.ints(&arg(self, 2)?, pos)?;
+                    let high = self.ints(&arg(self, 3)?, pos)?;
+                    if low.len() != high.len()
+                        || low.iter().zip(&high).any(|(l, h)| h < l || *h < 0)
+                    {
+                        return self.post_false(pos); // an empty range
+                    }
+                    let clamp = |v: i64| v.clamp(0, u32::MAX.into()) as u32;
+                    let bounds: Vec<(u32, u32)> = low
+                        .iter()
+                        .zip(&high)
+                        .map(|(&l, &h)| (clamp(l), clamp(h)))
+                        .collect();
+                    GlobalCardinality::with_bounds(&xs, &cover, &bounds)
                 } else {
-                    gcc
+                    let counts = arg(self, 2)?;
+                    let counts = self.vars(&counts, pos)?;
+                    GlobalCardinality::new(&xs, &cover, &counts)
                 };
-                self.post(pos, gcc)
-            }
-            "fzn_global_cardinality_low_up" | "fzn_global_cardinality_low_up_closed" => {
-                let xs = arg(self, 0)?;
-                let xs = self.vars(&xs, pos)?;
-                let cover = self.ints32(&arg(self, 1)?, pos)?;
-                let low = self.ints(&arg(self, 2)?, pos)?;
-                let high = self.ints(&arg(self, 3)?, pos)?;
-                let bounds: Vec<(u32, u32)> = low
-                    .iter()
-                    .zip(&high)
-                    .map(|(&l, &h)| {
-                        (
-                            l.clamp(0, u32::MAX.into()) as u32,
-                            h.clamp(0, u32::MAX.into()) as u32,
-                        )
-                    })
-                    .collect();
-                if low.len() != high.len() || low.iter().zip(&high).any(|(l, h)| h < l || *h < 0) {
-                    // An empty range: no solution.
-                    let one = self.var(&Val::Int(1), pos)?;
-                    return self.post(pos, Member::new(one, &[]));
-                }
-                let gcc = GlobalCardinality::with_bounds(&xs, &cover, &bounds)
-                    .map_err(|e| Self::model_error(pos, e))?;
-                let gcc = if base.ends_with("closed") {
-                    gcc.closed()
-                } else {
-                    gcc
-                };
-                self.post(pos, gcc)
+                let gcc = gcc.map_err(|e| Self::model_error(pos, e))?;
+                self.post(
+                    pos,
+                    if base.ends_with("closed") {
+                        gcc.closed()
+                    } else {
+                        gcc
+                    },
+                )
             }
             "cspkit_circuit" => {
                 let xs = arg(self, 0)?;
@@ -787,8 +785,7 @@ impl Builder {
                     return if dfa.accepts(&[]) {
                         Ok(())
                     } else {
-                        let one = self.var(&Val::Int(1), pos)?;
-                        self.post(pos, Member::new(one, &[]))
+                        self.post_false(pos)
                     };
                 }
                 self.post(pos, Regular::new(&xs, dfa))
@@ -801,12 +798,7 @@ impl Builder {
                 let (x, y) = (self.vars(&x, pos)?, self.vars(&y, pos)?);
                 let strict = base.starts_with("fzn_lex_less_");
                 if x.is_empty() && y.is_empty() {
-                    return if strict {
-                        let one = self.var(&Val::Int(1), pos)?;
-                        self.post(pos, Member::new(one, &[]))
-                    } else {
-                        Ok(())
-                    };
+                    return if strict { self.post_false(pos) } else { Ok(()) };
                 }
                 self.post(
                     pos,

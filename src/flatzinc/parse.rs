@@ -432,21 +432,24 @@ impl Parser {
                 self.next();
                 Ok(Type::Float)
             }
-            (Token::Punct('{'), _) => {
-                let mut values = Vec::new();
-                if !self.eat('}') {
-                    loop {
-                        values.push(self.int()?);
-                        if self.eat('}') {
-                            break;
-                        }
-                        self.expect(',')?;
-                    }
-                }
-                Ok(Type::IntSet(values))
-            }
+            (Token::Punct('{'), _) => Ok(Type::IntSet(self.int_set()?)),
             (other, _) => Err(FznError::at(pos, format!("expected a type, found {other}"))),
         }
+    }
+
+    /// The integers of a set literal, after its `{`, up to its `}` (consumed).
+    fn int_set(&mut self) -> Result<Vec<i64>, FznError> {
+        let mut values = Vec::new();
+        if !self.eat('}') {
+            loop {
+                values.push(self.int()?);
+                if self.eat('}') {
+                    return Ok(values);
+                }
+                self.expect(',')?;
+            }
+        }
+        Ok(values)
     }
 
     fn dotdot(&mut self) -> Result<(), FznError> {
@@ -610,19 +613,7 @@ impl Parser {
                 _ => Ok(Expr::Ident(name)),
             },
             (Token::Punct('['), _) => Ok(Expr::Array(self.list(']')?)),
-            (Token::Punct('{'), _) => {
-                let mut values = Vec::new();
-                if !self.eat('}') {
-                    loop {
-                        values.push(self.int()?);
-                        if self.eat('}') {
-                            break;
-                        }
-                        self.expect(',')?;
-                    }
-                }
-                Ok(Expr::Set(values))
-            }
+            (Token::Punct('{'), _) => Ok(Expr::Set(self.int_set()?)),
             (other, _) => Err(FznError::at(
                 pos,
                 format!("expected an expression, found {other}"),
