@@ -253,7 +253,7 @@ impl<'a> PropagationContext<'a> {
     /// # Errors
     ///
     /// [`Conflict`] if the domain is left empty.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn prune_small(&mut self, var: VarId, doomed: u64) -> Result<Option<u64>, Conflict> {
         let domain = &mut self.domains[var.index()];
         let Some((_, old)) = domain.small() else {
