@@ -580,6 +580,7 @@ fn write_demo(out: &mut impl Write) -> io::Result<()> {
          cspkit sudoku puzzle.txt           solve a puzzle (compact, spaced or line format)\n  \
          cspkit sudoku --batch puzzles.txt  one puzzle per line\n  \
          cspkit queens 12 --count           count the placements of 12 queens\n  \
+         cspkit fzn --install-msc           then: minizinc --solver cspkit model.mzn\n  \
          cspkit help sudoku                 every option, with examples"
     )?;
     out.flush()
