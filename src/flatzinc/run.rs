@@ -194,9 +194,11 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
     }
     let status = match &fzn.goal {
         Goal::Satisfy => {
+            // At least one: "none asked for" must not read as "none exists".
             let wanted = options
                 .solutions
-                .unwrap_or(if options.all { u64::MAX } else { 1 });
+                .unwrap_or(if options.all { u64::MAX } else { 1 })
+                .max(1);
             let mut printed = 0u64;
             let mut solutions = solver.solutions();
             let mut finished = true;

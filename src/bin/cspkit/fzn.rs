@@ -64,7 +64,10 @@ fn run(args: &[String]) -> Result<u8, String> {
             "-a" | "--all-solutions" | "--all" => options.all = true,
             "-s" | "--statistics" => options.statistics = true,
             "-f" | "--free-search" => options.free = true,
-            "-n" | "--num-solutions" => options.solutions = Some(number(arg, args.next())?),
+            "-n" | "--num-solutions" => match number(arg, args.next())? {
+                0 => return Err("-n 0: ask for at least one solution".into()),
+                n => options.solutions = Some(n),
+            },
             "-t" | "--time-limit" => {
                 options.time_limit = Some(Duration::from_millis(number(arg, args.next())?));
             }
