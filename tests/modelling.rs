@@ -5,7 +5,7 @@
 mod common;
 
 use common::LEVELS;
-use cspkit::{AllDifferent, Model, ModelError, Operation, Table, VarId};
+use cspkit::{AllDifferent, Model, ModelError, Operation, Table};
 use proptest::collection::btree_set;
 use proptest::prelude::*;
 
@@ -138,5 +138,4 @@ fn restrict_narrows_and_names_the_variable_it_would_empty() {
         model.restrict(other, 0..=1),
         Err(ModelError::ForeignVariable { .. })
     ));
-    let _: VarId = x;
 }

@@ -145,18 +145,23 @@ proptest! {
     }
 }
 
-#[test]
-fn limits_give_the_best_found_and_say_it_is_not_proved() {
+/// A permutation of `1..=n` and the weighted sum `Σ (i + 1)·x[i]` over it.
+fn weighted_permutation(n: usize) -> (Model, Vec<VarId>, LinearExpr) {
     let mut model = Model::new();
-    let x = model.new_vars(8, 1..=8).unwrap();
+    let x = model.new_vars(n, 1..=n as i32).unwrap();
     model.post(AllDifferent::new(&x)).unwrap();
-    // Maximise the weighted sum Σ i·x[i]: many improvements, a large tree.
     let weights: Vec<(i64, VarId)> = x
         .iter()
         .enumerate()
         .map(|(i, &v)| (i as i64 + 1, v))
         .collect();
-    let objective = LinearExpr::new(&weights, 0);
+    (model, x, LinearExpr::new(&weights, 0))
+}
+
+#[test]
+fn limits_give_the_best_found_and_say_it_is_not_proved() {
+    // Maximise the weighted sum Σ i·x[i]: many improvements, a large tree.
+    let (model, x, objective) = weighted_permutation(8);
     let full = model.solver().maximize(objective.clone()).unwrap();
     assert_eq!(
         full.best().map(|(_, v)| v),
@@ -229,20 +234,13 @@ impl cspkit::SearchObserver for Improvements {
 
 #[test]
 fn each_improvement_is_reported_to_the_observer_and_the_callback() {
-    let mut model = Model::new();
-    let x = model.new_vars(6, 1..=6).unwrap();
-    model.post(AllDifferent::new(&x)).unwrap();
-    let weights: Vec<(i64, VarId)> = x
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| (i as i64 + 1, v))
-        .collect();
+    let (model, _, objective) = weighted_permutation(6);
     let mut seen = Improvements::default();
     let mut called = Vec::new();
     let optimum = model
         .solver()
         .with_observer(&mut seen)
-        .minimize_with(LinearExpr::new(&weights, 0), |_, value| called.push(value))
+        .minimize_with(objective, |_, value| called.push(value))
         .unwrap();
     assert_eq!(seen.0, called);
     // The first solution, 1..=6 in order, is the worst: then better and better.

@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn, check_then_any_change};
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
@@ -171,9 +171,6 @@ impl Constraint for Among {
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        match level {
-            PropagationLevel::None => WakeOn::Fixed,
-            _ => WakeOn::AnyChange,
-        }
+        check_then_any_change(level)
     }
 }

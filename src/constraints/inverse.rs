@@ -3,7 +3,9 @@
 use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
-use crate::constraints::{AllDifferent, Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{
+    AllDifferent, Conflict, Constraint, PropagationContext, WakeOn, check_then_any_change,
+};
 use crate::error::ModelError;
 use crate::ids::VarId;
 use crate::kernel::{ModelView, PropagationLevel};
@@ -172,10 +174,7 @@ impl Constraint for Inverse {
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        match level {
-            PropagationLevel::None => WakeOn::Fixed,
-            _ => WakeOn::AnyChange,
-        }
+        check_then_any_change(level)
     }
 
     fn is_idempotent(&self, level: PropagationLevel) -> bool {

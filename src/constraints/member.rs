@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::constraints::count::{Standing, keep_in_or_out, standing};
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn, check_then_any_change};
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
 
@@ -124,10 +124,7 @@ impl Constraint for Member {
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        match level {
-            PropagationLevel::None => WakeOn::Fixed,
-            _ => WakeOn::AnyChange,
-        }
+        check_then_any_change(level)
     }
 
     fn is_idempotent(&self, level: PropagationLevel) -> bool {

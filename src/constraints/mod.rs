@@ -141,6 +141,15 @@ pub use reified::Reified;
 pub use relation::Relation;
 pub use table::Table;
 
+/// The wake-up of a constraint that only checks at `None` and reads every removal above it:
+/// fixed variables at `None`, any change otherwise.
+pub(crate) fn check_then_any_change(level: crate::PropagationLevel) -> WakeOn {
+    match level {
+        crate::PropagationLevel::None => WakeOn::Fixed,
+        _ => WakeOn::AnyChange,
+    }
+}
+
 #[cfg(test)]
 use crate::domain::Domain;
 #[cfg(test)]

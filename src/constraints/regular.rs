@@ -2,7 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn, check_then_any_change};
 use crate::error::ModelError;
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
@@ -278,10 +278,7 @@ impl Constraint for Regular {
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        match level {
-            PropagationLevel::None => WakeOn::Fixed,
-            _ => WakeOn::AnyChange,
-        }
+        check_then_any_change(level)
     }
 
     fn is_idempotent(&self, level: PropagationLevel) -> bool {

@@ -3,7 +3,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn, check_then_any_change};
 use crate::error::ModelError;
 use crate::ids::VarId;
 use crate::kernel::{ModelView, PropagationLevel};
@@ -142,10 +142,7 @@ impl<C: Constraint> Constraint for Reified<C> {
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {
-        match level {
-            PropagationLevel::None => WakeOn::Fixed,
-            _ => WakeOn::AnyChange,
-        }
+        check_then_any_change(level)
     }
 
     fn name(&self) -> &str {
