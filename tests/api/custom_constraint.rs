@@ -12,7 +12,7 @@
 //! fixpoint; and full propagation, being arc consistency, keeps exactly the supported values
 //! of a lone sequence and of a tree of these constraints.
 
-mod common;
+use crate::common;
 
 use common::{
     ConstraintRecipe, ConstraintSpec, LEVELS, ModelSpec, Pair, brute_force, clustered_domain,

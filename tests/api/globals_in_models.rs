@@ -2,7 +2,7 @@
 //! strategies, the engine finds exactly the brute-force solutions, with the globals mixed with
 //! each other and with the built-ins, and with variables repeated inside a scope.
 
-mod common;
+use crate::common;
 
 use common::{ConstraintRecipe, brute_force, check_every_level_and_strategy, model_specs, scope};
 use cspkit::{

@@ -5,7 +5,7 @@
 //! them together with the engine's wake-ups and idempotence shortcuts, mixed with the other
 //! built-ins.
 
-mod common;
+use crate::common;
 
 use common::{ConstraintRecipe, brute_force, check_every_level_and_strategy, model_specs, scope};
 use cspkit::{Constraint, Element, Predicate, Table, VarId};

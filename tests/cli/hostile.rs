@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use common::{BAEKJOON_2239 as PUZZLE, BAEKJOON_2239_ANSWER as ANSWER};
 

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 
 use common::{BAEKJOON_2239, BAEKJOON_2239_ANSWER};
 

@@ -5,7 +5,7 @@
 //! with the naive enumeration of `common::brute_force`, which trusts nothing but the
 //! constraints' own `check`.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 //! `Full` it runs its stateless Régin filtering either way, and the comparison stays so that a
 //! propagator added there is held to the same test.
 
-mod common;
+use crate::common;
 
 use common::{BAEKJOON_2239, LEVELS, Stateless};
 use cspkit::{

@@ -2,7 +2,7 @@
 //! `min`, `max`, `var_for`), `restrict`, and reification of membership and of any constraint,
 //! against their definitions on every pair of values, at every level.
 
-mod common;
+use crate::common;
 
 use common::LEVELS;
 use cspkit::{AllDifferent, Model, ModelError, Operation, Table};

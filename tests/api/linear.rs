@@ -5,7 +5,7 @@
 //! directly, and the checkers are first tested against it. The last tests run the crate's
 //! conformance kit on each constraint, and assert the consistency the documentation claims.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

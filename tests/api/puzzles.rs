@@ -9,59 +9,59 @@ use cspkit::{
     DomainOverDegree, InputOrder, Model, PropagationLevel, SmallestDomain, Solution, VarId,
 };
 
-#[path = "../examples/send_more_money.rs"]
+#[path = "../../examples/send_more_money.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod send_more_money;
 
-#[path = "../examples/map_colouring.rs"]
+#[path = "../../examples/map_colouring.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod map_colouring;
 
-#[path = "../examples/magic_square.rs"]
+#[path = "../../examples/magic_square.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod magic_square;
 
-#[path = "../examples/killer_sudoku.rs"]
+#[path = "../../examples/killer_sudoku.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod killer_sudoku;
 
-#[path = "../examples/zebra.rs"]
+#[path = "../../examples/zebra.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod zebra;
 
-#[path = "../examples/kakuro.rs"]
+#[path = "../../examples/kakuro.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod kakuro;
 
-#[path = "../examples/nonogram.rs"]
+#[path = "../../examples/nonogram.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod nonogram;
 
-#[path = "../examples/golomb.rs"]
+#[path = "../../examples/golomb.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod golomb;
 
-#[path = "../examples/chromatic.rs"]
+#[path = "../../examples/chromatic.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod chromatic;
 
-#[path = "../examples/langford.rs"]
+#[path = "../../examples/langford.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod langford;
 
-#[path = "../examples/all_interval.rs"]
+#[path = "../../examples/all_interval.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod all_interval;
 
-#[path = "../examples/knights_tour.rs"]
+#[path = "../../examples/knights_tour.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod knights_tour;
 
-#[path = "../examples/skyscrapers.rs"]
+#[path = "../../examples/skyscrapers.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod skyscrapers;
 
-#[path = "../examples/magic_sequence.rs"]
+#[path = "../../examples/magic_sequence.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod magic_sequence;
 

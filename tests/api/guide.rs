@@ -7,16 +7,16 @@ use cspkit::conformance::ConformanceTest;
     dead_code,
     reason = "only the constraint is used here, not the example's main"
 )]
-#[path = "../examples/custom_constraint.rs"]
+#[path = "../../examples/custom_constraint.rs"]
 mod example;
 
-const GUIDE: &str = include_str!("../docs/custom-constraints.md");
+const GUIDE: &str = include_str!("../../docs/custom-constraints.md");
 
 /// Every `rust,ignore` block of the guide is an excerpt of `examples/custom_constraint.rs`
 /// (the guide's complete blocks run as doctests instead).
 #[test]
 fn the_guides_excerpts_are_verbatim_in_the_example() {
-    let example = include_str!("../examples/custom_constraint.rs");
+    let example = include_str!("../../examples/custom_constraint.rs");
     let mut excerpts = 0;
     for block in GUIDE.split("```rust,ignore\n").skip(1) {
         let code = block.split("\n```").next().expect("a closed code block");
@@ -47,7 +47,7 @@ fn the_guides_conformance_report_is_the_one_the_kit_prints() {
 /// be left out of it.
 #[test]
 fn the_catalogue_lists_every_built_in_constraint() {
-    let lib = include_str!("../src/constraints/mod.rs");
+    let lib = include_str!("../../src/constraints/mod.rs");
     let catalogue = GUIDE
         .split("## Which constraint do I need?")
         .next()

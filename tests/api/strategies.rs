@@ -1,7 +1,7 @@
 //! The randomised orders, restarts and parallel search on random small models, checked against
 //! brute force (`common::brute_force`), and on N-Queens, whose counts are known.
 
-mod common;
+use crate::common;
 
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;

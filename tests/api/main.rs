@@ -1,0 +1,27 @@
+//! The library's integration tests, on its public API only, in one test program (one build and
+//! one link instead of one per file): each module is a theme.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod booleans;
+mod catalogue;
+mod conformance;
+mod custom_constraint;
+mod globals;
+mod globals_in_models;
+mod guide;
+mod incremental;
+mod linear;
+mod modelling;
+mod observer;
+mod optimize;
+mod properties;
+mod puzzles;
+mod reify;
+mod stepping;
+mod strategies;
+mod textbook;
+mod tree;
+mod views;
+mod wide_domains;

@@ -1,0 +1,14 @@
+//! The programs, run as a user would (`cspkit`, `fzn-cspkit`, and through MiniZinc and a
+//! headless browser), in one test program: each module is a theme.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod basics;
+mod compare;
+mod flatzinc;
+mod hostile;
+mod html_page;
+mod minizinc;
+mod strategies;
+mod trace;
