@@ -416,7 +416,7 @@ if wants_workload levels; then
       cmd=("$workloads_bin" sudoku "$file" --mode lex --propagation "$level" --limit "$level_puzzles" --emit -)
       parameters="first $level_puzzles puzzles"
       if [[ $level == none ]]; then
-        cmd+=(--node-limit "$level_node_limit")
+        cmd+=(--decision-limit "$level_node_limit")
         parameters+="; node limit $level_node_limit"
       fi
       run levels "$dataset-$level" cspkit "$fast_budget" "$parameters"

@@ -136,7 +136,7 @@ fn run(queens: &Queens, strategy: &Strategy, seed: u64, time_limit: Duration) ->
     Run {
         time,
         solved: outcome.is_solved(),
-        nodes: stats.nodes,
+        nodes: stats.decisions,
         failures: stats.failures,
         restarts: stats.restarts,
     }

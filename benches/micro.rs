@@ -69,7 +69,12 @@ fn all_different(c: &mut Criterion) {
     let mut group = c.benchmark_group("all_different");
     let bare = all_different_model(false);
     group.bench_function("setup_only", |b| {
-        b.iter(|| black_box(&bare).solver().with_node_limit(0).next_solution())
+        b.iter(|| {
+            black_box(&bare)
+                .solver()
+                .with_decision_limit(0)
+                .next_solution()
+        })
     });
     let model = all_different_model(true);
     for (name, level) in [
@@ -82,7 +87,7 @@ fn all_different(c: &mut Criterion) {
                 black_box(&model)
                     .solver()
                     .with_propagation(level)
-                    .with_node_limit(0)
+                    .with_decision_limit(0)
                     .next_solution()
             })
         });

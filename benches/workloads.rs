@@ -2,9 +2,9 @@
 //!
 //! ```text
 //! cargo bench --bench workloads -- sudoku FILE [--mode lex|mrv|count2] [--propagation LEVEL]
-//!                                      [--limit K] [--node-limit N] [--emit OUT]
+//!                                      [--limit K] [--decision-limit N] [--emit OUT]
 //! cargo bench --bench workloads -- queens count|mrv|lex N... [--propagation LEVEL]
-//!                                      [--time-limit SECONDS] [--node-limit N] [--emit OUT]
+//!                                      [--time-limit SECONDS] [--decision-limit N] [--emit OUT]
 //! ```
 //!
 //! Sudoku modes (one puzzle per line, 81 characters, `.` or `0` for a blank):
@@ -41,9 +41,9 @@ use cspkit::{
 
 const USAGE: &str = "\
 usage: workloads sudoku FILE [--mode lex|mrv|count2] [--propagation none|forward|full]
-                             [--limit K] [--node-limit N] [--emit OUT]
+                             [--limit K] [--decision-limit N] [--emit OUT]
        workloads queens count|mrv|lex N... [--propagation none|forward|full]
-                             [--time-limit SECONDS] [--node-limit N] [--emit OUT]";
+                             [--time-limit SECONDS] [--decision-limit N] [--emit OUT]";
 
 /// What one search answered, and what it cost.
 struct Record {
@@ -60,7 +60,7 @@ struct Options {
     mode: Option<String>,
     propagation: Option<PropagationLevel>,
     limit: Option<usize>,
-    node_limit: Option<u64>,
+    decision_limit: Option<u64>,
     time_limit: Option<Duration>,
     emit: Option<String>,
 }
@@ -76,7 +76,7 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
             "--mode" => options.mode = Some(value()?),
             "--propagation" => options.propagation = Some(parse_level(&value()?)?),
             "--limit" => options.limit = Some(parse_number(&value()?)?),
-            "--node-limit" => options.node_limit = Some(parse_number(&value()?)?),
+            "--decision-limit" => options.decision_limit = Some(parse_number(&value()?)?),
             "--time-limit" => {
                 let seconds: f64 = parse_number(&value()?)?;
                 options.time_limit = Some(Duration::from_secs_f64(seconds));
@@ -127,8 +127,8 @@ fn limited<'m, V: VariableOrder>(
     level: PropagationLevel,
 ) -> Solver<'m, V> {
     solver = solver.with_propagation(level);
-    if let Some(nodes) = options.node_limit {
-        solver = solver.with_node_limit(nodes);
+    if let Some(nodes) = options.decision_limit {
+        solver = solver.with_decision_limit(nodes);
     }
     if let Some(time) = options.time_limit {
         solver = solver.with_time_limit(time);
@@ -264,7 +264,7 @@ fn queens(options: &Options) -> Result<(), String> {
         eprintln!(
             "n = {n}: {answer_short} in {:.3} ms, {} nodes, {} failures",
             time.as_secs_f64() * 1e3,
-            stats.nodes,
+            stats.decisions,
             stats.failures,
             answer_short = shorten(&answer),
         );
@@ -309,7 +309,7 @@ fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Res
                     r.item,
                     r.answer,
                     r.time.as_secs_f64() * 1e6,
-                    r.stats.nodes,
+                    r.stats.decisions,
                     r.stats.failures
                 )?;
             }
@@ -333,7 +333,7 @@ fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Res
     let mut micros: Vec<f64> = records.iter().map(|r| r.time.as_secs_f64() * 1e6).collect();
     micros.sort_by(f64::total_cmp);
     let total: f64 = micros.iter().sum();
-    let nodes: u64 = records.iter().map(|r| r.stats.nodes).sum();
+    let nodes: u64 = records.iter().map(|r| r.stats.decisions).sum();
     let failures: u64 = records.iter().map(|r| r.stats.failures).sum();
     let stopped = records.iter().filter(|r| r.answer == "limit").count();
     report(format!(

@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(
         "{count} all-interval series of length {n} ({} nodes)",
-        solver.stats().nodes
+        solver.stats().decisions
     );
     Ok(())
 }

@@ -207,8 +207,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{:<10} {:<12} {:>11} {:>16}",
             format!("{rule:?}"),
             format!("{level:?}"),
-            input.stats().nodes,
-            smallest.stats().nodes
+            input.stats().decisions,
+            smallest.stats().decisions
         );
     }
     Ok(())

@@ -74,7 +74,7 @@ fn main() -> Result<(), ModelError> {
         println!("{digits}");
     }
     let stats = solver.stats();
-    println!("{} decisions, {:?}", stats.nodes, stats.elapsed);
+    println!("{} decisions, {:?}", stats.decisions, stats.elapsed);
     Ok(())
 }
 

@@ -56,6 +56,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let solution = solver.next_solution().solution().ok_or("no solution")?;
     print!("{}", sudoku.grid_of(&solution).to_text(GridFormat::Spaced)?);
     let stats = solver.stats();
-    println!("{} decisions, {:?}", stats.nodes, stats.elapsed);
+    println!("{} decisions, {:?}", stats.decisions, stats.elapsed);
     Ok(())
 }

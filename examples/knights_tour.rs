@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let cells: Vec<String> = row.iter().map(|s| format!("{s:>3}")).collect();
                 println!("{}", cells.join(""));
             }
-            println!("{} nodes", solver.stats().nodes);
+            println!("{} nodes", solver.stats().decisions);
         }
         None => println!("no closed tour on a {rows} × {columns} board"),
     }

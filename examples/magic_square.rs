@@ -39,7 +39,7 @@ fn main() -> Result<(), ModelError> {
     let stats = solver.stats();
     println!(
         "4x4: {} magic squares, {} decisions, {:?}",
-        count.solutions, stats.nodes, stats.elapsed
+        count.solutions, stats.decisions, stats.elapsed
     );
     Ok(())
 }

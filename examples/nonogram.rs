@@ -65,6 +65,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .solution()
         .ok_or("no picture fits the clues")?;
     println!("{}", picture(&solution, &grid));
-    println!("{} nodes", solver.stats().nodes);
+    println!("{} nodes", solver.stats().decisions);
     Ok(())
 }

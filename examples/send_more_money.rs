@@ -41,6 +41,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         number(&[m, o, n, e, y]).unwrap_or_default(),
     );
     let stats = solver.stats();
-    println!("{} decisions, {:?}", stats.nodes, stats.elapsed);
+    println!("{} decisions, {:?}", stats.decisions, stats.elapsed);
     Ok(())
 }

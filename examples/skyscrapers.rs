@@ -71,6 +71,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let heights: Vec<String> = row.iter().map(|&h| solution[h].to_string()).collect();
         println!("{}", heights.join(" "));
     }
-    println!("{} nodes", solver.stats().nodes);
+    println!("{} nodes", solver.stats().decisions);
     Ok(())
 }

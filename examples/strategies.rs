@@ -37,18 +37,18 @@ fn compare(sudoku: &Sudoku, name: &str, order: impl VariableOrder, level: Propag
         .solver()
         .with_variable_order(order)
         .with_propagation(level)
-        .with_node_limit(1_000_000);
+        .with_decision_limit(1_000_000);
     let count = solver.count_up_to(2);
     let stats = solver.stats();
     let outcome = match (count.is_exact(), count.solutions) {
         (true, 1) => "unique",
         (true, _) => "not unique",
-        (false, _) => "node limit reached",
+        (false, _) => "decision limit reached",
     };
     println!(
         "{name:<16} {:<8} {:>10} {:>10} {:>10.1?}  {outcome}",
         format!("{level:?}"),
-        stats.nodes,
+        stats.decisions,
         stats.failures,
         stats.elapsed,
     );

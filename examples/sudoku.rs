@@ -25,6 +25,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
         None => println!("no solution"),
     }
-    println!("{} decisions", solver.stats().nodes);
+    println!("{} decisions", solver.stats().decisions);
     Ok(())
 }

@@ -60,7 +60,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let stats = solver.stats();
     println!(
         "{level:?}: {} decisions, {} failures, {} backtracks",
-        stats.nodes, stats.failures, stats.backtracks
+        stats.decisions, stats.failures, stats.backtracks
     );
 
     println!("\n-- the library's trace (cspkit::teach::trace::Trace) --");

@@ -71,6 +71,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("house {h}: {}", row.join(", "));
     }
     let stats = solver.stats();
-    println!("{} decisions, {:?}", stats.nodes, stats.elapsed);
+    println!("{} decisions, {:?}", stats.decisions, stats.elapsed);
     Ok(())
 }

@@ -131,7 +131,7 @@
 //!     .with_time_limit(Duration::from_secs(1));
 //! let first = solver.next_solution().solution().unwrap();
 //! assert_eq!(first.values(), [5, 4, 3, 2, 1]);
-//! println!("{} nodes", solver.stats().nodes);
+//! println!("{} nodes", solver.stats().decisions);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

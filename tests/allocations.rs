@@ -2,7 +2,7 @@
 //! the number of nodes it visits.
 //!
 //! A counting global allocator (`stats_alloc`) counts every allocation. Each case runs the same
-//! model and strategy twice, stopped by a node limit of 1,000 and of 100,000, and compares the
+//! model and strategy twice, stopped by a decision limit of 1,000 and of 100,000, and compares the
 //! counts. These are counts, not times: they are the same on every machine.
 
 use std::alloc::System;
@@ -44,20 +44,20 @@ fn count_allocations(
                 .solver()
                 .with_variable_order(SmallestDomain)
                 .with_propagation(level)
-                .with_node_limit(nodes);
+                .with_decision_limit(nodes);
             solver.count().stopped_by
         } else {
             let mut solver = model
                 .solver()
                 .with_propagation(level)
-                .with_node_limit(nodes);
+                .with_decision_limit(nodes);
             solver.count().stopped_by
         }
     });
     assert_eq!(
         stopped_by,
-        Some(Limit::Nodes),
-        "the search must run into the node limit"
+        Some(Limit::Decisions),
+        "the search must run into the decision limit"
     );
     allocations
 }
@@ -107,7 +107,7 @@ fn counting_wide_queens_allocates_the_same_for_1000_and_100000_nodes() {
 #[test]
 fn counting_sudoku_completions_allocates_the_same_for_1000_and_100000_nodes() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // An empty 9x9 grid: the count never ends, so both searches stop at their node limit.
+    // An empty 9x9 grid: the count never ends, so both searches stop at their decision limit.
     let sudoku = Sudoku::new(&Grid::empty(3).unwrap()).unwrap();
     for level in [
         PropagationLevel::None,

@@ -744,7 +744,7 @@ mod tests {
             .unwrap();
         let mut solver = m.solver();
         assert_eq!(solver.count().solutions, 0);
-        assert_eq!(solver.stats().nodes, 0);
+        assert_eq!(solver.stats().decisions, 0);
     }
 
     #[test]
@@ -758,7 +758,7 @@ mod tests {
         m.post(Linear::sum(&[x, y, z], Comparison::Eq, 6)).unwrap();
         let mut solver = m.solver();
         assert_eq!(solver.count().solutions, 1);
-        assert_eq!(solver.stats().nodes, 0, "no decision needed");
+        assert_eq!(solver.stats().decisions, 0, "no decision needed");
     }
 
     #[test]

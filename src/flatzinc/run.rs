@@ -143,7 +143,7 @@ fn print_statistics(
     elapsed: Duration,
     objective: Option<i64>,
 ) -> io::Result<()> {
-    writeln!(out, "%%%mzn-stat: nodes={}", stats.nodes)?;
+    writeln!(out, "%%%mzn-stat: nodes={}", stats.decisions)?;
     writeln!(out, "%%%mzn-stat: failures={}", stats.failures)?;
     writeln!(out, "%%%mzn-stat: propagations={}", stats.propagations)?;
     writeln!(out, "%%%mzn-stat: peakDepth={}", stats.max_depth)?;

@@ -109,6 +109,9 @@ pub(crate) struct Engine<'m> {
     textbook: bool,
     decided: Vec<bool>,
     scratch: Vec<Domain>,
+    /// Whether the last failure of textbook forward checking was a constraint's check of
+    /// assigned variables (the decision's value did not pass AIMA's consistency check).
+    rejected: bool,
     /// Branch and bound: `Σ aᵢ·xᵢ ≤ limit` enforced at every node after the fixpoint.
     objective: Option<Bound>,
 }
@@ -161,6 +164,7 @@ impl<'m> Engine<'m> {
             textbook: false,
             decided: Vec::new(),
             scratch: Vec::new(),
+            rejected: false,
             objective: None,
         }
     }
@@ -270,7 +274,7 @@ impl<'m> Engine<'m> {
             let depth = self.frames.len();
             if let Some(sibling) = self.sibling {
                 // The next value of a d-way node: a decision like any other.
-                if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
+                if let Some(limit) = run.budget.exceeded(run.stats.decisions) {
                     return Step::Limit(limit);
                 }
                 self.sibling = None;
@@ -304,7 +308,7 @@ impl<'m> Engine<'m> {
                 }
             };
             // Limits stop the search before a decision, not at a node that needs none.
-            if let Some(limit) = run.budget.exceeded(run.stats.nodes) {
+            if let Some(limit) = run.budget.exceeded(run.stats.decisions) {
                 return Step::Limit(limit);
             }
             let mut value = run.value_order.select_value(var, &view);
@@ -340,7 +344,7 @@ impl<'m> Engine<'m> {
         tried: u32,
     ) -> bool {
         let depth = self.frames.len();
-        run.stats.nodes += 1;
+        run.stats.decisions += 1;
         self.nodes_made += 1;
         self.node = self.nodes_made;
         self.frames.push(Frame {
@@ -372,12 +376,28 @@ impl<'m> Engine<'m> {
         };
         if self.textbook {
             self.decided[var.index()] = true;
+            self.rejected = false;
             if branch.is_ok() && self.forward_check(run, var, value).is_err() {
                 self.queue.clear();
+                self.count_assignment(run, self.rejected);
                 return true;
             }
+            self.count_assignment(run, false);
+            return branch.is_err() || self.settle(run).is_err();
         }
-        branch.is_err() || self.settle(run).is_err()
+        let failed = branch.is_err() || self.settle(run).is_err();
+        // With plain backtracking every failure is a constraint's check against the fixed
+        // variables: the value did not pass AIMA's consistency check.
+        self.count_assignment(run, failed && self.level == PropagationLevel::None);
+        failed
+    }
+
+    /// Counts a decision `x = v` in AIMA's `nassigns` unless its value was `rejected` by the
+    /// consistency check against the assignment (`x ≤ v` is no assignment).
+    fn count_assignment<V, W, O>(&self, run: &mut Run<'_, V, W, O>, rejected: bool) {
+        if self.branching != Branching::Split && !rejected {
+            run.stats.nassigns += 1;
+        }
     }
 
     /// Propagates to a fixpoint, except in textbook mode, where forward checking from the
@@ -492,6 +512,7 @@ impl<'m> Engine<'m> {
             }
             self.nodes_made += 1;
             self.node = self.nodes_made;
+            run.stats.refutations += 1;
             run.observer.event(&Event::Node {
                 node: self.node,
                 parent: frame.parent,
@@ -572,6 +593,7 @@ impl<'m> Engine<'m> {
                     .filter_map(|y| self.domains[y.index()].value())
                     .collect();
                 if values.len() < scope.len() || !constraint.check(&values) {
+                    self.rejected = true;
                     let failed = Some(ConstraintId(c as u32));
                     report_failure(run, self.node, failed, None, self.frames.len());
                     return Err(Conflict);

@@ -1,6 +1,6 @@
-//! Limits that end a search early: a node budget, a time budget, a cancellation flag.
+//! Limits that end a search early: a decision budget, a time budget, a cancellation flag.
 //!
-//! Costs: every limit is checked before every decision: the node limit is a compare, the flag a
+//! Costs: every limit is checked before every decision: the decision limit is a compare, the flag a
 //! relaxed atomic load, and the time limit a read of the monotonic clock (tens of nanoseconds,
 //! and only when a time limit is set). A search therefore stops within one decision and its
 //! propagation of its limit; propagation itself is not interrupted, so a model whose single
@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Limit {
-    /// The node limit was reached.
-    Nodes,
+    /// The decision limit was reached.
+    Decisions,
     /// The time limit was reached.
     Time,
     /// The cancellation flag was raised.
@@ -28,7 +28,7 @@ pub enum Limit {
 impl std::fmt::Display for Limit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Limit::Nodes => "node limit reached",
+            Limit::Decisions => "decision limit reached",
             Limit::Time => "time limit reached",
             Limit::Cancelled => "cancelled",
             Limit::Solutions => "solution limit reached",
@@ -39,7 +39,7 @@ impl std::fmt::Display for Limit {
 /// The limits of one solver.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Limits {
-    pub(crate) nodes: Option<u64>,
+    pub(crate) decisions: Option<u64>,
     pub(crate) time: Option<Duration>,
     pub(crate) cancel: Option<Arc<AtomicBool>>,
 }
@@ -51,7 +51,7 @@ pub(crate) struct Budget<'a> {
     started: Instant,
     /// Search time spent in earlier calls.
     before: Duration,
-    /// A node limit shared with other threads, instead of `limits.nodes`.
+    /// A node limit shared with other threads, instead of `limits.decisions`.
     shared_nodes: Option<&'a NodeShare<'a>>,
     /// The solver's own reasons to stop, checked after the limits.
     pause: Pause<'a>,
@@ -164,7 +164,7 @@ impl<'a> Budget<'a> {
         self
     }
 
-    /// Counts decisions against a limit shared with other threads (the limits' own node limit
+    /// Counts decisions against a limit shared with other threads (the limits' own decision limit
     /// is then ignored).
     pub(crate) fn with_shared_nodes(mut self, share: &'a NodeShare<'a>) -> Self {
         self.shared_nodes = Some(share);
@@ -185,12 +185,12 @@ impl<'a> Budget<'a> {
     /// The limit reached, if any, before decision number `nodes + 1`.
     #[inline]
     pub(crate) fn exceeded(&self, nodes: u64) -> Option<Limit> {
-        let node_limit = match self.shared_nodes {
+        let decision_limit = match self.shared_nodes {
             Some(share) => share.exceeded(nodes),
-            None => self.limits.nodes.is_some_and(|max| nodes >= max),
+            None => self.limits.decisions.is_some_and(|max| nodes >= max),
         };
-        if node_limit {
-            return Some(Limit::Nodes);
+        if decision_limit {
+            return Some(Limit::Decisions);
         }
         if let Some(flag) = &self.limits.cancel
             && flag.load(Ordering::Relaxed)

@@ -78,7 +78,7 @@ pub enum Outcome {
     Exhausted,
     /// The search stopped at a limit before finishing: whether there are (further) solutions is
     /// unknown. Asking the same solver again reports the same limit, unless the limit was raised
-    /// in between ([`Solver::set_node_limit`], [`Solver::set_time_limit`]): the search then
+    /// in between ([`Solver::set_decision_limit`], [`Solver::set_time_limit`]): the search then
     /// goes on from where it stopped.
     LimitReached(Limit),
 }
@@ -142,7 +142,7 @@ impl Count {
 ///     .solver()
 ///     .with_variable_order(SmallestDomain)
 ///     .with_propagation(PropagationLevel::Forward)
-///     .with_node_limit(1_000);
+///     .with_decision_limit(1_000);
 /// let count = solver.count();
 /// assert_eq!((count.solutions, count.is_exact()), (12, true));
 /// assert_eq!(solver.stats().solutions, 12);
@@ -332,8 +332,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     }
 
     /// Stops the search after `nodes` decisions in total (restarts the search).
-    pub fn with_node_limit(mut self, nodes: u64) -> Self {
-        self.limits.nodes = Some(nodes);
+    pub fn with_decision_limit(mut self, nodes: u64) -> Self {
+        self.limits.decisions = Some(nodes);
         self.restart()
     }
 

@@ -266,8 +266,8 @@ where
         // The limits count over the life of the solver, as for the sequential search.
         let shared_nodes = self
             .limits
-            .nodes
-            .map(|max| SharedNodes::new(max, self.stats.nodes));
+            .decisions
+            .map(|max| SharedNodes::new(max, self.stats.decisions));
         let stop = AtomicBool::new(false);
         let context = Context {
             model: self.model,
@@ -296,7 +296,7 @@ where
                 threads.get(),
             );
             if let Some(shared) = &shared_nodes {
-                shared.add(split.stats.nodes);
+                shared.add(split.stats.decisions);
             }
             share_out(
                 &context,
@@ -406,7 +406,7 @@ fn split<V: VariableOrder, W: ValueOrder>(
 ) -> Split {
     let mut engine = context.root_engine(fixes);
     let limits = Limits {
-        nodes: context.shared_nodes.map(SharedNodes::left),
+        decisions: context.shared_nodes.map(SharedNodes::left),
         ..context.limits.clone()
     };
     let target = threads * SUBTREES_PER_THREAD;
@@ -493,7 +493,7 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
     // the root, whose subtree is all that is left of the tree.
     let mut pause_depth = depth;
     loop {
-        // Each trial counts its own decisions against what is left of the node limit; only
+        // Each trial counts its own decisions against what is left of the decision limit; only
         // those of the split kept are added to the threads' count (the others are done again).
         let budget =
             Budget::start(limits, context.before + context.started.elapsed()).with_pause(Pause {
@@ -648,7 +648,7 @@ where
                         }
                     }
                     if let Some(share) = &share {
-                        share.flush(stats.nodes);
+                        share.flush(stats.decisions);
                     }
                     stats
                 })

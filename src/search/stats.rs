@@ -1,20 +1,50 @@
 //! Search statistics.
+//!
+//! One vocabulary for every count, used by `--stats`, the trace, the tree, `cspkit compare`
+//! and the docs:
+//!
+//! - a **decision** is a left branch: `x = v` (or `x ≤ v` when splitting domains), and, with
+//!   d-way branching, each value given to a variable;
+//! - a **refutation** is a right branch, `x ≠ v` (or `x > v`), made when a decision is undone;
+//! - the **tree nodes** are the root (one per run of the search) and every decision and
+//!   refutation: the nodes the tree drawing shows and the branch lines the trace prints;
+//! - a **failure** is a node whose propagation (or check) emptied a domain or found a
+//!   constraint violated;
+//! - **nassigns** is the count AIMA's code (aima-python's `CSP.nassigns`) reports: the
+//!   decisions `x = v` whose value passed the consistency check against the variables
+//!   already assigned (see [`SearchStats::nassigns`]).
 
 use std::time::Duration;
 
 /// What a search did, counted over the whole life of one [`Solver`](crate::Solver).
 ///
-/// Node counts are deterministic (the same model and strategy give the same figures on any
+/// Counts are deterministic (the same model and strategy give the same figures on any
 /// machine); `elapsed` is not. A parallel search adds up the work of its threads (see
-/// [`Solver::count_parallel`](crate::Solver::count_parallel)).
+/// [`Solver::count_parallel`](crate::Solver::count_parallel)). The module documentation
+/// defines each count.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SearchStats {
-    /// Decisions taken (`x = v` branches), also called nodes of the search tree.
-    pub nodes: u64,
-    /// Dead ends: a propagator reported a conflict, or a refutation emptied a domain.
+    /// Decisions taken: left branches (`x = v`, `x ≤ v`), and with d-way branching every value
+    /// given to a variable. The decision limit ([`Solver::with_decision_limit`]) counts these.
+    ///
+    /// [`Solver::with_decision_limit`]: crate::Solver::with_decision_limit
+    pub decisions: u64,
+    /// Refutations made: right branches (`x ≠ v`, `x > v`), one per decision undone with
+    /// binary branching; none with d-way branching, whose next value is a decision.
+    pub refutations: u64,
+    /// Dead ends: a node whose propagation or check failed, or a refutation that emptied a
+    /// domain.
     pub failures: u64,
-    /// Decisions undone (each followed by its refutation `x ≠ v`).
+    /// AIMA's count of assignments (aima-python's `CSP.nassigns`): the decisions `x = v` whose
+    /// value passed the consistency check against the variables already assigned. With plain
+    /// backtracking (`PropagationLevel::None`, no textbook forward checking) it is the
+    /// decisions minus those that failed their own check; with forward checking or stronger
+    /// propagation the domains have already lost the values that clash with the assignment,
+    /// so it counts every `x = v` decision. `x ≤ v` decisions are not assignments and are not
+    /// counted.
+    pub nassigns: u64,
+    /// Decisions undone (with binary branching each is followed by its refutation).
     pub backtracks: u64,
     /// Propagator calls.
     pub propagations: u64,
@@ -30,11 +60,22 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// The nodes of the search tree: one root per run (the first and each restart), and every
+    /// decision and refutation. This is the number of nodes a [`SearchTree`] records and
+    /// draws (before its limit), and the root plus the branch lines a trace prints.
+    ///
+    /// [`SearchTree`]: crate::teach::tree::SearchTree
+    pub fn tree_nodes(&self) -> u64 {
+        1 + self.restarts + self.decisions + self.refutations
+    }
+
     /// Adds the work of `other` (another search, or another thread of a parallel search) to
     /// this record: counts and times add up, and the deepest stack is the deeper of the two.
     pub fn add(&mut self, other: &SearchStats) {
-        self.nodes += other.nodes;
+        self.decisions += other.decisions;
+        self.refutations += other.refutations;
         self.failures += other.failures;
+        self.nassigns += other.nassigns;
         self.backtracks += other.backtracks;
         self.propagations += other.propagations;
         self.solutions += other.solutions;

@@ -4,7 +4,7 @@
 //! A step runs the engine up to its next decision, with an observer that keeps every event of
 //! the stream (as [`StepEvent`]s, owning their domains) beside the solver's own observer; the
 //! events are then handed out one per call. The engine pauses before a decision exactly as it
-//! does for a node limit, so a step costs what the same part of an uninterrupted search costs,
+//! does for a decision limit, so a step costs what the same part of an uninterrupted search costs,
 //! plus the copies of the domains the events carry.
 
 use std::time::Duration;
@@ -73,7 +73,7 @@ pub enum StepEvent {
     },
     /// The search is over: there is no further solution. Every later call says so again.
     Exhausted,
-    /// A limit stopped the search. Raise it ([`Solver::set_node_limit`],
+    /// A limit stopped the search. Raise it ([`Solver::set_decision_limit`],
     /// [`Solver::set_time_limit`]) and step again to go on.
     Stopped(Limit),
 }
@@ -196,7 +196,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             unreachable!("start builds the engine");
         };
         let pause = Pause {
-            nodes: Some(self.stats.nodes + 1),
+            nodes: Some(self.stats.decisions + 1),
             ..Pause::default()
         };
         let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
@@ -261,10 +261,10 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         SearchView::new(self.model, self.domains(), self.decisions().len())
     }
 
-    /// Changes the node limit without restarting the search: a search stopped by the old
+    /// Changes the decision limit without restarting the search: a search stopped by the old
     /// limit goes on up to the new one at the next call (`None` removes the limit).
-    pub fn set_node_limit(&mut self, nodes: Option<u64>) {
-        self.limits.nodes = nodes;
+    pub fn set_decision_limit(&mut self, nodes: Option<u64>) {
+        self.limits.decisions = nodes;
     }
 
     /// Changes the time limit without restarting the search (`None` removes it).

@@ -18,17 +18,21 @@ pub struct Row {
     pub propagation: String,
     /// The branching (`assign`, `dway`, `split`).
     pub branching: String,
-    /// Decisions.
-    pub nodes: u64,
+    /// Decisions (left branches; see [`SearchStats`] for every count's definition).
+    pub decisions: u64,
+    /// Nodes of the search tree: the root, decisions and refutations.
+    pub tree_nodes: u64,
     /// Dead ends.
     pub failures: u64,
+    /// AIMA's count of assignments (`nassigns`).
+    pub nassigns: u64,
     /// Propagator runs.
     pub propagations: u64,
     /// Solutions found.
     pub solutions: u64,
     /// Search time.
     pub time: Duration,
-    /// `done`, or what stopped the run (`node limit reached`, …).
+    /// `done`, or what stopped the run (`decision limit reached`, …).
     pub status: String,
 }
 
@@ -42,8 +46,10 @@ impl Row {
             value_order,
             propagation,
             branching,
-            nodes: stats.nodes,
+            decisions: stats.decisions,
+            tree_nodes: stats.tree_nodes(),
             failures: stats.failures,
+            nassigns: stats.nassigns,
             propagations: stats.propagations,
             solutions: stats.solutions,
             time: stats.elapsed,
@@ -51,14 +57,16 @@ impl Row {
         }
     }
 
-    fn cells(&self) -> [String; 10] {
+    fn cells(&self) -> [String; 12] {
         [
             self.variable_order.clone(),
             self.value_order.clone(),
             self.propagation.clone(),
             self.branching.clone(),
-            self.nodes.to_string(),
+            self.decisions.to_string(),
+            self.tree_nodes.to_string(),
             self.failures.to_string(),
+            self.nassigns.to_string(),
             self.propagations.to_string(),
             self.solutions.to_string(),
             format!("{:.3}", self.time.as_secs_f64() * 1e3),
@@ -73,7 +81,7 @@ impl Row {
             if i > 0 {
                 out.push_str(", ");
             }
-            let numeric = (4..9).contains(&i);
+            let numeric = NUMERIC.contains(&i);
             let value = if numeric { cell } else { json_string(&cell) };
             let _ = write!(out, "\"{name}\": {value}");
         }
@@ -83,18 +91,23 @@ impl Row {
 }
 
 /// The columns, in order (the time in milliseconds).
-pub const COLUMNS: [&str; 10] = [
+pub const COLUMNS: [&str; 12] = [
     "var_order",
     "value_order",
     "propagation",
     "branching",
-    "nodes",
+    "decisions",
+    "tree_nodes",
     "failures",
+    "nassigns",
     "propagations",
     "solutions",
     "time_ms",
     "status",
 ];
+
+/// The columns that hold numbers (right-aligned, unquoted in JSON).
+const NUMERIC: std::ops::Range<usize> = 4..11;
 
 /// How to write a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -172,7 +185,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
         Format::Markdown => {
             let _ = writeln!(out, "| {} |", COLUMNS.join(" | "));
             let align: Vec<&str> = (0..COLUMNS.len())
-                .map(|i| if (4..9).contains(&i) { "---:" } else { "---" })
+                .map(|i| if NUMERIC.contains(&i) { "---:" } else { "---" })
                 .collect();
             let _ = writeln!(out, "|{}|", align.join("|"));
             for row in rows {
@@ -182,7 +195,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
             }
         }
         Format::Text => {
-            let all: Vec<[String; 10]> = rows.iter().map(Row::cells).collect();
+            let all: Vec<[String; 12]> = rows.iter().map(Row::cells).collect();
             let widths: Vec<usize> = (0..COLUMNS.len())
                 .map(|i| {
                     all.iter()
@@ -198,7 +211,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
                     .enumerate()
                     .map(|(i, c)| {
                         let pad = widths[i] - c.chars().count();
-                        if (4..9).contains(&i) {
+                        if NUMERIC.contains(&i) {
                             format!("{}{c}", " ".repeat(pad))
                         } else {
                             format!("{c}{}", " ".repeat(pad))

@@ -23,7 +23,7 @@ use crate::search::pairs::{free_domain, without_clashes};
 /// ```
 ///
 /// - A left branch (`x = v`, or `x ≤ v` when splitting domains) is a decision: the trace prints
-///   exactly as many as the search's statistics count nodes (unless it is cut).
+///   exactly as many as the search's statistics count decisions (unless it is cut).
 /// - A right branch (`x ≠ v`, `x > v`) is printed one level deeper than the decision it
 ///   refutes, under the same parent; if it leaves the variable one value, the line says so:
 ///   `row 2 ≠ 3 (so row 2 = 4)`.

@@ -76,7 +76,7 @@ pub struct TreeNode {
 /// let solutions = tree.nodes().iter().filter(|n| n.status == NodeStatus::Solution).count();
 /// assert_eq!(solutions as u64, count);
 /// // One node per decision and per refutation, and the root.
-/// assert_eq!(tree.nodes().len() as u64, 1 + stats.nodes + stats.backtracks);
+/// assert_eq!(tree.nodes().len() as u64, stats.tree_nodes());
 /// assert_eq!(tree.label(1), "row 1 = 1");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

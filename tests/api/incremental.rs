@@ -91,7 +91,7 @@ fn record(model: &Model, level: PropagationLevel, smallest: bool, max: usize) ->
         solutions.len(),
         solutions.first(),
         solutions.last(),
-        stats.nodes,
+        stats.decisions,
         stats.failures,
         stats.backtracks
     )

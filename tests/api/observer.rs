@@ -95,7 +95,7 @@ fn plain_backtracking_on_four_queens_follows_the_hand_worked_trace() {
     // The statistics count the same events.
     let count = |pred: fn(&SearchEvent) -> bool| expected.iter().filter(|e| pred(e)).count() as u64;
     assert_eq!(
-        stats.nodes,
+        stats.decisions,
         count(|e| matches!(e, SearchEvent::Decision { .. }))
     );
     assert_eq!(
@@ -116,7 +116,7 @@ fn forward_checking_visits_fewer_nodes_than_plain_backtracking_on_four_queens() 
     let nodes = |level| {
         let mut solver = model.solver().with_propagation(level);
         assert_eq!(solver.count().solutions, 2, "4-Queens has 2 solutions");
-        solver.stats().nodes
+        solver.stats().decisions
     };
     let none = nodes(PropagationLevel::None);
     let forward = nodes(PropagationLevel::Forward);
@@ -304,7 +304,8 @@ fn the_full_stream_agrees_with_the_summaries_event_for_event() {
             .iter()
             .filter(|e| matches!(e, Owned::Node { .. }))
             .count() as u64;
-        assert_eq!(nodes, stats.nodes + stats.backtracks, "{level:?}");
+        assert_eq!(nodes, stats.decisions + stats.refutations, "{level:?}");
+        assert_eq!(nodes + 1, stats.tree_nodes(), "{level:?}");
     }
 }
 
@@ -536,7 +537,7 @@ fn a_d_way_tree_has_one_child_per_value_tried_and_its_leaves_are_the_verdicts() 
                 Owned::Pruned { .. } | Owned::Propagated { .. } => {}
             }
         }
-        assert_eq!(depth_of.len() as u64 - 1, stats.nodes);
+        assert_eq!(depth_of.len() as u64 - 1, stats.decisions);
         // Siblings take distinct values, in ascending order (the default value order).
         for values in &children {
             assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");

@@ -170,7 +170,7 @@ fn limits_give_the_best_found_and_say_it_is_not_proved() {
     let limited = model
         .solver()
         .with_propagation(PropagationLevel::None)
-        .with_node_limit(100)
+        .with_decision_limit(100)
         .maximize(objective)
         .unwrap();
     match limited {
@@ -180,7 +180,7 @@ fn limits_give_the_best_found_and_say_it_is_not_proved() {
             stopped_by,
             ..
         } => {
-            assert_eq!(stopped_by, Limit::Nodes);
+            assert_eq!(stopped_by, Limit::Decisions);
             assert!(value <= 204);
             // Every x at 8: Σ 8·i = 288, the declared domains' best.
             assert_eq!(bound, 288);
@@ -190,8 +190,12 @@ fn limits_give_the_best_found_and_say_it_is_not_proved() {
     }
     assert_eq!(full.gap(), Some(0));
     // Nothing found before the limit.
-    let none = model.solver().with_node_limit(0).minimize(x[0]).unwrap();
-    assert_eq!(none, Optimum::Unknown(Limit::Nodes));
+    let none = model
+        .solver()
+        .with_decision_limit(0)
+        .minimize(x[0])
+        .unwrap();
+    assert_eq!(none, Optimum::Unknown(Limit::Decisions));
     assert!(!none.is_proved());
     // No solution at all.
     let mut empty = Model::new();
@@ -217,7 +221,7 @@ fn a_wide_objective_is_bounded_without_enumerating_it() {
         Some((0, 1_234_567, 1_234_567))
     );
     assert!(optimum.is_proved());
-    assert!(solver.stats().nodes < 200, "{:?}", solver.stats());
+    assert!(solver.stats().decisions < 200, "{:?}", solver.stats());
 }
 
 /// Records the objective values the search reports as improvements.

@@ -356,9 +356,9 @@ proptest! {
                 prop_assert_eq!(&found, &expected, "at {:?}", level);
                 let stats = solver.stats();
                 prop_assert_eq!(
-                    (stats.nodes, stats.failures, stats.propagations, stats.solutions),
+                    (stats.decisions, stats.failures, stats.propagations, stats.solutions),
                     (
-                        expected_stats.nodes,
+                        expected_stats.decisions,
                         expected_stats.failures,
                         expected_stats.propagations,
                         expected_stats.solutions,
@@ -547,13 +547,13 @@ proptest! {
         for level in LEVELS {
             let mut unlimited = model.solver().with_propagation(level);
             let (all, _) = collect_solutions(&mut unlimited);
-            let needed = unlimited.stats().nodes;
+            let needed = unlimited.stats().decisions;
             let limit = (needed as f64 * fraction) as u64;
 
             // Through `next_solution`: the solutions found are a prefix of the unlimited ones.
-            let mut limited = model.solver().with_propagation(level).with_node_limit(limit);
+            let mut limited = model.solver().with_propagation(level).with_decision_limit(limit);
             let (found, stopped_by) = collect_solutions(&mut limited);
-            prop_assert!(limited.stats().nodes <= limit, "the limit is exceeded");
+            prop_assert!(limited.stats().decisions <= limit, "the limit is exceeded");
             prop_assert_eq!(&found[..], &all[..found.len()]);
             match stopped_by {
                 None => {
@@ -561,11 +561,11 @@ proptest! {
                     prop_assert_eq!(found.len(), all.len());
                 }
                 Some(limit_reached) => {
-                    prop_assert_eq!(limit_reached, Limit::Nodes);
+                    prop_assert_eq!(limit_reached, Limit::Decisions);
                     // Asking again reports the same limit and does no more work.
-                    let nodes = limited.stats().nodes;
-                    prop_assert_eq!(limited.next_solution(), Outcome::LimitReached(Limit::Nodes));
-                    prop_assert_eq!(limited.stats().nodes, nodes);
+                    let nodes = limited.stats().decisions;
+                    prop_assert_eq!(limited.next_solution(), Outcome::LimitReached(Limit::Decisions));
+                    prop_assert_eq!(limited.stats().decisions, nodes);
                 }
             }
             if limit >= needed {
@@ -576,15 +576,15 @@ proptest! {
             }
 
             // Through `count`: a count is exact only if the search finished.
-            let mut counting = model.solver().with_propagation(level).with_node_limit(limit);
+            let mut counting = model.solver().with_propagation(level).with_decision_limit(limit);
             let count = counting.count();
             prop_assert!(count.solutions <= all.len() as u64);
             if count.is_exact() {
                 prop_assert!(needed <= limit, "exact count after {} of {} nodes", limit, needed);
                 prop_assert_eq!(count.solutions, all.len() as u64);
             } else {
-                prop_assert_eq!(count.stopped_by, Some(Limit::Nodes));
-                prop_assert!(counting.stats().nodes <= limit);
+                prop_assert_eq!(count.stopped_by, Some(Limit::Decisions));
+                prop_assert!(counting.stats().decisions <= limit);
             }
         }
     }
@@ -614,7 +614,7 @@ proptest! {
                     Outcome::LimitReached(limit) => {
                         prop_assert_eq!(limit, Limit::Cancelled);
                         stops += 1;
-                        prop_assert!(stops <= unlimited.stats().nodes, "no progress between stops");
+                        prop_assert!(stops <= unlimited.stats().decisions, "no progress between stops");
                         flag.store(false, Ordering::Relaxed);
                     }
                 }
@@ -623,9 +623,9 @@ proptest! {
             // Resuming neither repeats nor skips work.
             let (resumed, straight) = (solver.stats(), unlimited.stats());
             prop_assert_eq!(
-                (resumed.nodes, resumed.failures, resumed.backtracks, resumed.propagations),
-                (straight.nodes, straight.failures, straight.backtracks, straight.propagations),
-                "nodes, failures, backtracks, propagations at {:?}", level
+                (resumed.decisions, resumed.refutations, resumed.nassigns, resumed.failures, resumed.backtracks, resumed.propagations),
+                (straight.decisions, straight.refutations, straight.nassigns, straight.failures, straight.backtracks, straight.propagations),
+                "decisions, refutations, nassigns, failures, backtracks, propagations at {:?}", level
             );
             prop_assert_eq!(solver.next_solution(), Outcome::Exhausted);
         }
@@ -690,7 +690,7 @@ proptest! {
             prop_assert!(path.is_empty(), "an exhausted search undoes every decision");
             let stats = solver.stats();
             prop_assert_eq!(
-                (stats.nodes, stats.failures, stats.backtracks, stats.solutions),
+                (stats.decisions, stats.failures, stats.backtracks, stats.solutions),
                 (decisions, failures, backtracks, solutions),
                 "nodes, failures, backtracks, solutions at {:?}", level
             );
@@ -825,7 +825,10 @@ fn search_record(
     let (solutions, stopped) = collect_solutions(&mut solver);
     assert_eq!(stopped, None);
     let stats = solver.stats();
-    (solutions, [stats.nodes, stats.failures, stats.backtracks])
+    (
+        solutions,
+        [stats.decisions, stats.failures, stats.backtracks],
+    )
 }
 
 proptest! {
@@ -864,10 +867,13 @@ fn a_node_limit_of_zero_still_reports_a_solution_that_root_propagation_finds() {
         let mut unlimited = model.solver().with_propagation(level);
         let (all, _) = collect_solutions(&mut unlimited);
         assert_eq!(
-            (all.as_slice(), unlimited.stats().nodes),
+            (all.as_slice(), unlimited.stats().decisions),
             (&expected[..], 0)
         );
-        let mut limited = model.solver().with_propagation(level).with_node_limit(0);
+        let mut limited = model
+            .solver()
+            .with_propagation(level)
+            .with_decision_limit(0);
         let first = limited
             .next_solution()
             .solution()

@@ -105,7 +105,7 @@ fn stepping_to_the_end_meets_every_event_of_the_uninterrupted_search() {
         assert_eq!((nodes, failures), (stream.0, stream.1), "{level:?}");
         assert_eq!(solutions, stream.2);
         assert_eq!(solutions.len() as u64, count.solutions);
-        assert_eq!(solver.stats().nodes, stats.nodes);
+        assert_eq!(solver.stats().decisions, stats.decisions);
         assert_eq!(solver.stats().failures, stats.failures);
     }
 }
@@ -125,22 +125,28 @@ fn a_step_then_a_whole_search_goes_on_from_the_same_place() {
 fn a_search_stopped_by_a_node_limit_goes_on_once_the_limit_is_raised() {
     let q = queens(10);
     let all = q.model().solver().count().solutions;
-    let mut solver = q.model().solver().with_node_limit(50);
+    let mut solver = q.model().solver().with_decision_limit(50);
     let first = solver.count();
-    assert_eq!(first.stopped_by, Some(Limit::Nodes));
+    assert_eq!(first.stopped_by, Some(Limit::Decisions));
     // The same limit: the same answer, nothing more.
     assert_eq!(solver.count().solutions, 0);
-    solver.set_node_limit(None);
+    solver.set_decision_limit(None);
     let rest = solver.count();
     assert!(rest.is_exact());
     assert_eq!(first.solutions + rest.solutions, all);
 
     // A first solution, in two calls.
     let expected = q.model().solve().solution().unwrap();
-    let mut solver = q.model().solver().with_node_limit(3);
-    assert_eq!(solver.next_solution(), Outcome::LimitReached(Limit::Nodes));
-    assert_eq!(solver.next_solution(), Outcome::LimitReached(Limit::Nodes));
-    solver.set_node_limit(Some(1_000));
+    let mut solver = q.model().solver().with_decision_limit(3);
+    assert_eq!(
+        solver.next_solution(),
+        Outcome::LimitReached(Limit::Decisions)
+    );
+    assert_eq!(
+        solver.next_solution(),
+        Outcome::LimitReached(Limit::Decisions)
+    );
+    solver.set_decision_limit(Some(1_000));
     assert_eq!(solver.next_solution(), Outcome::Solved(expected));
 }
 
@@ -149,7 +155,7 @@ fn stepping_reports_a_limit_and_resumes_after_it() {
     let mut model = Model::new();
     let x = model.new_vars(3, 1..=3).unwrap();
     model.post(cspkit::AllDifferent::new(&x)).unwrap();
-    let mut solver = model.solver().with_node_limit(1);
+    let mut solver = model.solver().with_decision_limit(1);
     let mut events = Vec::new();
     loop {
         let event = solver.step();
@@ -159,8 +165,8 @@ fn stepping_reports_a_limit_and_resumes_after_it() {
             break;
         }
     }
-    assert_eq!(events.last(), Some(&StepEvent::Stopped(Limit::Nodes)));
-    solver.set_node_limit(None);
+    assert_eq!(events.last(), Some(&StepEvent::Stopped(Limit::Decisions)));
+    solver.set_decision_limit(None);
     let solutions = std::iter::from_fn(|| match solver.step() {
         StepEvent::Exhausted => None,
         event => Some(event),

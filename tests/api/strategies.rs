@@ -149,7 +149,7 @@ proptest! {
                 .with_value_order(RandomValue::new(seed))
                 .with_propagation(PropagationLevel::Forward);
             let (found, _) = collect_solutions(&mut solver);
-            (found, solver.stats().nodes, solver.stats().failures)
+            (found, solver.stats().decisions, solver.stats().failures)
         };
         prop_assert_eq!(search(), search());
     }
@@ -229,15 +229,15 @@ proptest! {
             .with_variable_order(SmallestDomainRandomTies::new(seed))
             .with_value_order(RandomValue::new(seed))
             .with_restarts(RestartPolicy::luby(1))
-            .with_node_limit(nodes);
+            .with_decision_limit(nodes);
         match solver.next_solution() {
             Outcome::Solved(solution) => {
                 prop_assert!(expected.iter().any(|s| s == solution.values()));
             }
             Outcome::Exhausted => prop_assert!(expected.is_empty()),
             Outcome::LimitReached(limit) => {
-                prop_assert_eq!(limit, Limit::Nodes);
-                prop_assert!(solver.stats().nodes >= nodes);
+                prop_assert_eq!(limit, Limit::Decisions);
+                prop_assert!(solver.stats().decisions >= nodes);
             }
         }
     }
@@ -269,9 +269,9 @@ proptest! {
                 prop_assert_eq!((count.solutions, count.stopped_by), (expected.len() as u64, None));
                 let stats = counter.stats();
                 prop_assert_eq!(
-                    (stats.nodes, stats.failures, stats.backtracks, stats.solutions),
+                    (stats.decisions, stats.failures, stats.backtracks, stats.solutions),
                     (
-                        sequential_stats.nodes,
+                        sequential_stats.decisions,
                         sequential_stats.failures,
                         sequential_stats.backtracks,
                         sequential_stats.solutions,
@@ -298,16 +298,16 @@ proptest! {
     ) {
         let (model, _) = spec.build();
         let expected = brute_force(&model);
-        let mut solver = model.solver().with_node_limit(nodes);
+        let mut solver = model.solver().with_decision_limit(nodes);
         let count = solver.count_parallel(threads(jobs));
         if count.is_exact() {
             prop_assert_eq!(count.solutions, expected.len() as u64);
         } else {
-            prop_assert_eq!(count.stopped_by, Some(Limit::Nodes));
+            prop_assert_eq!(count.stopped_by, Some(Limit::Decisions));
             prop_assert!(count.solutions <= expected.len() as u64);
         }
         // A listing cut short by a limit is the start of the sequential order.
-        let (found, stopped_by) = listed(&mut model.solver().with_node_limit(nodes), jobs);
+        let (found, stopped_by) = listed(&mut model.solver().with_decision_limit(nodes), jobs);
         prop_assert!(expected.starts_with(&found), "{:?}", found);
         if stopped_by.is_none() {
             prop_assert_eq!(&found, &expected);
@@ -404,7 +404,7 @@ fn runs_differ_and_the_observer_sees_each_of_them_from_the_root() {
         .iter()
         .filter(|e| matches!(e, SearchEvent::Decision { .. }))
         .count() as u64;
-    assert_eq!(decisions, stats.nodes);
+    assert_eq!(decisions, stats.decisions);
 }
 
 /// The number of placements of n queens, n = 1..=10 (OEIS A000170).
@@ -488,19 +488,19 @@ fn a_cancelled_parallel_search_says_so() {
 #[test]
 fn the_node_limit_of_a_parallel_search_counts_the_solvers_earlier_decisions_too() {
     let queens = Queens::new(8).unwrap();
-    let mut solver = queens.model().solver().with_node_limit(50);
-    assert_eq!(solver.count().stopped_by, Some(Limit::Nodes));
+    let mut solver = queens.model().solver().with_decision_limit(50);
+    assert_eq!(solver.count().stopped_by, Some(Limit::Decisions));
     let count = solver.count_parallel(threads(2));
-    assert_eq!(count.stopped_by, Some(Limit::Nodes));
+    assert_eq!(count.stopped_by, Some(Limit::Decisions));
     let (found, stopped_by) = listed(&mut solver, 1);
-    assert_eq!((found.len(), stopped_by), (0, Some(Limit::Nodes)));
+    assert_eq!((found.len(), stopped_by), (0, Some(Limit::Decisions)));
     // A fresh solver with room for the whole tree counts everything.
     let nodes = {
         let mut solver = queens.model().solver();
         let _ = solver.count();
-        solver.stats().nodes
+        solver.stats().decisions
     };
-    let mut solver = queens.model().solver().with_node_limit(nodes + 1);
+    let mut solver = queens.model().solver().with_decision_limit(nodes + 1);
     assert_eq!(solver.count_parallel(threads(3)).solutions, 92);
 }
 

@@ -15,7 +15,7 @@ const BILLION: i32 = 1_000_000_000;
 /// Counts the solutions at `Full` (bounds and domain reasoning: `None` and `Forward` wait for
 /// variables to be fixed, so a search at those levels enumerates a wide domain value by value,
 /// as a textbook backtracker would) and at the other `levels`, with both branchings; all must
-/// agree, and the node limit makes a search that enumerates a wide domain fail, not hang.
+/// agree, and the decision limit makes a search that enumerates a wide domain fail, not hang.
 fn count_everywhere(model: &Model, levels: &[PropagationLevel]) -> u64 {
     let mut counts = Vec::new();
     for &level in [PropagationLevel::Full].iter().chain(levels) {
@@ -24,7 +24,7 @@ fn count_everywhere(model: &Model, levels: &[PropagationLevel]) -> u64 {
                 .solver()
                 .with_propagation(level)
                 .with_branching(branching)
-                .with_node_limit(100_000)
+                .with_decision_limit(100_000)
                 .with_time_limit(Duration::from_secs(20));
             let count = solver.count();
             assert!(count.is_exact(), "{level:?} {branching:?}: {count:?}");
@@ -116,7 +116,7 @@ fn all_different_over_the_whole_i32_range_with_narrow_neighbours() {
 #[test]
 fn value_visiting_constraints_narrow_a_wide_variable_from_the_narrow_side() {
     // Each pairs a wide variable with a narrow one; a search that visited the wide domain's
-    // values would hit the node limit of `count_everywhere`.
+    // values would hit the decision limit of `count_everywhere`.
     type Post = Box<dyn Fn(&mut Model, VarId, VarId)>;
     let cases: Vec<(&str, Post, u64)> = vec![
         (
@@ -174,7 +174,7 @@ fn every_value_order_picks_a_value_of_a_wide_domain_without_visiting_them_all() 
             .with_value_order(order);
         let s = solver.next_solution().solution().unwrap();
         assert!(s[x] < s[y]);
-        assert!(solver.stats().nodes < 10, "{:?}", solver.stats());
+        assert!(solver.stats().decisions < 10, "{:?}", solver.stats());
         (s[x], s[y])
     };
     assert_eq!(first(Box::new(Ascending)), (0, 1));

@@ -320,18 +320,18 @@ fn contradicting_givens_and_dead_ends_exit_1() {
 #[test]
 fn a_search_stopped_by_a_limit_exits_3_and_says_so() {
     let empty = "000000000\n".repeat(9);
-    let output = cspkit(&["sudoku", "--node-limit", "3"], &empty);
+    let output = cspkit(&["sudoku", "--decision-limit", "3"], &empty);
     assert_eq!(output.status.code(), Some(3));
-    assert!(stderr(&output).contains("node limit"));
+    assert!(stderr(&output).contains("decision limit"));
     assert!(output.stdout.is_empty());
     let output = cspkit(&["queens", "20", "--count", "--time-limit", "0"], "");
     assert_eq!(output.status.code(), Some(3));
     assert!(stderr(&output).contains("time limit"));
     // A count cut short is a lower bound: it is in the message, not on standard output.
-    let output = cspkit(&["queens", "10", "--count", "--node-limit", "200"], "");
+    let output = cspkit(&["queens", "10", "--count", "--decision-limit", "200"], "");
     assert_eq!(output.status.code(), Some(3));
     assert!(output.stdout.is_empty(), "{}", stdout(&output));
-    assert!(stderr(&output).contains("node limit"));
+    assert!(stderr(&output).contains("decision limit"));
 }
 
 #[test]

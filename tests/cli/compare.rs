@@ -144,11 +144,11 @@ fn the_table_has_a_row_per_combination_in_every_format() {
     let lines: Vec<String> = text(&csv.stdout).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 1 + 3 * 2 * 3);
     assert!(
-        lines.iter().all(|l| l.split(',').count() == 10),
+        lines.iter().all(|l| l.split(',').count() == 12),
         "{lines:?}"
     );
     assert!(
-        lines[1..].iter().all(|l| l.split(',').nth(7) == Some("4")),
+        lines[1..].iter().all(|l| l.split(',').nth(9) == Some("4")),
         "every run counts 4"
     );
 
@@ -203,7 +203,9 @@ fn a_row_of_the_table_is_the_run_that_stats_describe() {
         "var_order",
         "value_order",
         "propagation",
-        "nodes",
+        "decisions",
+        "tree_nodes",
+        "nassigns",
         "failures",
         "solutions",
     ] {
@@ -211,7 +213,7 @@ fn a_row_of_the_table_is_the_run_that_stats_describe() {
     }
     // Plain --stats keeps its line.
     let plain = cspkit(&["queens", "7", "--count", "--stats"]);
-    assert!(text(&plain.stderr).starts_with("nodes "));
+    assert!(text(&plain.stderr).starts_with("strategy: var-order input, value-order asc, propagation forward, branching assign\ndecisions "));
 }
 
 #[test]
@@ -235,7 +237,7 @@ fn degree_orders_differ_from_smallest_domain_first_on_a_mycielski_graph() {
     let rows = parse_json(&text(&table.stdout));
     let nodes: Vec<u64> = rows
         .iter()
-        .map(|r| field(r, "nodes").parse().unwrap())
+        .map(|r| field(r, "decisions").parse().unwrap())
         .collect();
     // myciel4 needs five colours: every run proves there is no 4-colouring, each its own way.
     assert!(

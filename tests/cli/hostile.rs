@@ -609,8 +609,8 @@ fn out_of_range_limits_are_refused_and_zero_limits_stop_at_once() {
     assert_solved(&huge, ANSWER, "a very long time limit");
     for args in [
         &["sudoku", "--time-limit", "0"][..],
-        &["sudoku", "--node-limit", "0"],
-        &["sudoku", "--count", "--node-limit", "0"],
+        &["sudoku", "--decision-limit", "0"],
+        &["sudoku", "--count", "--decision-limit", "0"],
     ] {
         let output = cspkit(args, "0000\n".repeat(4));
         assert_eq!(output.status.code(), Some(3), "{args:?}");
@@ -620,8 +620,8 @@ fn out_of_range_limits_are_refused_and_zero_limits_stop_at_once() {
         &["queens", "6", "--all", "--limit", "0"][..],
         &["queens", "6", "--count", "--limit", "-1"],
         &["queens", "6", "--all", "--limit", "18446744073709551616"],
-        &["queens", "6", "--node-limit", "-5"],
-        &["queens", "6", "--node-limit", "1e3"],
+        &["queens", "6", "--decision-limit", "-5"],
+        &["queens", "6", "--decision-limit", "1e3"],
         &["queens", "6", "--limit", "2"],
         &["queens", "-3"],
         &["queens", "0"],

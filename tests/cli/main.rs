@@ -10,5 +10,6 @@ mod flatzinc;
 mod hostile;
 mod html_page;
 mod minizinc;
+mod readme;
 mod strategies;
 mod trace;

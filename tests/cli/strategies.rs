@@ -120,7 +120,11 @@ fn middle_out_and_restarts_place_many_queens() {
         );
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
         assert!(is_placement(&stdout(&output), 300));
-        assert!(stderr(&output).contains("nodes "), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("decisions "),
+            "{}",
+            stderr(&output)
+        );
     }
 }
 
@@ -215,7 +219,7 @@ fn a_parallel_count_stopped_by_a_limit_is_not_printed_as_the_answer() {
             "--count",
             "--jobs",
             "2",
-            "--node-limit",
+            "--decision-limit",
             "500",
         ],
         "",
@@ -223,7 +227,7 @@ fn a_parallel_count_stopped_by_a_limit_is_not_printed_as_the_answer() {
     assert_eq!(output.status.code(), Some(3));
     assert!(output.stdout.is_empty(), "{}", stdout(&output));
     assert!(
-        stderr(&output).contains("node limit"),
+        stderr(&output).contains("decision limit"),
         "{}",
         stderr(&output)
     );

@@ -22,7 +22,7 @@ fn text(bytes: &[u8]) -> String {
 fn stat(stderr: &str, key: &str) -> u64 {
     let line = stderr
         .lines()
-        .find(|l| l.starts_with("nodes "))
+        .find(|l| l.starts_with("decisions "))
         .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
     line.split(", ")
         .find_map(|part| part.strip_prefix(key)?.trim().parse().ok())
@@ -105,7 +105,7 @@ fn the_trace_prints_exactly_the_decisions_the_statistics_count() {
             text(&output.stderr)
         );
         let trace = text(&output.stdout);
-        let nodes = stat(&text(&output.stderr), "nodes");
+        let nodes = stat(&text(&output.stderr), "decisions");
         let printed = decisions(&trace);
         let printed = if args.contains(&"split") {
             trace.lines().filter(|l| l.contains(" ≤ ")).count()
@@ -206,7 +206,7 @@ fn a_cut_trace_says_what_it_left_out_and_the_counts_add_up() {
     };
     let stderr = text(&output.stderr);
     let shown = decisions(&lines[..10].join("\n")).len() as u64;
-    assert_eq!(shown + number("decisions"), stat(&stderr, "nodes"));
+    assert_eq!(shown + number("decisions"), stat(&stderr, "decisions"));
     assert_eq!(number("solutions"), 92);
 }
 
@@ -295,7 +295,7 @@ fn textbook_options_reach_the_library_as_documented() {
             .with_propagation(level)
             .with_textbook_forward_checking(textbook);
         assert_eq!(solver.count().solutions, 40);
-        solver.stats().nodes
+        solver.stats().decisions
     };
     for (flag, level, textbook) in [
         ("none", PropagationLevel::None, false),
@@ -317,7 +317,7 @@ fn textbook_options_reach_the_library_as_documented() {
         assert!(output.status.success(), "{flag}: {}", text(&output.stderr));
         assert_eq!(text(&output.stdout), "40\n");
         assert_eq!(
-            stat(&text(&output.stderr), "nodes"),
+            stat(&text(&output.stderr), "decisions"),
             library(level, textbook),
             "--propagation {flag}"
         );
@@ -353,8 +353,70 @@ fn the_tree_file_is_checked_before_the_search_and_its_errors_are_named() {
         "50",
     ]);
     assert!(output.status.success());
-    assert!(text(&output.stderr).contains("the tree holds the first 50 nodes"));
+    assert!(text(&output.stderr).contains("the tree holds the first 50 tree nodes"));
     let dot = std::fs::read_to_string(&path).unwrap();
     assert_eq!(dot.matches(" -> ").count(), 49);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// One vocabulary: `--stats`, the trace, the tree file and the page's title count the same
+/// things by the same names. The trace's branch lines are the decisions (`x = v`) and the
+/// refutations (`x ≠ v`); with the root they are the tree's nodes, which the page's title
+/// gives and the DOT file draws.
+#[test]
+fn stats_trace_tree_and_page_count_the_same_tree_nodes() {
+    let dir = std::env::temp_dir().join(format!("cspkit-vocabulary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (n, mode, branching) in [
+        ("4", "--count", "assign"),
+        ("5", "--count", "dway"),
+        ("6", "--all", "assign"),
+    ] {
+        let page = dir.join("t.html");
+        let dot = dir.join("t.dot");
+        let traced = cspkit(&[
+            "queens",
+            n,
+            mode,
+            "--branching",
+            branching,
+            "--trace",
+            "--stats",
+            "--tree",
+            page.to_str().unwrap(),
+        ]);
+        assert!(traced.status.success());
+        let stderr = text(&traced.stderr);
+        let trace = text(&traced.stdout);
+        let refutations = trace
+            .lines()
+            .filter(|l| l.trim_start().starts_with("row ") && l.contains(" ≠ "))
+            .count() as u64;
+        let decisions = decisions(&trace).len() as u64;
+        assert_eq!(decisions, stat(&stderr, "decisions"), "{n} {branching}");
+        let tree_nodes = stat(&stderr, "tree nodes");
+        assert_eq!(1 + decisions + refutations, tree_nodes, "{n} {branching}");
+        let html = std::fs::read_to_string(&page).unwrap();
+        assert!(
+            html.contains(&format!("the search tree ({tree_nodes} tree nodes)")),
+            "{n} {branching}: the page's title"
+        );
+        let drawn = cspkit(&[
+            "queens",
+            n,
+            mode,
+            "--branching",
+            branching,
+            "--tree",
+            dot.to_str().unwrap(),
+        ]);
+        assert!(drawn.status.success());
+        let dot = std::fs::read_to_string(&dot).unwrap();
+        assert_eq!(
+            dot.matches(" -> ").count() as u64,
+            tree_nodes - 1,
+            "{n} {branching}"
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -170,7 +170,7 @@ pub fn root_domains(model: &Model, level: PropagationLevel) -> Option<Vec<BTreeS
         .solver()
         .with_variable_order(spy)
         .with_propagation(level)
-        .with_node_limit(1)
+        .with_decision_limit(1)
         .next_solution();
     seen
 }

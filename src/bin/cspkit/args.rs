@@ -16,12 +16,25 @@ use cspkit::{
 
 const EXAMPLES: &str = "\
 Examples:
-  cspkit                              solve the built-in samples and show these hints
-  cspkit sudoku puzzle.txt            lexicographically smallest solution of a Sudoku
-  cspkit sudoku --batch puzzles.txt   one puzzle per line in, one solution per line out
-  cspkit queens 8 --count             count the placements of 8 queens
-  cspkit queens 15 --count --jobs 2   count on two threads
-  cspkit help sudoku                  every option of a subcommand, with more examples
+  cspkit                                          solve the built-in samples, show hints
+  cspkit sudoku samples/sudoku/2239.txt           the lexicographically smallest solution
+  cspkit sudoku --batch samples/sudoku/batch.txt  one puzzle per line in, one answer per line out
+  cspkit queens 8 --count                         count the placements of 8 queens
+  cspkit queens 13 --count --jobs 2               count on two threads
+  cspkit fzn samples/minizinc/queens8.fzn         a FlatZinc model
+  cspkit help sudoku                              every option of a subcommand, with examples
+(The files are in the repository's samples/ folder.)
+
+Defaults (each option overrides its part; --stats prints the strategy used):
+  entry point        propagation  variable order       value order    branching
+  library (Model)    full         input                asc            assign
+  cspkit sudoku      full         input                asc            assign
+  cspkit queens      forward      input                asc            assign
+  cspkit colour      full         input                asc            assign
+  cspkit compare     all levels   all orders           all orders     assign
+  cspkit fzn         full         annotations, then    annotations    assign
+                                  smallest domain      (min)
+With input order and ascending values, the first solution is the lexicographically smallest.
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.";
 
@@ -72,22 +85,23 @@ Graphs:
 Examples:
   cspkit colour australia                 a colouring in 3 colours: WA=1 NT=2 ...
   cspkit colour australia --count         18
-  cspkit colour myciel3 --colours 3 --stats   no colouring: the proof, in nodes
+  cspkit colour myciel3 --colours 3 --stats   no colouring: the proof, in decisions
   cspkit compare colour myciel4 --colours 4 --count --var-order mrv,dom-deg,dom-wdeg
 
 Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit.";
 
 const COMPARE_HELP: &str = "\
 Every combination of the lists given (all the orders and levels by default) is run on the
-puzzle, each with the node and time limits, and the table gives, per strategy: nodes
-(decisions), failures, propagations (propagator runs), solutions, time (ms), and status
-(done, or the limit that stopped it).
+puzzle, each with the decision and time limits, and the table gives, per strategy:
+decisions (left branches), tree_nodes (the root, decisions and refutations), failures,
+nassigns (AIMA's count of assignments that passed the consistency check), propagations
+(propagator runs), solutions, time (ms), and status (done, or the limit that stopped it).
 
 Examples:
   cspkit compare queens 8 --count
   cspkit compare queens 8 --count --var-order input,mrv --value-order asc,lcv --format markdown
   cspkit compare queens 8 --count --branching dway --propagation none,fc,forward,mac
-  cspkit compare sudoku puzzle.txt --propagation forward,full --format csv
+  cspkit compare sudoku samples/sudoku/2239.txt --propagation forward,full --format csv
   cspkit compare colour myciel4 --colours 4 --count --var-order mrv,dom-deg,dom-wdeg
 
 Exit codes: 0 the table was printed, 2 bad usage or malformed input.";
@@ -154,8 +168,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=1000))]
     pub colours: i32,
     /// Stop each run after this many decisions.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = parse_count)]
-    pub node_limit: u64,
+    #[arg(long, visible_alias = "node-limit", value_name = "N", default_value_t = 1_000_000, value_parser = parse_count)]
+    pub decision_limit: u64,
     /// Stop each run after this many seconds.
     #[arg(long, value_name = "SECONDS", default_value = "2", value_parser = parse_seconds)]
     pub time_limit: Duration,
@@ -188,12 +202,13 @@ With --jobs N, --count and --all search on N threads (same answers, in the same 
 --batch solves N puzzles at a time (output still in input order).
 
 Examples:
-  cspkit sudoku puzzle.txt
-  cspkit sudoku --count --limit 2 puzzle.txt     is the solution unique?
-  cspkit sudoku --var-order mrv --stats < puzzle.txt
-  cspkit sudoku --batch --time-limit 0.5 top1465.txt > solutions.txt
-  cspkit sudoku --batch --jobs 2 top1465.txt     two puzzles at a time
-  cspkit sudoku --var-order mrv-random --value-order random --restarts luby big.txt
+  cspkit sudoku samples/sudoku/2239.txt
+  cspkit sudoku --count --limit 2 samples/sudoku/multi.txt   is the solution unique? (2: no)
+  cspkit sudoku --var-order mrv --stats < samples/sudoku/hard.txt
+  cspkit sudoku --batch --time-limit 0.5 samples/sudoku/batch.txt > solutions.txt
+  cspkit sudoku --batch --jobs 2 samples/sudoku/batch.txt    two puzzles at a time
+  cspkit sudoku --var-order mrv-random --value-order random --restarts luby samples/sudoku/16x16.txt
+(The samples are in the repository's samples/ folder.)
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage (the message names the
 line and column), 3 stopped by a limit.
@@ -313,7 +328,7 @@ pub struct StrategyArgs {
         value_parser = parse_restart_base
     )]
     pub restart_base: Option<u64>,
-    /// How hard constraints prune [default: full for sudoku, forward for queens].
+    /// How hard constraints prune [default: forward for queens, full for sudoku and colour].
     #[arg(long, value_name = "LEVEL")]
     pub propagation: Option<Propagation>,
     /// How a node is split: x = v then x ≠ v (assign), or x ≤ v then x > v (split, with
@@ -332,11 +347,12 @@ pub struct StrategyArgs {
     /// Stop the search after this many decisions (per puzzle with --batch).
     #[arg(
         long,
+        visible_alias = "node-limit",
         value_name = "N",
         allow_negative_numbers = true,
         value_parser = parse_count
     )]
-    pub node_limit: Option<u64>,
+    pub decision_limit: Option<u64>,
     /// Stop the search after this many seconds, such as 0.5 (per puzzle with --batch).
     #[arg(
         long,
@@ -345,8 +361,9 @@ pub struct StrategyArgs {
         value_parser = parse_seconds
     )]
     pub time_limit: Option<Duration>,
-    /// Print search statistics on standard error: a line of text, or one row of a strategy
-    /// table with --stats=json|csv|markdown.
+    /// Print the strategy used and the search's counts (decisions, tree nodes, failures,
+    /// nassigns, ...) on standard error: lines of text, or one row of a strategy table with
+    /// --stats=json|csv|markdown.
     #[arg(
         long,
         value_name = "FORMAT",

@@ -58,7 +58,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                         .with_propagation(PropagationLevel::from(level))
                         .with_branching(Branching::from(branching))
                         .with_textbook_forward_checking(level == Propagation::Fc)
-                        .with_node_limit(args.node_limit)
+                        .with_decision_limit(args.decision_limit)
                         .with_time_limit(args.time_limit);
                     let stopped = if args.count || args.all {
                         solver.count().stopped_by

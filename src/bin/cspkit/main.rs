@@ -114,8 +114,8 @@ pub(crate) fn configure<'m>(
     if let Some(policy) = strategy.restart_policy() {
         solver = solver.with_restarts(policy);
     }
-    if let Some(nodes) = strategy.node_limit {
-        solver = solver.with_node_limit(nodes);
+    if let Some(nodes) = strategy.decision_limit {
+        solver = solver.with_decision_limit(nodes);
     }
     if let Some(time) = strategy.time_limit {
         solver = solver.with_time_limit(time);
@@ -140,19 +140,29 @@ pub(crate) fn print_stats(stats: &SearchStats, strategy: &StrategyArgs, level: &
         note!("{text}");
         return;
     }
+    let [var_order, value_order, propagation, branching] = strategy.names(level);
     note!(
-        "nodes {}, failures {}, backtracks {}, propagations {}, solutions {}, max depth {}, time {:.3} ms",
-        stats.nodes,
+        "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
+         branching {branching}"
+    );
+    let restarts = if stats.restarts > 0 {
+        format!(", restarts {}", stats.restarts)
+    } else {
+        String::new()
+    };
+    note!(
+        "decisions {}, tree nodes {}, failures {}, nassigns {}, backtracks {}, propagations {}, \
+         solutions {}, max depth {}{restarts}, time {:.3} ms",
+        stats.decisions,
+        stats.tree_nodes(),
         stats.failures,
+        stats.nassigns,
         stats.backtracks,
         stats.propagations,
         stats.solutions,
         stats.max_depth,
         stats.elapsed.as_secs_f64() * 1e3
     );
-    if stats.restarts > 0 {
-        note!("restarts {}", stats.restarts);
-    }
 }
 
 /// `count` and `noun`, in the plural unless `count` is 1.
@@ -396,7 +406,7 @@ fn watched(
             TreeFormat::Dot => dot::render(&tree),
             TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
             TreeFormat::Html => {
-                let title = format!("cspkit: the search tree ({} nodes)", tree.nodes().len());
+                let title = tree_title(&tree);
                 html::render(&tree, &board, &title, svg::DEFAULT_BUDGET)
             }
         };
@@ -409,13 +419,27 @@ fn watched(
         }
         if tree.cut() > 0 {
             note!(
-                "cspkit: the tree holds the first {} nodes; {} more were made (--tree-limit)",
+                "cspkit: the tree holds the first {} tree nodes; {} more were made (--tree-limit)",
                 tree.nodes().len(),
                 tree.cut()
             );
         }
     }
     code
+}
+
+/// The title of a tree's page: how many nodes it holds, and of how many when it was cut.
+fn tree_title(tree: &SearchTree<'_>) -> String {
+    let held = tree.nodes().len() as u64;
+    if tree.cut() > 0 {
+        format!(
+            "cspkit: the search tree (the first {} of {} tree nodes)",
+            held,
+            held + tree.cut()
+        )
+    } else {
+        format!("cspkit: the search tree ({})", counted(held, "tree node"))
+    }
 }
 
 /// Runs the search the mode asks for and prints the answer; returns the exit code.
@@ -576,12 +600,15 @@ fn write_demo(out: &mut impl Write) -> io::Result<()> {
     }
     writeln!(
         out,
-        "\nTry:\n  \
-         cspkit sudoku puzzle.txt           solve a puzzle (compact, spaced or line format)\n  \
-         cspkit sudoku --batch puzzles.txt  one puzzle per line\n  \
-         cspkit queens 12 --count           count the placements of 12 queens\n  \
-         cspkit fzn --install-msc           then: minizinc --solver cspkit model.mzn\n  \
-         cspkit help sudoku                 every option, with examples"
+        "\nTry (files from the repository's samples/ folder; in a clone, \
+         `cargo run --release -- ARGS` runs\n`cspkit ARGS`, and `cargo install --path .` puts \
+         cspkit on your PATH):\n  \
+         cspkit sudoku samples/sudoku/2239.txt           solve a puzzle (compact, spaced or line format)\n  \
+         cspkit sudoku --batch samples/sudoku/batch.txt  one puzzle per line\n  \
+         cspkit queens 12 --count                        count the placements of 12 queens\n  \
+         cspkit queens 4 --trace                         watch the search\n  \
+         cspkit fzn --install-msc                        then: minizinc --solver cspkit samples/minizinc/queens.mzn samples/minizinc/queens.dzn\n  \
+         cspkit help sudoku                              every option, with examples"
     )?;
     out.flush()
 }

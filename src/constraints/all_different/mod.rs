@@ -617,7 +617,7 @@ mod tests {
                 let count = solver.count();
                 (
                     count.solutions,
-                    solver.stats().nodes,
+                    solver.stats().decisions,
                     solver.stats().failures,
                 )
             };
