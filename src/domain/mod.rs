@@ -522,6 +522,40 @@ impl Domain {
         }
     }
 
+    /// Keeps only the values of `keep`; returns whether the domain changed. On a wide domain
+    /// it costs the runs of consecutive values of `keep`, not their size: the bounds, then each
+    /// gap between two runs removed as one range.
+    pub(crate) fn retain_domain(&mut self, keep: &Domain, record: &mut impl Record) -> bool {
+        let (Some(low), Some(high)) = (keep.min(), keep.max()) else {
+            return self.clamp(1, 0, record);
+        };
+        let mut changed = self.clamp(low, high, record);
+        if !matches!(self.bits, Bits::Wide(_)) {
+            // At most `MAX_SPAN` values left: one pass.
+            return self.retain(|v| keep.contains(v), record) || changed;
+        }
+        let mut gaps: Vec<(i32, i32)> = Vec::new();
+        let mut previous: Option<i32> = None;
+        let mut note_run = |start: i32, end: i32| {
+            if let Some(last) = previous
+                && start > last + 1
+            {
+                gaps.push((last + 1, start - 1));
+            }
+            previous = Some(end);
+        };
+        match &keep.bits {
+            Bits::Wide(wide) => wide.runs().for_each(|(start, end)| note_run(start, end)),
+            _ => keep.iter().for_each(|v| note_run(v, v)),
+        }
+        if let Bits::Wide(wide) = &mut self.bits {
+            for (from, to) in gaps {
+                changed |= wide.remove_range(from, to, record);
+            }
+        }
+        changed
+    }
+
     /// Keeps only the values listed in `sorted` (ascending); returns whether the domain changed.
     /// For a wide domain, the bounds and then each gap of the list, one range at a time.
     pub(crate) fn retain_sorted(&mut self, sorted: &[i32], record: &mut impl Record) -> bool {

@@ -51,14 +51,7 @@ impl Model {
                 source,
             })?;
         let mut narrowed = self.domain(var).clone();
-        if keep.size() <= Domain::MAX_SPAN {
-            let values: Vec<i32> = keep.iter().collect();
-            narrowed.retain_sorted(&values, &mut |_, _| {});
-        } else {
-            let (low, high) = (keep.min().unwrap_or(0), keep.max().unwrap_or(0));
-            narrowed.clamp(low, high, &mut |_, _| {});
-            narrowed.retain(|v| keep.contains(v), &mut |_, _| {});
-        }
+        narrowed.retain_domain(&keep, &mut |_, _| {});
         if narrowed.is_empty() {
             return Err(ModelError::DomainWipeout {
                 variable: self.var_name(var).into_owned(),

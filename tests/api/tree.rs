@@ -175,9 +175,9 @@ fn dot_has_a_line_per_node_and_per_edge_and_graphviz_draws_it() {
         if std::env::var_os("CSPKIT_REQUIRE_GRAPHVIZ").is_some() {
             panic!("Graphviz's dot is required here (CSPKIT_REQUIRE_GRAPHVIZ) but was not found");
         }
-        eprintln!(
-            "skipped: rendering DOT with Graphviz (dot not found; install Debian's graphviz \
-             package; .ci/run does)"
+        crate::common::skipped(
+            "rendering DOT with Graphviz (dot not found; install Debian's graphviz package; \
+             .ci/run does)",
         );
         return;
     };

@@ -28,10 +28,10 @@ fn browser_or_skip(test: &str) -> Option<PathBuf> {
             panic!("{test}: Chromium is required here (CSPKIT_REQUIRE_BROWSER) but was not found")
         }
         None => {
-            eprintln!(
-                "skipped: {test} (Chromium not found: install Debian's chromium package; \
+            crate::common::skipped(&format!(
+                "{test} (Chromium not found: install Debian's chromium package; \
                  .ci/run does)"
-            );
+            ));
             None
         }
     }

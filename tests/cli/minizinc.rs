@@ -58,7 +58,9 @@ fn solvers() -> Option<&'static PathBuf> {
             panic!("CSPKIT_REQUIRE_MINIZINC is set, but: {why}")
         }
         Err(why) => {
-            eprintln!("skipped: the MiniZinc tests need minizinc and Gecode: {why}");
+            crate::common::skipped(&format!(
+                "the MiniZinc tests need minizinc and Gecode: {why}"
+            ));
             None
         }
     }

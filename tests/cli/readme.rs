@@ -4,7 +4,6 @@
 //! (`# 14200`). Its tables of options and defaults must say what `--help` and `--stats` say.
 
 use std::collections::BTreeSet;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -59,11 +58,6 @@ fn examples() -> Vec<Example> {
         });
     }
     found
-}
-
-/// Says on the terminal, past the test harness's capture, that something was skipped.
-fn skipped(why: &str) {
-    let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
 
 fn minizinc_available() -> bool {
@@ -148,7 +142,9 @@ fn every_command_line_of_the_readme_runs_as_documented() {
             std::env::var_os("CSPKIT_REQUIRE_MINIZINC").is_none(),
             "CSPKIT_REQUIRE_MINIZINC is set, but minizinc or fzn-gecode is missing"
         );
-        skipped("the README's minizinc lines (minizinc not found: Debian package `minizinc`)");
+        crate::common::skipped(
+            "the README's minizinc lines (minizinc not found: Debian package `minizinc`)",
+        );
     }
     let mut ran = 0;
     for example in &examples {

@@ -25,6 +25,14 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{Index, subsequence};
 
+/// Says on the terminal that a test skipped something, and why (a program it drives is not
+/// installed). Written to standard error directly, past the test harness's capture, so that a
+/// passing `cargo test` still shows it.
+pub fn skipped(why: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
 /// The Baekjoon 2239 example (problem statement).
 pub const BAEKJOON_2239: &str = "\
 103000509
