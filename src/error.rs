@@ -94,3 +94,38 @@ pub enum ModelError {
         reason: String,
     },
 }
+
+/// A name given for one of the crate's named choices ([`PropagationLevel`], [`Branching`],
+/// [`GridFormat`], a table format) is not one of its names.
+///
+/// [`PropagationLevel`]: crate::PropagationLevel
+/// [`Branching`]: crate::Branching
+/// [`GridFormat`]: crate::models::sudoku::GridFormat
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown {kind} {given:?}: expected one of {}", expected.join(", "))]
+pub struct ParseNameError {
+    /// What was being named (`propagation level`, …).
+    pub kind: &'static str,
+    /// The name given.
+    pub given: String,
+    /// The names accepted.
+    pub expected: &'static [&'static str],
+}
+
+/// Finds `given` among `names` (each a name and its value), or says what was expected.
+pub(crate) fn parse_name<T: Copy>(
+    kind: &'static str,
+    given: &str,
+    names: &[(&str, T)],
+    expected: &'static [&'static str],
+) -> Result<T, ParseNameError> {
+    names
+        .iter()
+        .find(|(name, _)| *name == given)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| ParseNameError {
+            kind,
+            given: given.to_owned(),
+            expected,
+        })
+}

@@ -235,7 +235,7 @@ pub use constraints::{
 pub use constraints::{Comparison, Distance, Linear, Relation};
 pub use constraints::{Element, Predicate, Table};
 pub use domain::{Domain, IntoDomain, Values};
-pub use error::{DomainError, ModelError};
+pub use error::{DomainError, ModelError, ParseNameError};
 pub use ids::{ConstraintId, VarId};
 pub use kernel::{IntView, ModelView};
 pub use model::{BoolVar, LinearExpr, Model, Solution};

@@ -87,6 +87,49 @@ pub enum PropagationLevel {
     Full,
 }
 
+impl PropagationLevel {
+    /// Every level, weakest first.
+    pub const ALL: [PropagationLevel; 3] = [
+        PropagationLevel::None,
+        PropagationLevel::Forward,
+        PropagationLevel::Full,
+    ];
+
+    /// The level's name, as the command line and `--stats` write it: `none`, `forward`, `full`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PropagationLevel::None => "none",
+            PropagationLevel::Forward => "forward",
+            PropagationLevel::Full => "full",
+        }
+    }
+}
+
+impl std::fmt::Display for PropagationLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for PropagationLevel {
+    type Err = crate::ParseNameError;
+
+    /// `none`, `forward`, `full`, or `mac` (the textbooks' name for `full`).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        crate::error::parse_name(
+            "propagation level",
+            name,
+            &[
+                ("none", PropagationLevel::None),
+                ("forward", PropagationLevel::Forward),
+                ("full", PropagationLevel::Full),
+                ("mac", PropagationLevel::Full),
+            ],
+            &["none", "forward", "full", "mac"],
+        )
+    }
+}
+
 /// What a constraint sees of the model it is posted on, in
 /// [`Constraint::prepare`]: the variables' initial domains and names.
 #[derive(Debug, Clone, Copy)]

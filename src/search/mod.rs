@@ -63,9 +63,45 @@ pub enum Branching {
     /// One child per value, `x = v₁`, `x = v₂`, …, in the value order: the tree as textbooks
     /// draw it (AIMA's BACKTRACKING-SEARCH). A failed child does not remove its value from the
     /// parent's domain for the others to see, as `x ≠ v` does: the next value is chosen among
-    /// those not tried yet, and each value tried is one node ([`SearchStats::nodes`] counts
-    /// assignments). The same solutions in the same order as [`Branching::Assign`].
+    /// those not tried yet, and each value tried is one decision ([`SearchStats::decisions`]
+    /// counts them; [`SearchStats::nassigns`] those that passed the consistency check). The
+    /// same solutions in the same order as [`Branching::Assign`].
     DWay,
+}
+
+impl Branching {
+    /// The branching's name, as the command line writes it: `assign`, `split`, `dway`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Branching::Assign => "assign",
+            Branching::Split => "split",
+            Branching::DWay => "dway",
+        }
+    }
+}
+
+impl std::fmt::Display for Branching {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Branching {
+    type Err = crate::ParseNameError;
+
+    /// `assign`, `split` or `dway`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        crate::error::parse_name(
+            "branching",
+            name,
+            &[
+                ("assign", Branching::Assign),
+                ("split", Branching::Split),
+                ("dway", Branching::DWay),
+            ],
+            &["assign", "split", "dway"],
+        )
+    }
 }
 
 /// The answer of [`Solver::next_solution`].

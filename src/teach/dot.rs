@@ -62,7 +62,7 @@ pub fn render(tree: &SearchTree<'_>) -> String {
     if tree.cut() > 0 {
         let _ = writeln!(
             out,
-            "  cut [shape=plaintext, label=\"{} more nodes not recorded\"];",
+            "  cut [shape=plaintext, label=\"{} more tree nodes not recorded\"];",
             tree.cut()
         );
     }

@@ -202,7 +202,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
         if let Some(hidden) = placed.hidden {
             let _ = writeln!(
                 out,
-                "<g class=\"collapsed\" data-id=\"{}\"><title>{}: {hidden} more nodes</title>\
+                "<g class=\"collapsed\" data-id=\"{}\"><title>{}: {hidden} more tree nodes</title>\
                  <polygon class=\"collapsed\" points=\"{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\"/>\
                  <text class=\"count\" x=\"{x:.1}\" y=\"{:.1}\">{hidden}</text></g>",
                 placed.id,
@@ -239,7 +239,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
     if tree.cut() > 0 {
         let _ = writeln!(
             out,
-            "<text class=\"note\" x=\"{MARGIN}\" y=\"{:.0}\">{} more nodes were not recorded</text>",
+            "<text class=\"note\" x=\"{MARGIN}\" y=\"{:.0}\">{} more tree nodes were not recorded</text>",
             layout.height - 8.0,
             tree.cut()
         );

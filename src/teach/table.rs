@@ -122,6 +122,43 @@ pub enum Format {
     Markdown,
 }
 
+impl Format {
+    /// The format's name, as `--format` and `--stats=FORMAT` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = crate::ParseNameError;
+
+    /// `text`, `csv`, `json` or `markdown`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        crate::error::parse_name(
+            "table format",
+            name,
+            &[
+                ("text", Format::Text),
+                ("csv", Format::Csv),
+                ("json", Format::Json),
+                ("markdown", Format::Markdown),
+            ],
+            &["text", "csv", "json", "markdown"],
+        )
+    }
+}
+
 /// A JSON string literal.
 pub fn json_string(text: &str) -> String {
     let mut out = String::from("\"");

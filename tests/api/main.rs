@@ -14,6 +14,7 @@ mod guide;
 mod incremental;
 mod linear;
 mod modelling;
+mod names;
 mod observer;
 mod optimize;
 mod properties;

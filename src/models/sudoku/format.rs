@@ -28,6 +28,28 @@ impl fmt::Display for GridFormat {
     }
 }
 
+impl std::str::FromStr for GridFormat {
+    type Err = crate::ParseNameError;
+
+    /// `compact`, `spaced` or `line`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let names = [
+            ("compact", GridFormat::Compact),
+            ("spaced", GridFormat::Spaced),
+            ("line", GridFormat::Line),
+        ];
+        names
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, format)| format)
+            .ok_or_else(|| crate::ParseNameError {
+                kind: "grid format",
+                given: name.to_owned(),
+                expected: &["compact", "spaced", "line"],
+            })
+    }
+}
+
 /// A grid cannot be written in the format asked for.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error(
