@@ -14,6 +14,8 @@
 //!   decide: choose x and v, open a level, fix x = v, propagate
 //! ```
 
+use std::sync::Arc;
+
 use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
@@ -28,6 +30,7 @@ use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::search::pairs::{free_domain, without_clashes};
 use crate::search::stats::SearchStats;
 use crate::search::{Branching, PropagationLevel};
+
 use smallvec::SmallVec;
 
 /// How a call of [`Engine::next`] ended.
@@ -109,6 +112,9 @@ pub(crate) struct Engine<'m> {
     textbook: bool,
     decided: Vec<bool>,
     scratch: Vec<Domain>,
+    /// The variables to branch on, if not all (indexed by variable); the others are fixed
+    /// after them, in input order.
+    branch: Option<Arc<[bool]>>,
     /// Whether the last failure of textbook forward checking was a constraint's check of
     /// assigned variables (the decision's value did not pass AIMA's consistency check).
     rejected: bool,
@@ -165,6 +171,7 @@ impl<'m> Engine<'m> {
             decided: Vec::new(),
             scratch: Vec::new(),
             rejected: false,
+            branch: None,
             objective: None,
         }
     }
@@ -205,6 +212,12 @@ impl<'m> Engine<'m> {
     pub(crate) fn set_textbook(&mut self, model: &Model, on: bool) {
         self.textbook = on;
         self.decided = vec![false; if on { model.num_variables() } else { 0 }];
+    }
+
+    /// Branches on the variables marked in `branch` only (indexed by variable), then on the
+    /// others in input order once those are fixed.
+    pub(crate) fn set_branch(&mut self, branch: Option<Arc<[bool]>>) {
+        self.branch = branch;
     }
 
     /// Fixes a variable before the search starts (the root propagation then takes it into
@@ -289,10 +302,16 @@ impl<'m> Engine<'m> {
             if self.textbook {
                 view = view.with_decided(&self.decided);
             }
+            let view = view.with_branch(self.branch.as_deref());
             let chosen = run.variable_order.select_variable(&view);
-            let var = match chosen.or_else(|| view.unfixed().next()) {
+            // Once the decision variables are fixed, the others in input order.
+            let rest = || view.with_branch(None).unfixed().next();
+            let var = match chosen.or_else(rest) {
                 Some(var) => {
-                    debug_assert!(chosen.is_some(), "the variable order returned None early");
+                    debug_assert!(
+                        chosen.is_some() || view.unfixed().next().is_none(),
+                        "the variable order returned None early"
+                    );
                     var
                 }
                 None => {

@@ -20,6 +20,7 @@
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
@@ -50,6 +51,9 @@ struct Context<'a> {
     model: &'a Model,
     level: PropagationLevel,
     branching: Branching,
+    /// Textbook forward checking, and the decision variables, as the solver has them.
+    textbook: bool,
+    branch: Option<Arc<[bool]>>,
     limits: &'a Limits,
     /// Search time of the solver before this search.
     before: Duration,
@@ -61,6 +65,16 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// An engine for the solver's model, level, branching and mode.
+    fn engine(&self) -> Engine<'_> {
+        let mut engine = Engine::new(self.model, self.level, self.branching);
+        if self.textbook {
+            engine.set_textbook(self.model, true);
+        }
+        engine.set_branch(self.branch.clone());
+        engine
+    }
+
     /// A budget for one call of the engine: the user's limits, shared between the threads, and
     /// the stop flag.
     fn budget<'b>(&'b self, share: Option<&'b NodeShare<'b>>) -> Budget<'b> {
@@ -77,7 +91,7 @@ impl Context<'_> {
 
     /// An engine at the root of the problem: the model's domains with `fixes` fixed.
     fn root_engine(&self, fixes: &[(VarId, i32)]) -> Engine<'_> {
-        let mut engine = Engine::new(self.model, self.level, self.branching);
+        let mut engine = self.engine();
         for &(var, value) in fixes {
             engine.fix_before_search(var, value);
         }
@@ -273,6 +287,8 @@ where
             model: self.model,
             level: self.level,
             branching: self.branching,
+            textbook: self.textbook,
+            branch: self.branch.clone(),
             limits: &self.limits,
             before: self.stats.elapsed,
             started: Instant::now(),
@@ -604,7 +620,7 @@ where
                 let mut value_order = value_order.clone();
                 let (next, counted) = (&next, &counted);
                 scope.spawn(move || {
-                    let mut engine = Engine::new(context.model, context.level, context.branching);
+                    let mut engine = context.engine();
                     let share = context.shared_nodes.map(NodeShare::new);
                     let mut stats = SearchStats::default();
                     while !context.stop.load(Ordering::Relaxed) {

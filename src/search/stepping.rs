@@ -259,6 +259,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// A read-only view of where the search stands, as variable and value orders see it.
     pub fn view(&self) -> SearchView<'_> {
         SearchView::new(self.model, self.domains(), self.decisions().len())
+            .with_branch(self.branch.as_deref())
     }
 
     /// Changes the decision limit without restarting the search: a search stopped by the old

@@ -15,9 +15,9 @@ use common::{
 use cspkit::models::queens::Queens;
 use cspkit::{
     AllDifferent, Ascending, Comparison, Constraint, DomainOverDegree, EventRecorder, InputOrder,
-    Limit, Linear, MiddleOut, Model, Outcome, PropagationLevel, RandomValue, RestartPolicy,
-    SearchEvent, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder, VarId,
-    VariableOrder,
+    Limit, Linear, LinearExpr, MiddleOut, Model, Outcome, PropagationLevel, RandomValue,
+    RestartPolicy, SearchEvent, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder,
+    VarId, VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -132,6 +132,50 @@ proptest! {
                 found.sort();
                 prop_assert!(has_no_repeats(&found), "{} at {:?}", name, level);
                 prop_assert_eq!(&found, &expected, "{} at {:?}", name, level);
+            }
+        }
+    }
+
+    #[test]
+    fn branching_on_some_variables_finds_the_brute_force_solutions_each_once(
+        spec in models(),
+        chosen in proptest::collection::vec(any::<bool>(), 8),
+    ) {
+        let (model, vars) = spec.build();
+        let expected = brute_force(&model);
+        let decision: Vec<VarId> = vars
+            .iter()
+            .zip(chosen.iter().cycle())
+            .filter_map(|(&v, &keep)| keep.then_some(v))
+            .collect();
+        for level in LEVELS {
+            let mut solver = model
+                .solver()
+                .with_variable_order(SmallestDomain)
+                .with_propagation(level)
+                .with_decision_variables(&decision)
+                .unwrap();
+            let (mut found, stopped_by) = collect_solutions(&mut solver);
+            prop_assert_eq!(stopped_by, None);
+            found.sort();
+            prop_assert!(has_no_repeats(&found), "at {:?}", level);
+            prop_assert_eq!(&found, &expected, "at {:?}", level);
+            // The lexicographic order of the default search holds for the decision variables
+            // first: with input order and ascending values, the first solution found is the
+            // smallest on them.
+            let first = model
+                .solver()
+                .with_propagation(level)
+                .with_decision_variables(&decision)
+                .unwrap()
+                .next_solution()
+                .solution();
+            if let Some(first) = first {
+                let key = |values: &[i32]| -> Vec<i32> {
+                    decision.iter().map(|v| values[v.index()]).collect()
+                };
+                let smallest = expected.iter().map(|s| key(s)).min().unwrap();
+                prop_assert_eq!(key(first.values()), smallest, "at {:?}", level);
             }
         }
     }
@@ -561,4 +605,54 @@ fn every_restart_run_keeps_the_fixes_of_restart_with() {
         assert_eq!(solution[rows[0]], column);
         assert!(queens.model().is_solution(solution.values()));
     }
+}
+
+/// Branching on the variables of a puzzle, not on the auxiliary variables the modelling
+/// shortcuts make, shrinks the search: the minimum bandwidth of a path numbering, where each
+/// `|p[i] − p[j]|` is a variable of its own.
+#[test]
+fn decision_variables_keep_the_search_off_auxiliary_variables() {
+    let mut model = Model::new();
+    let n = 7;
+    let p = model.new_vars(n, 1..=n as i32).unwrap();
+    model.post(AllDifferent::new(&p)).unwrap();
+    // A cycle and two chords, each edge's stretch at most 3.
+    let edges = [
+        (0, 1),
+        (1, 2),
+        (2, 3),
+        (3, 4),
+        (4, 5),
+        (5, 6),
+        (6, 0),
+        (0, 3),
+        (2, 5),
+    ];
+    let mut stretches = Vec::new();
+    for (i, j) in edges {
+        let gap = model.var_for(p[i] - p[j]).unwrap();
+        let stretch = model.abs(gap).unwrap();
+        model.post(LinearExpr::from(stretch).le(3)).unwrap();
+        stretches.push(stretch);
+    }
+    let mut everything = model.solver().with_variable_order(SmallestDomain);
+    let all = everything.count().solutions;
+    let mut positions = model
+        .solver()
+        .with_variable_order(SmallestDomain)
+        .with_decision_variables(&p)
+        .unwrap();
+    assert_eq!(positions.count().solutions, all);
+    assert!(all > 0);
+    assert!(
+        positions.stats().decisions < everything.stats().decisions,
+        "{} decisions on the positions, {} on every variable",
+        positions.stats().decisions,
+        everything.stats().decisions
+    );
+    // A variable of another model is an error, not a panic; no variables means all of them.
+    let other = Model::new().new_var(0..=1).unwrap();
+    assert!(model.solver().with_decision_variables(&[other]).is_err());
+    let mut default = model.solver().with_decision_variables(&[]).unwrap();
+    assert_eq!(default.count().solutions, all);
 }

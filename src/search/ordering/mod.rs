@@ -81,6 +81,9 @@ pub struct SearchView<'a> {
     /// In textbook mode, the variables assigned by a decision: only the others are still to
     /// branch on, fixed or not.
     decided: Option<&'a [bool]>,
+    /// The variables the search branches on, if not all
+    /// ([`Solver::with_decision_variables`](crate::Solver::with_decision_variables)).
+    branch: Option<&'a [bool]>,
 }
 
 impl<'a> SearchView<'a> {
@@ -90,12 +93,20 @@ impl<'a> SearchView<'a> {
             domains,
             depth,
             decided: None,
+            branch: None,
         }
     }
 
     /// The view of a textbook search, where a variable is open until a decision assigns it.
     pub(crate) fn with_decided(mut self, decided: &'a [bool]) -> Self {
         self.decided = Some(decided);
+        self
+    }
+
+    /// The view of a search that branches only on the variables marked in `branch` (indexed by
+    /// variable): the others are left out of [`unfixed`](SearchView::unfixed).
+    pub(crate) fn with_branch(mut self, branch: Option<&'a [bool]>) -> Self {
+        self.branch = branch;
         self
     }
 
@@ -128,15 +139,18 @@ impl<'a> SearchView<'a> {
     /// The variables still to branch on, in declaration order: those not fixed yet or, in a
     /// textbook search ([`Solver::with_textbook_forward_checking`]), those no decision has
     /// assigned yet (a variable that forward checking left with one value is still assigned
-    /// by a decision, as the textbooks count it).
+    /// by a decision, as the textbooks count it). A search given its decision variables
+    /// ([`Solver::with_decision_variables`]) lists only those.
     ///
     /// [`Solver::with_textbook_forward_checking`]: crate::Solver::with_textbook_forward_checking
+    /// [`Solver::with_decision_variables`]: crate::Solver::with_decision_variables
     #[inline]
     pub fn unfixed(&self) -> Unfixed<'a> {
         Unfixed {
             model: self.model.id(),
             domains: self.domains,
             decided: self.decided,
+            branch: self.branch,
             front: 0,
             back: self.domains.len() as u32,
         }
@@ -161,6 +175,7 @@ pub struct Unfixed<'a> {
     model: u32,
     domains: &'a [Domain],
     decided: Option<&'a [bool]>,
+    branch: Option<&'a [bool]>,
     /// The indices not visited yet: `front..back`.
     front: u32,
     back: u32,
@@ -169,10 +184,12 @@ pub struct Unfixed<'a> {
 impl Unfixed<'_> {
     #[inline]
     fn is_open(&self, index: u32) -> bool {
-        match self.decided {
-            None => !self.domains[index as usize].is_fixed(),
-            Some(decided) => !decided[index as usize],
-        }
+        let index = index as usize;
+        self.branch.is_none_or(|branch| branch[index])
+            && match self.decided {
+                None => !self.domains[index].is_fixed(),
+                Some(decided) => !decided[index],
+            }
     }
 
     #[inline]
@@ -191,9 +208,10 @@ impl Iterator for Unfixed<'_> {
     fn next(&mut self) -> Option<VarId> {
         // The common case in a loop of its own: the first unfixed domain.
         let (front, back) = (self.front as usize, self.back as usize);
-        let found = match self.decided {
-            None => self.domains[front..back].iter().position(|d| !d.is_fixed()),
-            Some(decided) => decided[front..back].iter().position(|&d| !d),
+        let found = match (self.decided, self.branch) {
+            (None, None) => self.domains[front..back].iter().position(|d| !d.is_fixed()),
+            (Some(decided), None) => decided[front..back].iter().position(|&d| !d),
+            (_, Some(_)) => (front..back).position(|i| self.is_open(i as u32)),
         };
         match found {
             Some(offset) => {
