@@ -2,10 +2,12 @@
 
 use std::collections::HashMap;
 
+use crate::Constraint as _;
 use crate::constraints::{
     AllDifferent, Among, Arithmetic, Circuit, Comparison, Dfa, Element, Extremum,
     GlobalCardinality, Inverse, LexLessEq, Linear, Member, Operation, Regular, Table,
 };
+use crate::error::{DomainError, ModelError};
 use crate::flatzinc::parse::{Expr, FznError, Item, Pos, Type};
 use crate::ids::VarId;
 use crate::model::{BoolVar, LinearExpr, Model};
@@ -213,8 +215,22 @@ pub const SUPPORTED: &[&str] = &[
 ];
 
 impl Builder {
-    fn model_error(pos: Pos, error: impl std::fmt::Display) -> FznError {
-        FznError::at(pos, error.to_string())
+    fn model_error(pos: Pos, error: impl Into<ModelError>) -> FznError {
+        let error = error.into();
+        // A wipe-out (or an empty domain) while building is no fault of the model's text: the
+        // model has no solution.
+        let infeasible = matches!(
+            error,
+            ModelError::DomainWipeout { .. }
+                | ModelError::InvalidDomain {
+                    source: DomainError::Empty,
+                    ..
+                }
+        );
+        FznError {
+            infeasible,
+            ..FznError::at(pos, error.to_string())
+        }
     }
 
     /// The value of an expression.
@@ -400,6 +416,14 @@ impl Builder {
         pos: Pos,
         constraint: impl crate::Constraint + 'static,
     ) -> Result<(), FznError> {
+        if constraint.scope().is_empty() {
+            // Every argument a constant (`int_eq(1, 1)`, a sum of constants): decided now.
+            return if constraint.check(&[]) {
+                Ok(())
+            } else {
+                self.post_false(pos)
+            };
+        }
         self.model
             .post(constraint)
             .map(|_| ())
@@ -419,12 +443,31 @@ impl Builder {
         linear: Linear,
         reified: Option<(BoolVar, bool)>,
     ) -> Result<(), FznError> {
+        if linear.scope().is_empty() {
+            // Every term a constant: the constraint is true or false now, and so is `b`
+            // (reified), or `b` must be false if it is (implied).
+            let holds = linear.check(&[]);
+            return match reified {
+                None => self.post(pos, linear),
+                Some((b, true)) => self.restrict_bool(b, holds, pos),
+                Some((b, false)) if !holds => self.restrict_bool(b, false, pos),
+                Some(_) => Ok(()),
+            };
+        }
         let result = match reified {
             None => self.model.post(linear).map(|_| ()),
             Some((b, true)) => self.model.reify_into(linear, b),
             Some((b, false)) => self.model.imply(b, linear),
         };
         result.map_err(|e| Self::model_error(pos, e))
+    }
+
+    /// Fixes the boolean `b` to `value` (a failing constraint if it cannot take it).
+    fn restrict_bool(&mut self, b: BoolVar, value: bool, pos: Pos) -> Result<(), FznError> {
+        let v = i32::from(value);
+        self.model
+            .restrict(b.var(), v..=v)
+            .map_err(|e| Self::model_error(pos, e))
     }
 
     fn constraint(&mut self, name: &str, args: Args<'_>, pos: Pos) -> Result<(), FznError> {
@@ -907,15 +950,27 @@ impl Builder {
                         let clamp = |v: i64| Self::to_i32(v, pos);
                         let (low32, high32) = (clamp(*low)?, clamp(*high)?);
                         if low > high {
-                            Err(crate::ModelError::InvalidDomain {
+                            Err(ModelError::InvalidDomain {
                                 variable: name.to_owned(),
-                                source: crate::DomainError::Empty,
+                                source: DomainError::Empty,
                             })
                         } else {
                             self.model.new_named_var(name, low32..=high32)
                         }
                     }
                     _ => self.model.new_named_var(name, domain),
+                };
+                let new = match new {
+                    Err(ModelError::InvalidDomain {
+                        source: DomainError::Empty,
+                        ..
+                    }) => {
+                        // No value at all: the model has no solution. The variable still
+                        // stands (with a placeholder value) for the items that name it.
+                        self.post_false(pos)?;
+                        self.model.new_named_var(name, 0..=0)
+                    }
+                    other => other,
                 };
                 let new = new.map_err(|e| Self::model_error(pos, e))?;
                 match resolved {
@@ -1082,8 +1137,14 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
     };
     for item in items {
         match item {
-            Item::Decl { .. } => builder.declare(item)?,
-            Item::Constraint { name, args, pos } => builder.constraint(name, args, *pos)?,
+            Item::Decl { .. } => match builder.declare(item) {
+                Err(error) if error.infeasible => builder.post_false(error.pos)?,
+                result => result?,
+            },
+            Item::Constraint { name, args, pos } => match builder.constraint(name, args, *pos) {
+                Err(error) if error.infeasible => builder.post_false(*pos)?,
+                result => result?,
+            },
             Item::Solve {
                 goal,
                 annotations,

@@ -33,6 +33,10 @@ pub struct FznError {
     /// Whether the model is valid FlatZinc that cspkit does not support (floats, set
     /// variables, an unknown constraint), as opposed to malformed text.
     pub unsupported: bool,
+    /// Whether the item is well formed but can never hold (a domain it would empty, an index
+    /// with no valid value): the builder turns such an item into a constraint that fails, so
+    /// the model is answered unsatisfiable, not refused.
+    pub infeasible: bool,
 }
 
 impl FznError {
@@ -41,6 +45,7 @@ impl FznError {
             pos,
             message: message.into(),
             unsupported: false,
+            infeasible: false,
         }
     }
 
@@ -49,6 +54,7 @@ impl FznError {
             pos,
             message: message.into(),
             unsupported: true,
+            infeasible: false,
         }
     }
 }

@@ -7,6 +7,7 @@ mod common;
 mod basics;
 mod compare;
 mod flatzinc;
+mod flatzinc_fuzz;
 mod hostile;
 mod html_page;
 mod minizinc;

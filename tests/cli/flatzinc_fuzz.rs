@@ -1,0 +1,340 @@
+//! A differential fuzz of the FlatZinc front end: random models of the integer builtins over
+//! edge values (the ends of the 32-bit range, empty intersections, indices out of range,
+//! constants in any argument), every solution listed with `-a` and compared with a brute force
+//! written here from the builtins' definitions. A model without solutions must be answered
+//! `=====UNSATISFIABLE=====`, never refused as malformed.
+
+use std::collections::BTreeSet;
+
+use cspkit::flatzinc::{self, Options, Status};
+use proptest::prelude::*;
+
+/// Values at the edges: the ends of `i32`, around zero, and a few in between.
+const EDGES: [i64; 11] = [
+    i32::MIN as i64,
+    i32::MIN as i64 + 1,
+    -65_536,
+    -3,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    65_536,
+    i32::MAX as i64,
+];
+
+/// An argument: one of the model's variables (by index), or a constant.
+#[derive(Debug, Clone)]
+enum Arg {
+    Var(usize),
+    Const(i64),
+}
+
+/// A builtin's definition: whether it holds for these values of its arguments (false where
+/// it is undefined, which no solution may use).
+type Definition = fn(&[i64]) -> bool;
+
+/// The builtins: name, number of integer arguments, and definition.
+
+fn builtins() -> Vec<(&'static str, usize, Definition)> {
+    vec![
+        ("int_eq", 2, |v| v[0] == v[1]),
+        ("int_ne", 2, |v| v[0] != v[1]),
+        ("int_le", 2, |v| v[0] <= v[1]),
+        ("int_lt", 2, |v| v[0] < v[1]),
+        ("int_plus", 3, |v| v[0] + v[1] == v[2]),
+        ("int_times", 3, |v| v[0] * v[1] == v[2]),
+        // Truncating division and its remainder, undefined for a zero divisor.
+        ("int_div", 3, |v| v[1] != 0 && v[0] / v[1] == v[2]),
+        ("int_mod", 3, |v| v[1] != 0 && v[0] % v[1] == v[2]),
+        ("int_abs", 2, |v| v[0].abs() == v[1]),
+        ("int_min", 3, |v| v[0].min(v[1]) == v[2]),
+        ("int_max", 3, |v| v[0].max(v[1]) == v[2]),
+        ("int_pow", 3, |v| {
+            u32::try_from(v[1])
+                .ok()
+                .and_then(|e| i128::from(v[0]).checked_pow(e))
+                == Some(i128::from(v[2]))
+        }),
+    ]
+}
+
+/// A random model: up to three variables over small sets of edge values, and one or two
+/// calls, plain or reified, among them a linear one, an element and a set membership.
+#[derive(Debug, Clone)]
+struct RandomModel {
+    domains: Vec<Vec<i64>>,
+    text: String,
+    /// The constraints, as a test of an assignment.
+    calls: Vec<Checked>,
+}
+
+#[derive(Debug, Clone)]
+enum Checked {
+    Builtin {
+        definition: Definition,
+        args: Vec<Arg>,
+        /// `b ⇔ call`, with `b` the variable of this index (0/1).
+        reified: Option<usize>,
+    },
+    Linear {
+        coefficients: Vec<i64>,
+        args: Vec<Arg>,
+        rhs: i64,
+    },
+    Element {
+        index: Arg,
+        array: Vec<i64>,
+        value: Arg,
+    },
+    SetIn {
+        x: Arg,
+        set: Vec<i64>,
+    },
+}
+
+fn value_of(arg: &Arg, values: &[i64]) -> i64 {
+    match arg {
+        Arg::Var(i) => values[*i],
+        Arg::Const(c) => *c,
+    }
+}
+
+impl Checked {
+    fn holds(&self, values: &[i64]) -> bool {
+        match self {
+            Checked::Builtin {
+                definition,
+                args,
+                reified,
+            } => {
+                let v: Vec<i64> = args.iter().map(|a| value_of(a, values)).collect();
+                let holds = definition(&v);
+                match reified {
+                    None => holds,
+                    Some(b) => (values[*b] == 1) == holds,
+                }
+            }
+            Checked::Linear {
+                coefficients,
+                args,
+                rhs,
+            } => {
+                let sum: i128 = coefficients
+                    .iter()
+                    .zip(args)
+                    .map(|(&a, x)| i128::from(a) * i128::from(value_of(x, values)))
+                    .sum();
+                sum == i128::from(*rhs)
+            }
+            Checked::Element {
+                index,
+                array,
+                value,
+            } => {
+                let i = value_of(index, values);
+                (1..=array.len() as i64).contains(&i)
+                    && array[(i - 1) as usize] == value_of(value, values)
+            }
+            Checked::SetIn { x, set } => set.contains(&value_of(x, values)),
+        }
+    }
+}
+
+fn text_of(arg: &Arg) -> String {
+    match arg {
+        Arg::Var(i) => format!("x{i}"),
+        Arg::Const(c) => c.to_string(),
+    }
+}
+
+fn edge_set(max: usize) -> impl Strategy<Value = Vec<i64>> {
+    proptest::sample::subsequence(EDGES.to_vec(), 1..=max)
+}
+
+fn arg(vars: usize) -> impl Strategy<Value = Arg> {
+    prop_oneof![
+        3 => (0..vars).prop_map(Arg::Var),
+        1 => proptest::sample::select(EDGES.to_vec()).prop_map(Arg::Const),
+    ]
+}
+
+fn random_model() -> impl Strategy<Value = RandomModel> {
+    let domains = proptest::collection::vec(edge_set(3), 1..=3);
+    domains
+        .prop_flat_map(|domains| {
+            let vars = domains.len();
+            let call = (
+                0..builtins().len(),
+                proptest::collection::vec(arg(vars), 3),
+                any::<bool>(),
+                proptest::collection::vec(-2i64..=2, 3),
+                proptest::sample::select(EDGES.to_vec()),
+                edge_set(3),
+                0..4u8,
+            );
+            (Just(domains), proptest::collection::vec(call, 1..=2))
+        })
+        .prop_map(|(domains, calls)| {
+            let mut text = String::new();
+            for (i, domain) in domains.iter().enumerate() {
+                let set: Vec<String> = domain.iter().map(ToString::to_string).collect();
+                text.push_str(&format!(
+                    "var {{{}}}: x{i} :: output_var;\n",
+                    set.join(", ")
+                ));
+            }
+            let mut domains = domains;
+            let mut checked = Vec::new();
+            for (k, (builtin, args, reify, coefficients, rhs, set, kind)) in
+                calls.into_iter().enumerate()
+            {
+                let (name, arity, definition) = builtins()[builtin];
+                match kind {
+                    0 | 1 => {
+                        let args: Vec<Arg> = args[..arity].to_vec();
+                        let listed: Vec<String> = args.iter().map(text_of).collect();
+                        // Only the comparisons have reified forms.
+                        let reified = reify && arity == 2 && name != "int_abs";
+                        if reified {
+                            let b = domains.len();
+                            domains.push(vec![0, 1]);
+                            text.push_str(&format!("var bool: x{b} :: output_var;\n"));
+                            text.push_str(&format!(
+                                "constraint {name}_reif({}, x{b});\n",
+                                listed.join(", ")
+                            ));
+                            checked.push(Checked::Builtin {
+                                definition,
+                                args,
+                                reified: Some(b),
+                            });
+                        } else {
+                            text.push_str(&format!("constraint {name}({});\n", listed.join(", ")));
+                            checked.push(Checked::Builtin {
+                                definition,
+                                args,
+                                reified: None,
+                            });
+                        }
+                    }
+                    2 => {
+                        let listed: Vec<String> = args.iter().map(text_of).collect();
+                        let coefficients: Vec<String> =
+                            coefficients.iter().map(ToString::to_string).collect();
+                        let rhs = if k == 0 { rhs } else { 0 };
+                        text.push_str(&format!(
+                            "constraint int_lin_eq([{}], [{}], {rhs});\n",
+                            coefficients.join(", "),
+                            listed.join(", ")
+                        ));
+                        checked.push(Checked::Linear {
+                            coefficients: coefficients.iter().map(|c| c.parse().unwrap()).collect(),
+                            args,
+                            rhs,
+                        });
+                    }
+                    _ if reify => {
+                        let array: Vec<i64> = set.clone();
+                        let listed: Vec<String> = array.iter().map(ToString::to_string).collect();
+                        text.push_str(&format!(
+                            "constraint array_int_element({}, [{}], {});\n",
+                            text_of(&args[0]),
+                            listed.join(", "),
+                            text_of(&args[1])
+                        ));
+                        checked.push(Checked::Element {
+                            index: args[0].clone(),
+                            array,
+                            value: args[1].clone(),
+                        });
+                    }
+                    _ => {
+                        let listed: Vec<String> = set.iter().map(ToString::to_string).collect();
+                        text.push_str(&format!(
+                            "constraint set_in({}, {{{}}});\n",
+                            text_of(&args[0]),
+                            listed.join(", ")
+                        ));
+                        checked.push(Checked::SetIn {
+                            x: args[0].clone(),
+                            set,
+                        });
+                    }
+                }
+            }
+            text.push_str("solve satisfy;\n");
+            RandomModel {
+                domains,
+                text,
+                calls: checked,
+            }
+        })
+}
+
+/// Every solution by brute force, each written as `-a` prints it.
+fn expected(model: &RandomModel) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut values = vec![0i64; model.domains.len()];
+    fn go(model: &RandomModel, i: usize, values: &mut Vec<i64>, found: &mut BTreeSet<String>) {
+        if i == model.domains.len() {
+            if model.calls.iter().all(|c| c.holds(values)) {
+                found.insert(show(model, values));
+            }
+            return;
+        }
+        for &v in &model.domains[i] {
+            values[i] = v;
+            go(model, i + 1, values, found);
+        }
+    }
+    go(model, 0, &mut values, &mut found);
+    found
+}
+
+fn show(model: &RandomModel, values: &[i64]) -> String {
+    let mut out = String::new();
+    for (i, v) in values.iter().enumerate() {
+        // The booleans of reified calls are printed as booleans.
+        let is_bool = model.text.contains(&format!("var bool: x{i} "));
+        if is_bool {
+            out.push_str(&format!("x{i} = {};\n", *v == 1));
+        } else {
+            out.push_str(&format!("x{i} = {v};\n"));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    #[test]
+    fn every_builtin_over_edge_values_answers_as_brute_force(model in random_model()) {
+        let items = flatzinc::parse(&model.text).expect("the generated model parses");
+        let built = flatzinc::build(&items);
+        prop_assert!(built.is_ok(), "{}\nrefused: {:?}", model.text, built.err());
+        let built = built.unwrap();
+        let mut out = Vec::new();
+        let options = Options { all: true, ..Options::default() };
+        let status = flatzinc::run(&built, &options, &mut out).expect("runs");
+        let out = String::from_utf8(out).unwrap();
+        let found: Vec<String> = out
+            .split("----------\n")
+            .filter(|block| block.contains(" = "))
+            .map(str::to_owned)
+            .collect();
+        let distinct: BTreeSet<String> = found.iter().cloned().collect();
+        prop_assert_eq!(distinct.len(), found.len(), "a solution printed twice:\n{}", model.text);
+        let expected = expected(&model);
+        prop_assert_eq!(&distinct, &expected, "{}", model.text);
+        if expected.is_empty() {
+            prop_assert_eq!(status, Status::Unsatisfiable, "{}", model.text);
+            prop_assert_eq!(out.as_str(), "=====UNSATISFIABLE=====\n", "{}", model.text);
+        } else {
+            prop_assert_eq!(status, Status::Complete, "{}", model.text);
+            prop_assert!(out.ends_with("==========\n"), "{}", model.text);
+        }
+    }
+}
