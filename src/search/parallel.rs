@@ -46,6 +46,18 @@ const MAX_SUBTREES_PER_THREAD: usize = 32 * 64;
 /// The most memory the recorded domains of a split may take, roughly.
 const MAX_SPLIT_BYTES: usize = 64 << 20;
 
+/// The most solutions a split records above its depth: past them, the rest of the tree is one
+/// last subtree (a model whose solutions come at the first decisions is split no further).
+const MAX_SPLIT_SOLUTIONS: usize = 1024;
+
+/// A thread listing solutions of a subtree whose turn has not come sends them in chunks of
+/// this many (those of the subtree being handed over go one at a time, as they are found).
+const CHUNK: usize = 64;
+
+/// The most solutions a thread keeps waiting for the caller in a subtree that is not yet its
+/// turn, before it pauses: listing holds at most about `threads ×` this many.
+const MAX_AHEAD: usize = 4096;
+
 /// What a parallel search shares between its threads.
 struct Context<'a> {
     model: &'a Model,
@@ -126,13 +138,15 @@ enum End {
     Interrupted,
 }
 
-/// What a thread found in one subtree.
+/// What a thread found in one subtree, or in its next part when listing (the solutions come
+/// in chunks, the last one with how the subtree ended).
 struct Found {
     index: usize,
     /// The solutions, in order, when they are listed.
     solutions: Vec<Solution>,
     count: u64,
-    end: End,
+    /// How the subtree ended; `None` for a chunk with more to come.
+    end: Option<End>,
 }
 
 /// What the caller wants of the solutions.
@@ -484,8 +498,9 @@ fn snapshot_bytes(model: &Model) -> usize {
 }
 
 /// Runs the sequential search from the engine's root down to `depth`, recording the subtrees
-/// at that depth and the solutions above it. Past `cap` subtrees, a deeper split is abandoned
-/// (`None`) and the first one, at depth 1, records the rest of the tree as one last subtree.
+/// at that depth and the solutions above it. Past `cap` subtrees or [`MAX_SPLIT_SOLUTIONS`]
+/// solutions, a deeper split is abandoned (`None`) and the first one, at depth 1, records the
+/// rest of the tree as one last subtree.
 fn split_at<V: VariableOrder, W: ValueOrder>(
     context: &Context<'_>,
     limits: &Limits,
@@ -508,6 +523,7 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
     // Where to pause: at `depth`, or, once the cap is reached at depth 1, at the next node at
     // the root, whose subtree is all that is left of the tree.
     let mut pause_depth = depth;
+    let mut solutions = 0;
     loop {
         // Each trial counts its own decisions against what is left of the decision limit; only
         // those of the split kept are added to the threads' count (the others are done again).
@@ -529,10 +545,21 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
             stats: &mut split.stats,
         });
         match step {
-            Step::Solution => split.tasks.push(Task::Solution(Solution::from_domains(
-                context.model,
-                engine.domains(),
-            ))),
+            Step::Solution => {
+                split.tasks.push(Task::Solution(Solution::from_domains(
+                    context.model,
+                    engine.domains(),
+                )));
+                solutions += 1;
+                if solutions >= MAX_SPLIT_SOLUTIONS {
+                    if depth > 1 {
+                        return None; // Keep the shallower split.
+                    }
+                    // Enough kept: the next node is at the root, and its subtree, all that
+                    // is left of the tree, is one last subtree.
+                    pause_depth = 0;
+                }
+            }
             Step::Exhausted => break,
             Step::Limit(_) if budget.paused() => {
                 split.tasks.push(Task::Subtree(split.subtrees.len()));
@@ -580,7 +607,13 @@ where
             Task::Subtree(_) => None,
         });
         let found = match want {
-            Want::Count { .. } => solutions.count() as u64,
+            Want::Count { max } => {
+                let found = solutions.count() as u64;
+                if found >= *max {
+                    return ((*max, Some(Limit::Solutions)), stats);
+                }
+                found
+            }
             Want::Each(visit) => {
                 let mut found = 0;
                 for solution in solutions {
@@ -610,6 +643,8 @@ where
         return ((max, Some(Limit::Solutions)), stats);
     }
     let next = AtomicUsize::new(0);
+    // The subtree whose solutions the caller is being handed (listing).
+    let turn = AtomicUsize::new(0);
     let subtrees = &split.subtrees;
     let (sender, receiver) = mpsc::channel::<Found>();
     let result = thread::scope(|scope| {
@@ -618,7 +653,7 @@ where
                 let sender = sender.clone();
                 let mut variable_order = variable_order.clone();
                 let mut value_order = value_order.clone();
-                let (next, counted) = (&next, &counted);
+                let (next, counted, turn) = (&next, &counted, &turn);
                 scope.spawn(move || {
                     let mut engine = context.engine();
                     let share = context.shared_nodes.map(NodeShare::new);
@@ -634,6 +669,8 @@ where
                         value_order.start_run(0);
                         let mut solutions = Vec::new();
                         let mut count = 0;
+                        let mut ahead = 0;
+                        let mut cut = false;
                         let end = search_subtree(
                             context,
                             &mut engine,
@@ -645,6 +682,33 @@ where
                                 count += 1;
                                 if listing {
                                     solutions.push(solution());
+                                    // The subtree being handed over sends each solution at
+                                    // once; the others, in chunks.
+                                    let now = turn.load(Ordering::Relaxed) >= index;
+                                    if now || solutions.len() >= CHUNK {
+                                        let chunk = Found {
+                                            index,
+                                            solutions: std::mem::take(&mut solutions),
+                                            count: 0,
+                                            end: None,
+                                        };
+                                        if sender.send(chunk).is_err() {
+                                            cut = true;
+                                            return ControlFlow::Break(());
+                                        }
+                                        ahead += CHUNK;
+                                        if now {
+                                            ahead = 0;
+                                        }
+                                        // Not yet this subtree's turn: wait rather than pile
+                                        // up solutions the caller may never want.
+                                        while ahead >= MAX_AHEAD
+                                            && turn.load(Ordering::Relaxed) < index
+                                            && !context.stop.load(Ordering::Relaxed)
+                                        {
+                                            thread::sleep(Duration::from_millis(1));
+                                        }
+                                    }
                                 } else if max < u64::MAX
                                     && counted.fetch_add(1, Ordering::Relaxed) + 1 >= max
                                 {
@@ -657,9 +721,9 @@ where
                             index,
                             solutions,
                             count,
-                            end,
+                            end: Some(end),
                         };
-                        if sender.send(found).is_err() {
+                        if cut || sender.send(found).is_err() {
                             break;
                         }
                     }
@@ -673,7 +737,9 @@ where
         drop(sender);
         let result = match want {
             Want::Count { .. } => gather_count(&receiver, above, max),
-            Want::Each(visit) => gather_in_order(&receiver, split.tasks, context.stop, visit),
+            Want::Each(visit) => {
+                gather_in_order(&receiver, split.tasks, context.stop, &turn, visit)
+            }
         };
         drop(receiver);
         for worker in workers {
@@ -697,7 +763,7 @@ fn gather_count(receiver: &mpsc::Receiver<Found>, above: u64, max: u64) -> (u64,
     let mut stopped_by = None;
     for found in receiver {
         total += found.count;
-        if let End::Limit(limit) = found.end {
+        if let Some(End::Limit(limit)) = found.end {
             stopped_by.get_or_insert(limit);
         }
     }
@@ -708,16 +774,18 @@ fn gather_count(receiver: &mpsc::Receiver<Found>, above: u64, max: u64) -> (u64,
     }
 }
 
-/// Hands the solutions to `visit` in the order of `tasks` as the subtrees are finished: the
-/// number handed over and the limit that stopped the search (`None` if every solution was
-/// handed over or `visit` asked to stop).
+/// Hands the solutions to `visit` in the order of `tasks`, those of each subtree as its
+/// chunks arrive (the chunks of later subtrees wait their turn, which `turn` tells the
+/// threads): the number handed over and the limit that stopped the search (`None` if every
+/// solution was handed over or `visit` asked to stop).
 fn gather_in_order(
     receiver: &mpsc::Receiver<Found>,
     tasks: Vec<Task>,
     stop: &AtomicBool,
+    turn: &AtomicUsize,
     visit: &mut dyn FnMut(Solution) -> ControlFlow<()>,
 ) -> (u64, Option<Limit>) {
-    let mut finished: BTreeMap<usize, Found> = BTreeMap::new();
+    let mut waiting: BTreeMap<usize, std::collections::VecDeque<Found>> = BTreeMap::new();
     let mut handed = 0;
     let mut stopped_by = None;
     let mut hand = |solution: Solution, handed: &mut u64| {
@@ -729,42 +797,48 @@ fn gather_in_order(
         flow
     };
     for task in tasks {
-        let found = match task {
+        let index = match task {
             Task::Solution(solution) => {
                 if hand(solution, &mut handed).is_break() {
                     return (handed, None);
                 }
                 continue;
             }
-            Task::Subtree(index) => loop {
-                if let Some(found) = finished.remove(&index) {
-                    break found;
-                }
-                match receiver.recv() {
+            Task::Subtree(index) => index,
+        };
+        turn.store(index, Ordering::Relaxed);
+        let end = loop {
+            let part = match waiting.get_mut(&index).and_then(|parts| parts.pop_front()) {
+                Some(part) => part,
+                None => match receiver.recv() {
                     Ok(found) => {
-                        if let End::Limit(limit) = found.end {
+                        if let Some(End::Limit(limit)) = found.end {
                             stopped_by.get_or_insert(limit);
                         }
-                        finished.insert(found.index, found);
+                        waiting.entry(found.index).or_default().push_back(found);
+                        continue;
                     }
                     // Every thread has ended without this subtree: they were stopped, and the
                     // limit that stopped them has been reported.
                     Err(_) => return (handed, stopped_by.or(Some(Limit::Cancelled))),
+                },
+            };
+            for solution in part.solutions {
+                if hand(solution, &mut handed).is_break() {
+                    return (handed, None);
                 }
-            },
-        };
-        let end = found.end;
-        for solution in found.solutions {
-            if hand(solution, &mut handed).is_break() {
-                return (handed, None);
             }
-        }
+            if let Some(end) = part.end {
+                break end;
+            }
+        };
+        waiting.remove(&index);
         if end != End::Exhausted {
             // The first unfinished subtree: nothing is known of what follows. Wait for the
             // threads to stop, and for the report of the limit that stopped them.
             stop.store(true, Ordering::Relaxed);
             for found in receiver {
-                if let End::Limit(limit) = found.end {
+                if let Some(End::Limit(limit)) = found.end {
                     stopped_by.get_or_insert(limit);
                 }
             }

@@ -656,3 +656,62 @@ fn decision_variables_keep_the_search_off_auxiliary_variables() {
     let mut default = model.solver().with_decision_variables(&[]).unwrap();
     assert_eq!(default.count().solutions, all);
 }
+
+/// A parallel count stops at its maximum even when every solution comes at the first
+/// decision, above any split (each value of `x` fixes `y`): the split keeps no more than a
+/// bounded number of solutions, and the count never exceeds what was asked.
+#[test]
+fn a_parallel_count_never_exceeds_its_maximum_on_shallow_solutions() {
+    let mut model = Model::new();
+    let x = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    let y = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    model.post(cspkit::NotEqual::new(x, y)).unwrap();
+    model.post((LinearExpr::from(x) + y).eq(-1)).unwrap();
+    let two = NonZeroUsize::new(2).unwrap();
+    for max in [1, 3, 2000] {
+        let mut solver = model
+            .solver()
+            .with_time_limit(std::time::Duration::from_secs(60));
+        let count = solver.count_up_to_parallel(max, two);
+        assert_eq!(count.solutions, max);
+        assert_eq!(count.stopped_by, Some(Limit::Solutions));
+        // Bounded work: not a pass over four billion values of x.
+        assert!(solver.stats().decisions < 100 * max + 10_000, "{max}");
+    }
+}
+
+/// A parallel listing hands over each solution of the subtree whose turn it is as soon as it
+/// is found: a caller that stops after three stops the search at once, not after the first
+/// subtree (all 16-Queens placements with the first queen in the corner) is finished.
+#[test]
+fn a_parallel_listing_that_stops_early_stops_the_search_early() {
+    let queens = Queens::new(16).unwrap();
+    for threads in [2, 3] {
+        let mut solver = queens.model().solver();
+        let mut found = Vec::new();
+        let stopped_by =
+            solver.for_each_solution_parallel(NonZeroUsize::new(threads).unwrap(), |s| {
+                found.push(s.values().to_vec());
+                if found.len() == 3 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+        assert_eq!(stopped_by, None);
+        let first: Vec<Vec<i32>> = queens
+            .model()
+            .solver()
+            .solutions()
+            .take(3)
+            .map(|s| s.values().to_vec())
+            .collect();
+        assert_eq!(found, first);
+        // The corner's subtree alone takes millions of decisions.
+        assert!(
+            solver.stats().decisions < 200_000,
+            "{} decisions",
+            solver.stats().decisions
+        );
+    }
+}
