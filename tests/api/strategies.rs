@@ -715,3 +715,28 @@ fn a_parallel_listing_that_stops_early_stops_the_search_early() {
         );
     }
 }
+
+/// The least-constraining-value order spends a bounded amount of work per decision even over
+/// the whole 32-bit range (counting a neighbour's values costs their number), so a time limit
+/// stops it: a decision used to count four billion values per value tried.
+#[test]
+fn least_constraining_values_stay_within_a_time_limit_on_the_widest_domains() {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut model = Model::new();
+        let x = model.new_var(i32::MIN..=i32::MAX).unwrap();
+        let y = model.new_var(i32::MIN..=i32::MAX).unwrap();
+        model.post(cspkit::NotEqual::new(x, y)).unwrap();
+        model.post((LinearExpr::from(x) + y).eq(-1)).unwrap();
+        let mut solver = model
+            .solver()
+            .with_value_order(cspkit::LeastConstraining::new())
+            .with_time_limit(std::time::Duration::from_millis(500));
+        let count = solver.count();
+        let _ = sender.send(count.stopped_by);
+    });
+    let stopped_by = receiver
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a 0.5 s time limit ends the search well within a minute");
+    assert_eq!(stopped_by, Some(Limit::Time));
+}

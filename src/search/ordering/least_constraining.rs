@@ -17,7 +17,8 @@ use crate::search::pairs::{free_domain, without_clashes};
 /// `x` fixed (all the pair tests of that value at once), and a pass over the neighbours'
 /// domains. So that a decision on a large model stays bounded (limits are checked between
 /// decisions, not during one), a decision stops after a budget of work ([`DEFAULT_BUDGET`] by
-/// default, a constraint of `k` variables costing `k`):
+/// default, a constraint of `k` variables costing `k`, and counting the values of a neighbour
+/// costing its domain's size):
 /// the values scored by then are tried first, by their counts, and the others after them in
 /// ascending order.
 ///
@@ -41,7 +42,7 @@ impl Default for LeastConstraining {
 
 impl LeastConstraining {
     /// The work a decision may spend by default, in constraint propagations times the size of
-    /// their scopes.
+    /// their scopes, plus the sizes of the neighbours' domains counted.
     pub const DEFAULT_BUDGET: usize = 1_000_000;
 
     /// The order.
@@ -92,6 +93,8 @@ impl LeastConstraining {
                 if y == var || view.domain(y).is_fixed() {
                     continue;
                 }
+                // Counting goes through the neighbour's values: a wide domain costs its size.
+                *budget = budget.checked_sub(view.domain(y).size())?;
                 let allowed = &self.scratch[y.index()];
                 count += view
                     .domain(y)
