@@ -304,6 +304,9 @@ impl<'m> Engine<'m> {
             }
             let view = view.with_branch(self.branch.as_deref());
             let chosen = run.variable_order.select_variable(&view);
+            if let Some(var) = chosen {
+                self.check_choice(run.model, var);
+            }
             // Once the decision variables are fixed, the others in input order.
             let rest = || view.with_branch(None).unfixed().next();
             let var = match chosen.or_else(rest) {
@@ -350,6 +353,27 @@ impl<'m> Engine<'m> {
             let parent = self.node;
             failed = self.decide(run, var, value, parent, tried);
         }
+    }
+
+    /// Stops with a message naming the fault if a variable order broke its contract: a
+    /// variable of another model, or one already fixed (branching on it would loop).
+    fn check_choice(&self, model: &Model, var: VarId) {
+        assert!(
+            model.owns(var),
+            "the variable order chose {var:?}, which is not a variable of the model being solved"
+        );
+        let open = if self.textbook {
+            !self.decided[var.index()]
+        } else {
+            !self.domains[var.index()].is_fixed()
+        };
+        assert!(
+            open,
+            "the variable order chose {}, which is already {} (an order must return a \
+             variable still to branch on, from SearchView::unfixed, or None)",
+            model.var_name(var),
+            if self.textbook { "assigned" } else { "fixed" },
+        );
     }
 
     /// Makes the decision `var = value` (or `var ≤ value`) at node `parent`, and propagates it;

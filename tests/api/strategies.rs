@@ -16,8 +16,8 @@ use cspkit::models::queens::Queens;
 use cspkit::{
     AllDifferent, Ascending, Comparison, Constraint, DomainOverDegree, EventRecorder, InputOrder,
     Limit, Linear, LinearExpr, MiddleOut, Model, Outcome, PropagationLevel, RandomValue,
-    RestartPolicy, SearchEvent, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder,
-    VarId, VariableOrder,
+    RestartPolicy, SearchEvent, SearchView, SmallestDomain, SmallestDomainRandomTies, Solver,
+    ValueOrder, VarId, VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -739,4 +739,44 @@ fn least_constraining_values_stay_within_a_time_limit_on_the_widest_domains() {
         .recv_timeout(std::time::Duration::from_secs(60))
         .expect("a 0.5 s time limit ends the search well within a minute");
     assert_eq!(stopped_by, Some(Limit::Time));
+}
+
+/// A variable order that breaks its contract is stopped with a message naming the fault, not
+/// left to loop (a fixed variable branched on again and again) or to index out of bounds (a
+/// variable of a larger model).
+#[test]
+fn a_variable_order_that_breaks_its_contract_is_named() {
+    let message = |payload: Box<dyn std::any::Any + Send>| -> String {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_default()
+    };
+    let mut model = Model::new();
+    let x = model.new_named_var("x", 1..=1).unwrap();
+    let ys = model.new_named_vars("y", 2, 1..=3).unwrap();
+    model.post(AllDifferent::new(&ys)).unwrap();
+    let mut bigger = Model::new();
+    let foreign = bigger.new_vars(50, 0..=1).unwrap()[40];
+    let cases: Vec<(
+        Box<dyn Fn(&SearchView<'_>) -> Option<VarId> + Send + Sync>,
+        &str,
+    )> = vec![
+        (
+            Box::new(move |_: &SearchView<'_>| Some(x)),
+            "x, which is already fixed",
+        ),
+        (
+            Box::new(move |_: &SearchView<'_>| Some(foreign)),
+            "which is not a variable of the model being solved",
+        ),
+    ];
+    for (order, expected) in cases {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            model.solver().with_variable_order(order).count()
+        }));
+        let text = message(result.expect_err("the search stops"));
+        assert!(text.contains(expected), "{text}");
+    }
 }

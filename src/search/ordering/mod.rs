@@ -248,6 +248,13 @@ pub trait VariableOrder {
     ///
     /// Returning `None` while some variable is unfixed is a bug in the order; the engine then
     /// falls back to the first unfixed variable (and says so in debug builds).
+    ///
+    /// # Panics
+    ///
+    /// The search panics, with a message naming the variable, if the order returns a variable
+    /// that is not one of the model's, or one that is already fixed (already assigned, with
+    /// textbook forward checking): branching on it would never end. Choose among
+    /// [`SearchView::unfixed`].
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId>;
 
     /// Prepares the order for a search from the root.
