@@ -260,7 +260,7 @@ proptest! {
             let (sequential, _) = collect_solutions(&mut solver());
             let sequential_stats = {
                 let mut solver = solver();
-                let _ = solver.count();
+                solver.count();
                 solver.stats()
             };
             for jobs in 1..=4 {
@@ -497,7 +497,7 @@ fn the_node_limit_of_a_parallel_search_counts_the_solvers_earlier_decisions_too(
     // A fresh solver with room for the whole tree counts everything.
     let nodes = {
         let mut solver = queens.model().solver();
-        let _ = solver.count();
+        solver.count();
         solver.stats().nodes
     };
     let mut solver = queens.model().solver().with_node_limit(nodes + 1);
@@ -561,4 +561,18 @@ fn every_restart_run_keeps_the_fixes_of_restart_with() {
         assert_eq!(solution[rows[0]], column);
         assert!(queens.model().is_solution(solution.values()));
     }
+}
+
+/// Counting only for the statistics is an ordinary statement: with `unused_must_use` denied,
+/// this test would not compile if `Count` asked to be used.
+#[test]
+#[deny(unused_must_use)]
+fn a_count_run_for_its_statistics_needs_no_binding() {
+    let queens = Queens::new(6).unwrap();
+    let mut solver = queens.model().solver();
+    solver.count();
+    assert_eq!(solver.stats().solutions, 4);
+    let mut limited = queens.model().solver().with_node_limit(3);
+    limited.count_up_to(10);
+    assert!(limited.stats().nodes <= 3);
 }
