@@ -106,7 +106,7 @@ impl Model {
                 )));
             }
         };
-        let result = self.new_var(low..=high)?;
+        let result = self.new_auxiliary(low..=high)?;
         self.post(expr.eq(result))?;
         Ok(result)
     }
@@ -201,7 +201,7 @@ impl Model {
                     source,
                 }
             })?;
-        let z = self.new_var(domain)?;
+        let z = self.new_auxiliary(domain)?;
         self.post(Arithmetic::new(operation, x, y, z))?;
         Ok(z)
     }
@@ -239,7 +239,7 @@ impl Model {
         }
         let low = vars.iter().filter_map(|&v| self.domain(v).min()).min();
         let high = vars.iter().filter_map(|&v| self.domain(v).max()).max();
-        let result = self.new_var(low.unwrap_or(0)..=high.unwrap_or(0))?;
+        let result = self.new_auxiliary(low.unwrap_or(0)..=high.unwrap_or(0))?;
         let constraint = if maximum {
             Extremum::maximum(vars, result)
         } else {
@@ -255,7 +255,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn reify_in(&mut self, x: VarId, values: &[i32]) -> Result<BoolVar, ModelError> {
-        let b = self.new_bool()?;
+        let b = self.new_auxiliary_bool()?;
         self.post(Member::reified(x, values, b.var()))?;
         Ok(b)
     }
@@ -270,12 +270,13 @@ impl Model {
         &mut self,
         constraint: impl Constraint + 'static,
     ) -> Result<BoolVar, ModelError> {
-        let b = self.new_bool()?;
+        let b = self.new_auxiliary_bool()?;
         self.post(Reified::new(constraint, b.var()))?;
         Ok(b)
     }
 
-    /// `b ⇒ constraint` for any constraint ([`Reified::implied`]).
+    /// `b ⇒ constraint` for any constraint ([`Reified::implied`]), for a boolean `b` negated
+    /// or not: `imply_constraint(!b, c)` says that `c` holds when `b` is false.
     ///
     /// # Errors
     ///
@@ -285,7 +286,7 @@ impl Model {
         b: BoolVar,
         constraint: impl Constraint + 'static,
     ) -> Result<(), ModelError> {
-        self.post(Reified::implied(constraint, b.var()))?;
+        self.post(Reified::with_polarity(constraint, b.polarity(), true))?;
         Ok(())
     }
 }
