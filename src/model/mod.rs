@@ -200,7 +200,7 @@ impl Model {
 
     /// Whether `var` was created by a modelling shortcut rather than declared: the result
     /// variables of [`Model::var_for`], [`Model::abs`], [`Model::times`] and the other
-    /// operations, [`Model::min`], [`Model::max`], the booleans of
+    /// operations, [`Model::product`], [`Model::min`], [`Model::max`], the booleans of
     /// [`Model::reify`], [`Model::reify_in`] and [`Model::reify_constraint`], and the booleans
     /// reification makes for itself. [`Model::display_solution`] leaves them out.
     ///

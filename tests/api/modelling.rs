@@ -1,5 +1,5 @@
 //! The modelling shortcuts: variables for results (`abs`, `times`, `div`, `modulo`, `pow`,
-//! `min`, `max`, `var_for`), `restrict`, and reification of membership and of any constraint,
+//! `product`, `min`, `max`, `var_for`), `restrict`, and reification of membership and of any constraint,
 //! against their definitions on every pair of values, at every level.
 
 use crate::common;
@@ -55,6 +55,54 @@ proptest! {
                 .collect();
             found.sort_unstable();
             prop_assert_eq!(&found, &expected, "{} at {:?}", operation, level);
+        }
+    }
+
+    #[test]
+    fn a_product_variable_takes_exactly_the_products(
+        factors in proptest::collection::vec(values(), 0..=3), repeat in any::<bool>(),
+    ) {
+        let mut model = Model::new();
+        let mut xs: Vec<_> = factors.iter().map(|d| model.new_var(d.clone()).unwrap()).collect();
+        if repeat && !xs.is_empty() {
+            xs.push(xs[0]); // x · … · x: a repeated factor
+        }
+        let z = model.product(&xs).unwrap();
+        // Every assignment of the distinct factors, with its product.
+        let mut expected: Vec<Vec<i32>> = vec![Vec::new()];
+        for d in &factors {
+            expected = expected
+                .iter()
+                .flat_map(|row| d.iter().map(move |&v| [row.clone(), vec![v]].concat()))
+                .collect();
+        }
+        let product = |row: &[i32]| -> i32 {
+            xs.iter().map(|x| row[x.index()]).product()
+        };
+        let mut products: Vec<i32> = expected.iter().map(|row| product(row)).collect();
+        products.sort_unstable();
+        products.dedup();
+        let domain: Vec<i32> = model.domain(z).iter().collect();
+        if repeat {
+            // Positions are independent factors for the domain: it may hold more.
+            prop_assert!(products.iter().all(|p| domain.contains(p)), "{:?} {:?}", domain, products);
+        } else {
+            prop_assert_eq!(domain, products);
+        }
+        for row in &mut expected {
+            let p = product(row);
+            row.push(p);
+        }
+        expected.sort();
+        for level in LEVELS {
+            let mut found: Vec<Vec<i32>> = model
+                .solver()
+                .with_propagation(level)
+                .solutions()
+                .map(|s| s.values().to_vec())
+                .collect();
+            found.sort();
+            prop_assert_eq!(&found, &expected, "at {:?}", level);
         }
     }
 
