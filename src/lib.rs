@@ -78,8 +78,8 @@
 //! [`Distance`] (`|x − y| op c`) cover two variables; all share [`Comparison`]. Grids and
 //! arrays of named variables come from [`Model::new_grid`] and [`Model::new_named_vars`], and
 //! [`Model::var_by_name`] finds a variable again. The `examples/` directory holds worked
-//! puzzles: SEND + MORE = MONEY, map colouring, magic squares, Killer Sudoku, the zebra puzzle
-//! and Kakuro.
+//! puzzles: SEND + MORE = MONEY, map colouring, magic squares, Killer Sudoku, the zebra puzzle,
+//! Kakuro and KenKen ([`Model::product`] for its `×` cages).
 //!
 //! ```
 //! use cspkit::{AllDifferent, LinearExpr, Model};
@@ -227,7 +227,7 @@ pub mod teach;
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
 pub use constraints::{
     Among, Arithmetic, Circuit, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq, Member,
-    Operation, Regular, Reified,
+    Operation, Product, Regular, Reified,
 };
 pub use constraints::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,

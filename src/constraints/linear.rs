@@ -252,6 +252,11 @@ impl Linear {
         self.constant
     }
 
+    /// Whether building found an argument error, which posting reports.
+    pub(crate) fn is_invalid(&self) -> bool {
+        self.invalid.is_some()
+    }
+
     /// The error `prepare` reports for an argument problem, naming variables through `model`.
     fn argument_error(&self, model: &ModelView<'_>) -> Option<ModelError> {
         let detail = match self.invalid? {

@@ -40,8 +40,12 @@ pub struct Member {
     scope: SmallVec<[VarId; 2]>,
     /// Ascending, without repeats.
     values: Vec<i32>,
-    /// Only `b ⇒ x ∈ values`.
+    /// Only `b ⇒ condition`.
     implied: bool,
+    /// The value of `b` that stands for true: 1, or 0 for a negated boolean.
+    truth: i32,
+    /// The condition is `x ∈ values` (true) or `x ∉ values` (false).
+    inside: bool,
 }
 
 impl Member {
@@ -60,6 +64,22 @@ impl Member {
         Member::build(&[x, b], values, true)
     }
 
+    /// `b ⇔ x ∈ values` (`inside`) or `b ⇔ x ∉ values`, `b ⇒ …` if `implied`, where `b` is
+    /// true when its variable takes `truth` (1, or 0 for a negated boolean).
+    pub(crate) fn with_polarity(
+        x: VarId,
+        values: &[i32],
+        (b, truth): (VarId, i32),
+        inside: bool,
+        implied: bool,
+    ) -> Member {
+        Member {
+            truth,
+            inside,
+            ..Member::build(&[x, b], values, implied)
+        }
+    }
+
     fn build(scope: &[VarId], values: &[i32], implied: bool) -> Member {
         let mut values = values.to_vec();
         values.sort_unstable();
@@ -68,6 +88,8 @@ impl Member {
             scope: SmallVec::from_slice(scope),
             values,
             implied,
+            truth: 1,
+            inside: true,
         }
     }
 
@@ -83,11 +105,12 @@ impl Constraint for Member {
     }
 
     fn check(&self, values: &[i32]) -> bool {
-        let inside = self.values.binary_search(&values[0]).is_ok();
+        let holds = self.values.binary_search(&values[0]).is_ok() == self.inside;
         match values.get(1) {
-            None => inside,
-            Some(&b) if self.implied => b == 0 || (b == 1 && inside),
-            Some(&b) => (b == 1 && inside) || (b == 0 && !inside),
+            None => holds,
+            Some(&b) if b != 0 && b != 1 => false,
+            Some(&b) if self.implied => b != self.truth || holds,
+            Some(&b) => (b == self.truth) == holds,
         }
     }
 
@@ -97,28 +120,35 @@ impl Constraint for Member {
         }
         let x = self.scope[0];
         let Some(&b) = self.scope.get(1) else {
-            ctx.retain_sorted(x, &self.values)?;
+            keep_in_or_out(ctx, x, &self.values, self.inside)?;
             return Ok(());
         };
         ctx.remove_below(b, 0)?;
         ctx.remove_above(b, 1)?;
         match ctx.value(b) {
-            Some(1) => {
-                keep_in_or_out(ctx, x, &self.values, true)?;
+            Some(value) if value == self.truth => {
+                keep_in_or_out(ctx, x, &self.values, self.inside)?;
             }
             Some(_) if !self.implied => {
-                keep_in_or_out(ctx, x, &self.values, false)?;
+                keep_in_or_out(ctx, x, &self.values, !self.inside)?;
             }
             Some(_) => {}
-            None => match standing(ctx.domain(x), &self.values) {
-                Standing::Inside if !self.implied => {
-                    ctx.fix(b, 1)?;
+            None => {
+                let holds = match standing(ctx.domain(x), &self.values) {
+                    Standing::Inside => Some(self.inside),
+                    Standing::Outside => Some(!self.inside),
+                    Standing::Undecided => None,
+                };
+                match holds {
+                    Some(true) if !self.implied => {
+                        ctx.fix(b, self.truth)?;
+                    }
+                    Some(false) => {
+                        ctx.fix(b, 1 - self.truth)?;
+                    }
+                    _ => {}
                 }
-                Standing::Outside => {
-                    ctx.fix(b, 0)?;
-                }
-                _ => {}
-            },
+            }
         }
         Ok(())
     }
@@ -129,5 +159,65 @@ impl Constraint for Member {
 
     fn is_idempotent(&self, level: PropagationLevel) -> bool {
         level != PropagationLevel::None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::{ConformanceTest, Consistency};
+
+    #[test]
+    fn every_polarity_and_side_is_domain_consistent() {
+        // b ⇔ / ⇒ x ∈ values or x ∉ values, with b read as true on 1 or on 0.
+        let build = |vars: &[VarId], random: &mut crate::conformance::SplitMix64| {
+            let values: Vec<i32> = (0..random.below(4))
+                .map(|_| random.value_in(-2..=3))
+                .collect();
+            let truth = i32::from(random.chance(1, 2));
+            Member::with_polarity(
+                vars[0],
+                &values,
+                (vars[1], truth),
+                random.chance(1, 2),
+                random.chance(1, 2),
+            )
+        };
+        for repeated in [false, true] {
+            let mut test = ConformanceTest::with_parameters(2, -2..=3, build).cases(600);
+            test = if repeated {
+                test.repeated_variables()
+            } else {
+                test.require(PropagationLevel::Forward, Consistency::Domain)
+                    .require(PropagationLevel::Full, Consistency::Domain)
+            };
+            test.assert_conforms();
+        }
+    }
+
+    #[test]
+    fn a_negated_boolean_outside_the_set_is_the_plain_membership() {
+        // ¬b ⇔ x ∉ {1, 2} accepts exactly what b ⇔ x ∈ {1, 2} accepts.
+        let plain = Member::reified(
+            VarId { model: 0, index: 0 },
+            &[1, 2],
+            VarId { model: 0, index: 1 },
+        );
+        let turned = Member::with_polarity(
+            VarId { model: 0, index: 0 },
+            &[1, 2],
+            (VarId { model: 0, index: 1 }, 0),
+            false,
+            false,
+        );
+        for x in -1..=3 {
+            for b in -1..=2 {
+                assert_eq!(
+                    plain.check(&[x, b]),
+                    turned.check(&[x, b]),
+                    "x = {x}, b = {b}"
+                );
+            }
+        }
     }
 }

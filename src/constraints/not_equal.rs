@@ -7,7 +7,8 @@ use crate::kernel::PropagationLevel;
 /// `x ≠ y + offset`: the binary disequality, with an optional constant offset.
 ///
 /// The offset is what N-Queens diagonals need: queens in rows `i` and `j` (columns `qᵢ`, `qⱼ`)
-/// share a diagonal exactly when `qᵢ = qⱼ ± (j − i)`.
+/// share a diagonal exactly when `qᵢ = qⱼ − (j − i)`, and an anti-diagonal exactly when
+/// `qᵢ = qⱼ + (j − i)`.
 ///
 /// Propagation: at [`PropagationLevel::None`] it fails once both variables are fixed to values
 /// that violate it; at `Forward` and `Full` (the same here, and arc consistent), once one

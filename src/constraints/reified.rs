@@ -46,6 +46,8 @@ pub struct Reified<C> {
     /// `c`'s scope, then `b`.
     scope: Vec<VarId>,
     implied: bool,
+    /// The value of `b` that stands for true: 1, or 0 for a negated boolean.
+    truth: i32,
     name: String,
 }
 
@@ -60,6 +62,19 @@ impl<C: Constraint> Reified<C> {
         Reified::build(constraint, b, true)
     }
 
+    /// `b ⇔ constraint` (`b ⇒ constraint` if `implied`), where `b` is true when its variable
+    /// takes `truth` (1, or 0 for a negated boolean).
+    pub(crate) fn with_polarity(
+        constraint: C,
+        (b, truth): (VarId, i32),
+        implied: bool,
+    ) -> Reified<C> {
+        Reified {
+            truth,
+            ..Reified::build(constraint, b, implied)
+        }
+    }
+
     fn build(constraint: C, b: VarId, implied: bool) -> Reified<C> {
         let mut scope = constraint.scope().to_vec();
         scope.push(b);
@@ -72,6 +87,7 @@ impl<C: Constraint> Reified<C> {
             constraint,
             scope,
             implied,
+            truth: 1,
             name,
         }
     }
@@ -100,8 +116,8 @@ impl<C: Constraint> Constraint for Reified<C> {
     fn check(&self, values: &[i32]) -> bool {
         let (inner, b) = values.split_at(values.len() - 1);
         match b[0] {
-            1 => self.constraint.check(inner),
-            0 => self.implied || !self.constraint.check(inner),
+            value if value == self.truth => self.constraint.check(inner),
+            0 | 1 => self.implied || !self.constraint.check(inner),
             _ => false,
         }
     }
@@ -118,7 +134,7 @@ impl<C: Constraint> Constraint for Reified<C> {
         ctx.remove_below(b, 0)?;
         ctx.remove_above(b, 1)?;
         match ctx.value(b) {
-            Some(1) => self.constraint.propagate(ctx),
+            Some(value) if value == self.truth => self.constraint.propagate(ctx),
             Some(_) => {
                 if !self.implied
                     && self
@@ -131,10 +147,10 @@ impl<C: Constraint> Constraint for Reified<C> {
             }
             None => {
                 if ctx.fails(&self.constraint) {
-                    ctx.fix(b, 0)?;
+                    ctx.fix(b, 1 - self.truth)?;
                 } else if !self.implied && self.fixed_values(ctx).is_some() {
                     // The probe accepted a fixed scope: the constraint holds.
-                    ctx.fix(b, 1)?;
+                    ctx.fix(b, self.truth)?;
                 }
                 Ok(())
             }
@@ -147,5 +163,45 @@ impl<C: Constraint> Constraint for Reified<C> {
 
     fn name(&self) -> &str {
         &self.name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Table;
+    use crate::conformance::ConformanceTest;
+
+    #[test]
+    fn a_boolean_true_on_0_conforms_at_every_level() {
+        let build = |vars: &[VarId], random: &mut crate::conformance::SplitMix64| {
+            let (inner, b) = vars.split_at(vars.len() - 1);
+            let tuples: Vec<Vec<i32>> = (0..random.below(8))
+                .map(|_| inner.iter().map(|_| random.value_in(-1..=2)).collect())
+                .collect();
+            let table = Table::new(inner, &tuples).expect("tuples of the scope's length");
+            Reified::with_polarity(table, (b[0], 0), random.chance(1, 2))
+        };
+        ConformanceTest::with_parameters(3, -1..=2, build)
+            .cases(400)
+            .assert_conforms();
+        ConformanceTest::with_parameters(3, -1..=2, build)
+            .repeated_variables()
+            .cases(400)
+            .assert_conforms();
+    }
+
+    #[test]
+    fn a_boolean_true_on_0_holds_when_it_is_0() {
+        let x = VarId { model: 0, index: 0 };
+        let b = VarId { model: 0, index: 1 };
+        let table = Table::new(&[x], [[1]]).expect("one tuple");
+        let reified = Reified::with_polarity(table.clone(), (b, 0), false);
+        let implied = Reified::with_polarity(table, (b, 0), true);
+        // b = 0 means "x = 1".
+        assert!(reified.check(&[1, 0]) && !reified.check(&[2, 0]));
+        assert!(reified.check(&[2, 1]) && !reified.check(&[1, 1]));
+        assert!(implied.check(&[2, 1]) && implied.check(&[1, 1]) && !implied.check(&[2, 0]));
+        assert!(!reified.check(&[1, 2]));
     }
 }

@@ -1,9 +1,10 @@
 //! [`IntView`]: a variable seen through an affine map, `scale · x + offset`.
 //!
 //! A view lets one constraint serve many shapes of argument without auxiliary variables or
-//! special cases: the diagonals of N-Queens are all-different over `q[i] + i` (offset views),
-//! `x ≥ -y` is a comparison with a minus view, `2·x` is a scale view; the boolean negation of
-//! a 0/1 variable `b` will be the view `1 − b` (scale −1, offset 1). Constraints written
+//! special cases: the diagonals and anti-diagonals of N-Queens are all-different over `q[i] − i`
+//! and `q[i] + i` (offset views), `x ≥ -y` is a comparison with a minus view, `2·x` is a scale
+//! view; a negated boolean `!b` is the view `1 − b` (scale −1, offset 1;
+//! [`BoolVar::view`](crate::BoolVar::view)). Constraints written
 //! against views read and prune through them, and the variable underneath is what the search
 //! sees.
 //!

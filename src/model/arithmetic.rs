@@ -1,10 +1,12 @@
 //! Modelling shortcuts that create a variable for a result: `|x|`, `x · y`, `x div y`,
-//! `x mod y`, `x ^ y`, `min`, `max`, a linear expression; narrowing a domain after creation;
-//! reifying any constraint.
+//! `x mod y`, `x ^ y`, `x₁ · … · xₙ`, `min`, `max`, a linear expression; narrowing a domain
+//! after creation; reifying any constraint.
 
 use smallvec::SmallVec;
 
-use crate::constraints::{Arithmetic, Constraint, Extremum, Member, Operation, Reified};
+use crate::constraints::{
+    Arithmetic, Constraint, Extremum, Member, Operation, Product, Reified, product_range,
+};
 use crate::domain::{Domain, IntoDomain};
 use crate::error::ModelError;
 use crate::ids::VarId;
@@ -99,7 +101,7 @@ impl Model {
                 )));
             }
         };
-        let result = self.new_var(low..=high)?;
+        let result = self.new_auxiliary(low..=high)?;
         self.post(expr.eq(result))?;
         Ok(result)
     }
@@ -194,8 +196,59 @@ impl Model {
                     source,
                 }
             })?;
-        let z = self.new_var(domain)?;
+        let z = self.new_auxiliary(domain)?;
         self.post(Arithmetic::new(operation, x, y, z))?;
+        Ok(z)
+    }
+
+    /// A new variable `x₁ · x₂ · … · xₙ` for the variables `factors` (1 for none), and the
+    /// [`Product`] constraint that links them: a KenKen `×` cage in one call, where
+    /// [`Model::times`] would need a chain of intermediate products.
+    ///
+    /// Its domain holds the products the factors' domains can give, listed exactly while that
+    /// takes fewer than 65,536 steps, as a covering range beyond (within `i32`); a variable
+    /// given twice counts as two factors there, so the list may hold more (`x · x` for `x` in
+    /// `{1, 2}` gets `{1, 2, 4}`), which the constraint then rules out.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`]; [`ModelError::InvalidDomain`] when no product of values
+    /// fits an `i32`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::Model;
+    ///
+    /// // A 3-cell "60×" cage of a 6×6 KenKen, its cells all different.
+    /// let mut model = Model::new();
+    /// let cells = model.new_vars(3, 1..=6)?;
+    /// let product = model.product(&cells)?;
+    /// model.fix(product, 60)?;
+    /// model.post(cspkit::AllDifferent::new(&cells))?;
+    /// assert_eq!(model.solver().count().solutions, 12); // {2, 5, 6} and {3, 4, 5}
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn product(&mut self, factors: &[VarId]) -> Result<VarId, ModelError> {
+        if let Some(&var) = factors.iter().find(|&&v| !self.owns(v)) {
+            return Err(ModelError::ForeignVariable {
+                context: "product".into(),
+                variable: format!("{var:?}"),
+            });
+        }
+        let domains: Vec<&Domain> = factors.iter().map(|&x| self.domain(x)).collect();
+        let domain = product_domain(&domains).map_err(|source| {
+            let names: Vec<String> = factors
+                .iter()
+                .map(|&x| self.var_name(x).into_owned())
+                .collect();
+            ModelError::InvalidDomain {
+                variable: format!("product({})", names.join(", ")),
+                source,
+            }
+        })?;
+        let z = self.new_auxiliary(domain)?;
+        self.post(Product::new(factors, z))?;
         Ok(z)
     }
 
@@ -232,7 +285,7 @@ impl Model {
         }
         let low = vars.iter().filter_map(|&v| self.domain(v).min()).min();
         let high = vars.iter().filter_map(|&v| self.domain(v).max()).max();
-        let result = self.new_var(low.unwrap_or(0)..=high.unwrap_or(0))?;
+        let result = self.new_auxiliary(low.unwrap_or(0)..=high.unwrap_or(0))?;
         let constraint = if maximum {
             Extremum::maximum(vars, result)
         } else {
@@ -248,7 +301,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn reify_in(&mut self, x: VarId, values: &[i32]) -> Result<BoolVar, ModelError> {
-        let b = self.new_bool()?;
+        let b = self.new_auxiliary_bool()?;
         self.post(Member::reified(x, values, b.var()))?;
         Ok(b)
     }
@@ -263,12 +316,13 @@ impl Model {
         &mut self,
         constraint: impl Constraint + 'static,
     ) -> Result<BoolVar, ModelError> {
-        let b = self.new_bool()?;
+        let b = self.new_auxiliary_bool()?;
         self.post(Reified::new(constraint, b.var()))?;
         Ok(b)
     }
 
-    /// `b ⇒ constraint` for any constraint ([`Reified::implied`]).
+    /// `b ⇒ constraint` for any constraint ([`Reified::implied`]), for a boolean `b` negated
+    /// or not: `imply_constraint(!b, c)` says that `c` holds when `b` is false.
     ///
     /// # Errors
     ///
@@ -278,9 +332,59 @@ impl Model {
         b: BoolVar,
         constraint: impl Constraint + 'static,
     ) -> Result<(), ModelError> {
-        self.post(Reified::implied(constraint, b.var()))?;
+        self.post(Reified::with_polarity(constraint, b.polarity(), true))?;
         Ok(())
     }
+}
+
+/// The most steps (a partial product times a value) [`Model::product`] spends listing the
+/// products exactly.
+const EXACT_PRODUCT_STEPS: usize = 1 << 16;
+
+/// The values `x₁ · … · xₙ` can take: exact while listing them is cheap, a covering range
+/// otherwise.
+fn product_domain(domains: &[&Domain]) -> Result<Domain, crate::error::DomainError> {
+    // Products with no factor 0, without repeats; a magnitude beyond 2³¹ can only grow with
+    // more nonzero factors, so it is dropped. 0 is possible when some factor can be 0.
+    let zero = domains.iter().any(|d| d.contains(0));
+    let limit = i64::from(i32::MAX) + 1;
+    let mut products: Vec<i64> = vec![1];
+    let mut steps = 0usize;
+    let mut exact = true;
+    for d in domains {
+        steps = steps.saturating_add(products.len().saturating_mul(d.size()));
+        if steps > EXACT_PRODUCT_STEPS {
+            exact = false;
+            break;
+        }
+        let mut next: Vec<i64> = products
+            .iter()
+            .flat_map(|&p| d.iter().filter(|&v| v != 0).map(move |v| p * i64::from(v)))
+            .filter(|p| p.abs() <= limit)
+            .collect();
+        next.sort_unstable();
+        next.dedup();
+        products = next;
+    }
+    if exact {
+        let mut values: Vec<i32> = products
+            .into_iter()
+            .filter_map(|p| i32::try_from(p).ok())
+            .collect();
+        if zero {
+            values.push(0);
+        }
+        return Domain::from_values(values);
+    }
+    let (low, high) = domains.iter().fold((1i128, 1i128), |range, d| {
+        let hull = (
+            i128::from(d.min().unwrap_or(0)),
+            i128::from(d.max().unwrap_or(0)),
+        );
+        product_range(range, hull)
+    });
+    let clamp = |v: i128| v.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32;
+    Domain::range(clamp(low), clamp(high))
 }
 
 /// The values `op(x, y)` can take: exact for few pairs, a covering range otherwise.

@@ -9,8 +9,10 @@ use crate::model::Solution;
 
 /// `a₁·x₁ + … + aₙ·xₙ + b`: integer coefficients on variables, plus a constant.
 ///
-/// Expressions are written with `+`, `-` and `*` on [`VarId`]s, integers (`i32`, the type of
-/// values; [`LinearExpr::new`] takes `i64`) and other expressions, and turned into a [`Linear`] constraint by comparing them with
+/// Expressions are written with `+`, `-` and `*` on [`VarId`]s, booleans
+/// ([`BoolVar`](crate::BoolVar)s, a negated one `!b` counting as `1 − b`), integers (`i32`, the
+/// type of values; [`LinearExpr::new`] takes `i64`) and other expressions, and turned into a
+/// [`Linear`] constraint by comparing them with
 /// [`eq`](LinearExpr::eq), [`ne`](LinearExpr::ne), [`le`](LinearExpr::le),
 /// [`lt`](LinearExpr::lt), [`ge`](LinearExpr::ge) or [`gt`](LinearExpr::gt). Either side of a
 /// comparison may hold variables and constants; repeated variables are merged when the

@@ -44,6 +44,8 @@ pub struct Model {
     domains: Vec<Domain>,
     names: Vec<Option<Box<str>>>,
     degrees: Vec<u32>,
+    /// Whether each variable was created by a modelling shortcut (`abs`, `reify`, …).
+    auxiliary: Vec<bool>,
     constraints: Vec<Box<dyn Constraint>>,
     labels: Vec<Option<Box<str>>>,
 }
@@ -58,6 +60,7 @@ impl Model {
             domains: Vec::new(),
             names: Vec::new(),
             degrees: Vec::new(),
+            auxiliary: Vec::new(),
             constraints: Vec::new(),
             labels: Vec::new(),
         }
@@ -111,10 +114,11 @@ impl Model {
     /// As [`Model::new_var`].
     pub fn new_named_vars(
         &mut self,
-        name: &str,
+        name: impl Into<String>,
         count: usize,
         domain: impl IntoDomain,
     ) -> Result<Vec<VarId>, ModelError> {
+        let name = name.into();
         let domain = checked_domain(domain, || format!("{name}[0]"))?;
         (0..count)
             .map(|i| self.declare(Some(format!("{name}[{i}]")), domain.clone()))
@@ -140,11 +144,12 @@ impl Model {
     /// As [`Model::new_var`].
     pub fn new_grid(
         &mut self,
-        name: &str,
+        name: impl Into<String>,
         rows: usize,
         cols: usize,
         domain: impl IntoDomain,
     ) -> Result<Vec<Vec<VarId>>, ModelError> {
+        let name = name.into();
         let domain = checked_domain(domain, || format!("{name}[0][0]"))?;
         (0..rows)
             .map(|r| {
@@ -178,10 +183,33 @@ impl Model {
         self.domains.push(domain);
         self.names.push(name.map(String::into_boxed_str));
         self.degrees.push(0);
+        self.auxiliary.push(false);
         Ok(VarId {
             model: self.id,
             index,
         })
+    }
+
+    /// Declares a variable for a modelling shortcut's result or its inner workings: unnamed,
+    /// and left out of [`Model::display_solution`].
+    pub(crate) fn new_auxiliary(&mut self, domain: impl IntoDomain) -> Result<VarId, ModelError> {
+        let var = self.declare(None, domain)?;
+        self.auxiliary[var.index()] = true;
+        Ok(var)
+    }
+
+    /// Whether `var` was created by a modelling shortcut rather than declared: the result
+    /// variables of [`Model::var_for`], [`Model::abs`], [`Model::times`] and the other
+    /// operations, [`Model::product`], [`Model::min`], [`Model::max`], the booleans of
+    /// [`Model::reify`], [`Model::reify_in`] and [`Model::reify_constraint`], and the booleans
+    /// reification makes for itself. [`Model::display_solution`] leaves them out.
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of this model.
+    pub fn is_auxiliary(&self, var: VarId) -> bool {
+        assert!(self.owns(var), "{var:?} is not a variable of this model");
+        self.auxiliary[var.index()]
     }
 
     /// Posts a constraint.
@@ -311,6 +339,11 @@ impl Model {
     /// A solution of this model written with the variables' names, in declaration order:
     /// `p[0] = 2, p[1] = 4, …` (a [`VarId`] alone cannot know its name; the model does).
     ///
+    /// Only the variables declared with `new_var`, `new_vars`, `new_named_var`, `new_grid`,
+    /// `new_bool`, … are written: those the modelling shortcuts create ([`Model::is_auxiliary`]:
+    /// `var_for`, `abs`, `max`, the booleans of `reify`, …) are implementation, which a puzzle's
+    /// answer seldom wants. [`Model::display_solution_of`] writes any list, auxiliary or not.
+    ///
     /// # Examples
     ///
     /// ```
@@ -319,13 +352,26 @@ impl Model {
     /// let mut model = Model::new();
     /// let p = model.new_named_vars("p", 2, 1..=2)?;
     /// model.post(cspkit::NotEqual::new(p[0], p[1]))?;
+    /// let gap = model.var_for(p[1] - p[0])?; // auxiliary: not shown
     /// let solution = model.solve().solution().unwrap();
     /// assert_eq!(model.display_solution(&solution), "p[0] = 1, p[1] = 2");
+    /// assert_eq!(model.display_solution_of(&solution, &[p[1], gap]), "p[1] = 2, x2 = 1");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn display_solution(&self, solution: &Solution) -> String {
-        self.variables()
-            .filter_map(|var| Some(format!("{} = {}", self.var_name(var), solution.get(var)?)))
+        let declared: Vec<VarId> = self
+            .variables()
+            .filter(|var| !self.auxiliary[var.index()])
+            .collect();
+        self.display_solution_of(solution, &declared)
+    }
+
+    /// The values of `vars` in `solution`, in the order given, written with the variables'
+    /// names: `x = 3, y = 1`. A variable that is not one of the solved model's is left out.
+    pub fn display_solution_of(&self, solution: &Solution, vars: &[VarId]) -> String {
+        vars.iter()
+            .filter(|&&var| self.owns(var))
+            .filter_map(|&var| Some(format!("{} = {}", self.var_name(var), solution.get(var)?)))
             .collect::<Vec<_>>()
             .join(", ")
     }

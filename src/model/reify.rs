@@ -7,8 +7,15 @@
 //! forces its negation). `≥`, `<` and `>` are `≤` in disguise; `=` is the conjunction of two
 //! inequalities and `≠` its negation. At full propagation the pair prunes `b` as soon as the
 //! bounds decide the constraint, and the bounds as soon as `b` is known.
+//!
+//! Bounds are all a false `b` can move, which for `x = c` over one variable is too little: `x ≠
+//! c` is a hole in the middle of a domain. So `a·x = c` and `a·x ≠ c` are posted as a [`Member`]
+//! instead (`b ⇔ x ∈ {c / a}`, the constraint [`Model::reify_in`] posts), which is domain
+//! consistent at `Forward` and `Full`: a false `b` removes `c / a` from `x`.
+//!
+//! The boolean may be negated (`!b`): `m·¬b` is `m − m·b` in the sums above.
 
-use crate::constraints::{Comparison, Linear};
+use crate::constraints::{Comparison, Constraint, Linear, Member};
 use crate::error::ModelError;
 use crate::ids::VarId;
 use crate::model::{BoolVar, Model};
@@ -51,12 +58,42 @@ fn narrow(value: i128) -> Result<i64, ModelError> {
     })
 }
 
-fn terms_with(terms: &[(i128, VarId)], b: (i128, VarId)) -> Result<Vec<(i64, VarId)>, ModelError> {
-    terms
+/// The terms of `Σ + m·b`, and what moves to the right-hand side: for a negated boolean,
+/// `m·(1 − v)` is `−m·v` plus the constant `m`.
+fn terms_with(
+    terms: &[(i128, VarId)],
+    m: i128,
+    b: BoolVar,
+) -> Result<(Vec<(i64, VarId)>, i128), ModelError> {
+    let (coefficient, constant) = if b.is_negated() { (-m, m) } else { (m, 0) };
+    let terms = terms
         .iter()
-        .chain([&b])
+        .chain([&(coefficient, b.var())])
         .map(|&(a, v)| narrow(a).map(|a| (a, v)))
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok((terms, constant))
+}
+
+/// `a·x = c` or `a·x ≠ c` over one variable, as `x ∈ values` (`inside`) or `x ∉ values`: the one
+/// value `c / a`, or none when `a` does not divide `c`.
+fn single_variable(constraint: &Linear) -> Option<(VarId, Vec<i32>, bool)> {
+    let inside = match constraint.comparison() {
+        Comparison::Eq => true,
+        Comparison::Ne => false,
+        _ => return None,
+    };
+    let mut terms = constraint.terms();
+    let ((a, x), None) = (terms.next()?, terms.next()) else {
+        return None;
+    };
+    let c = i128::from(constraint.constant());
+    let a = i128::from(a);
+    let values = if c % a == 0 {
+        i32::try_from(c / a).map(|v| vec![v]).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    Some((x, values, inside))
 }
 
 /// The constraint's sum as a function of its right-hand side, and its constant.
@@ -106,46 +143,79 @@ impl Model {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reify(&mut self, constraint: Linear) -> Result<BoolVar, ModelError> {
-        let b = self.new_bool()?;
+        self.check_linear(&constraint)?;
+        let b = self.new_auxiliary_bool()?;
         self.reify_into(constraint, b)?;
         Ok(b)
     }
 
-    /// `b ⇔ constraint`, for an existing boolean `b`.
+    /// `b ⇔ constraint`, for an existing boolean `b` (negated or not).
+    ///
+    /// A constraint over one variable, `a·x = c` or `a·x ≠ c`, is posted as a [`Member`]
+    /// ([`Member::reified`]), which is domain consistent: once `b` is false, `x` loses `c / a`.
+    /// Other constraints are posted as linear constraints over the sum and `b`, with "big M"
+    /// coefficients computed from the declared domains (`Σ + M·b ≤ r + M` for `b → Σ ≤ r`),
+    /// which move bounds.
     ///
     /// # Errors
     ///
-    /// [`ModelError::InvalidConstraint`] if a bound of the sum does not fit an `i64`, and the
-    /// errors of posting the constraints it is made of (a variable of another model, …).
+    /// [`ModelError::ForeignVariable`] for a variable of another model; the constraint's own
+    /// argument errors ([`ModelError::ArithmeticOverflow`]); [`ModelError::InvalidConstraint`]
+    /// if a bound of the sum does not fit an `i64`; and the errors of posting the constraints it
+    /// is made of.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::{LinearExpr, Model, PropagationLevel};
+    ///
+    /// // b ⇔ x = 3: once b is false, 3 is gone from x (not only its bounds).
+    /// let mut model = Model::new();
+    /// let x = model.new_var(1..=5)?;
+    /// let b = model.new_bool()?;
+    /// model.reify_into(LinearExpr::from(x).eq(3), b)?;
+    /// model.fix(b.var(), 0)?;
+    /// let mut solver = model.solver().with_propagation(PropagationLevel::Forward);
+    /// assert_eq!(solver.count().solutions, 4);
+    /// assert_eq!(solver.stats().failures, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reify_into(&mut self, constraint: Linear, b: BoolVar) -> Result<(), ModelError> {
+        self.check_reified(&constraint, b)?;
+        if let Some((x, values, inside)) = single_variable(&constraint) {
+            let member = Member::with_polarity(x, &values, b.polarity(), inside, false);
+            return self.post(member).map(drop);
+        }
         if let Some(single) = inequality(&constraint) {
             return self.reify_le(&single, b);
         }
         // `=` or `≠`: e ⇔ (Σ ≤ c ∧ Σ ≥ c); b is e, or its negation.
         let (sum, c) = sides(&constraint);
-        let (low, high) = (self.new_bool()?, self.new_bool()?);
+        let (low, high) = (self.new_auxiliary_bool()?, self.new_auxiliary_bool()?);
         self.reify_le(&sum(c), low)?;
         self.reify_le(&sum(c).negated(), high)?;
         let e = if constraint.comparison() == Comparison::Eq {
             b
         } else {
-            let e = self.new_bool()?;
-            self.post(Linear::new(
-                &[(1, e.var()), (1, b.var())],
-                Comparison::Eq,
-                1,
-            ))?;
-            e
+            !b
         };
         self.and(&[low, high], e)
     }
 
     /// `b → constraint`: when `b` is true the constraint holds; when false, nothing is said.
     ///
+    /// A constraint over one variable, `a·x = c` or `a·x ≠ c`, is posted as a [`Member`]
+    /// ([`Member::implied`]): domain consistent, as in [`Model::reify_into`].
+    ///
     /// # Errors
     ///
     /// As [`Model::reify_into`].
     pub fn imply(&mut self, b: BoolVar, constraint: Linear) -> Result<(), ModelError> {
+        self.check_reified(&constraint, b)?;
+        if let Some((x, values, inside)) = single_variable(&constraint) {
+            let member = Member::with_polarity(x, &values, b.polarity(), inside, true);
+            return self.post(member).map(drop);
+        }
         if let Some(single) = inequality(&constraint) {
             return self.imply_le(&single, b);
         }
@@ -155,18 +225,34 @@ impl Model {
             return self.imply_le(&sum(c).negated(), b);
         }
         // b → (Σ ≤ c − 1 ∨ Σ ≥ c + 1): one of two fresh booleans, each implying a side.
-        let (below, above) = (self.new_bool()?, self.new_bool()?);
+        let (below, above) = (self.new_auxiliary_bool()?, self.new_auxiliary_bool()?);
         self.imply_le(&sum(c - 1), below)?;
         self.imply_le(&sum(c + 1).negated(), above)?;
         self.clause(&[below, above], &[b])
+    }
+
+    /// The errors of posting `constraint` and `b` as they are: variables of another model, and
+    /// the constraint's own argument checks (overflow), before anything is built from them.
+    fn check_reified(&self, constraint: &Linear, b: BoolVar) -> Result<(), ModelError> {
+        self.validate(b.var(), "reification")?;
+        self.check_linear(constraint)
+    }
+
+    /// The errors of posting `constraint` alone, without posting it.
+    fn check_linear(&self, constraint: &Linear) -> Result<(), ModelError> {
+        for (_, var) in constraint.terms() {
+            self.validate(var, "reification")?;
+        }
+        constraint.clone().prepare(&self.view())
     }
 
     /// `b → Σ ≤ r`: `Σ + M·b ≤ r + M`, with `M` the most the sum can exceed `r` by.
     fn imply_le(&mut self, sum: &LessEq, b: BoolVar) -> Result<(), ModelError> {
         let (_, high) = sum.range(self);
         let m = (high - sum.rhs).max(0);
-        let terms = terms_with(&sum.terms, (m, b.var()))?;
-        self.post(Linear::new(&terms, Comparison::Le, narrow(sum.rhs + m)?))
+        let (terms, shift) = terms_with(&sum.terms, m, b)?;
+        let rhs = narrow(sum.rhs + m - shift)?;
+        self.post(Linear::new(&terms, Comparison::Le, rhs))
             .map(drop)
     }
 
@@ -175,8 +261,9 @@ impl Model {
         self.imply_le(sum, b)?;
         let (low, _) = sum.range(self);
         let m = (sum.rhs + 1 - low).max(0);
-        let terms = terms_with(&sum.terms, (m, b.var()))?;
-        self.post(Linear::new(&terms, Comparison::Ge, narrow(sum.rhs + 1)?))
+        let (terms, shift) = terms_with(&sum.terms, m, b)?;
+        let rhs = narrow(sum.rhs + 1 - shift)?;
+        self.post(Linear::new(&terms, Comparison::Ge, rhs))
             .map(drop)
     }
 }

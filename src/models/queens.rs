@@ -4,15 +4,21 @@
 //!
 //! The model has one variable per row, holding the column of that row's queen (`1..=n`), so no
 //! two queens share a row by construction. Three [`AllDifferent`] constraints do the rest: over
-//! the columns `q[i]`, over the diagonals `q[i] + i`, and over the anti-diagonals `q[i] − i`.
+//! the columns `q[i]`, over the diagonals `q[i] − i`, and over the anti-diagonals `q[i] + i`.
 //!
-//! The diagonals are all-different constraints over views ([`IntView`]): `q[i] + i` and
-//! `q[i] − i`, with no auxiliary variable.
+//! The names follow the matrix convention: a *diagonal* runs in the direction of the main
+//! diagonal, row and column growing together, as the squares (1, 1) and (2, 2) do, so its squares
+//! share `column − row`; an *anti-diagonal* runs the other way, as (1, 2) and (2, 1), and its
+//! squares share `column + row`. Traces name the constraint that failed: `row 2 = 2 ✗
+//! diagonals, with row 1 = 1`.
+//!
+//! Both are all-different constraints over views ([`IntView`]): `q[i] − i` and `q[i] + i`, with
+//! no auxiliary variable.
 //!
 //! Why three all-different constraints rather than `3·n(n−1)/2` binary
 //! [`NotEqual`] constraints: the model stays O(n) in size (1000 queens are 3
 //! constraints, not 1.5 million), forward checking prunes exactly as the binary constraints
-//! would, and [`PropagationLevel::Full`] can apply Régin's filtering to the diagonals as well,
+//! would, and [`PropagationLevel::Full`] can apply Régin's filtering to both kinds of diagonal,
 //! which the binary decomposition cannot express.
 //!
 //! ```
@@ -50,16 +56,19 @@ impl Queens {
         let size = i32::try_from(n).unwrap_or(i32::MAX);
         let mut model = Model::new();
         let rows = Queens::rows_of(&mut model, n)?;
-        // Row i's queen stands on diagonal `q[i] + i` and on anti-diagonal `q[i] - i`.
-        let diagonal = |sign: i32| -> Vec<IntView> {
+        // Row i's queen stands on the diagonal `q[i] - i` (matrix convention: (1, 1) and
+        // (2, 2) share one) and on the anti-diagonal `q[i] + i`.
+        let shifted = |sign: i32| -> Vec<IntView> {
             (0..size)
                 .zip(&rows)
                 .map(|(i, &q)| q.offset(sign * i))
                 .collect()
         };
+        // Posted in this order (anti-diagonals before diagonals) since the first version: the
+        // order decides which constraint a trace names when both could fail.
         model.post_named("columns", AllDifferent::new(&rows))?;
-        model.post_named("diagonals", AllDifferent::over_views(&diagonal(1))?)?;
-        model.post_named("anti-diagonals", AllDifferent::over_views(&diagonal(-1))?)?;
+        model.post_named("anti-diagonals", AllDifferent::over_views(&shifted(1))?)?;
+        model.post_named("diagonals", AllDifferent::over_views(&shifted(-1))?)?;
         Ok(Queens { model, rows })
     }
 
@@ -85,12 +94,14 @@ impl Queens {
                     format!("rows {a} and {b}: columns"),
                     NotEqual::new(rows[i], rows[j]),
                 )?;
-                model.post_named(
-                    format!("rows {a} and {b}: diagonal"),
-                    NotEqual::with_offset(rows[i], rows[j], d),
-                )?;
+                // q[i] = q[j] + d: q[i] + i = q[j] + j, one anti-diagonal.
                 model.post_named(
                     format!("rows {a} and {b}: anti-diagonal"),
+                    NotEqual::with_offset(rows[i], rows[j], d),
+                )?;
+                // q[i] = q[j] − d: q[i] − i = q[j] − j, one diagonal.
+                model.post_named(
+                    format!("rows {a} and {b}: diagonal"),
                     NotEqual::with_offset(rows[i], rows[j], -d),
                 )?;
             }

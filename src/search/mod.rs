@@ -135,8 +135,12 @@ impl Outcome {
 }
 
 /// The result of [`Solver::count`]: how many solutions, and whether that is all of them.
+///
+/// Not `#[must_use]`: a count is often run for what it leaves behind, the solver's
+/// [`stats`](Solver::stats) or an observer's record, and `solver.count();` says so without a
+/// `let _ =`. Read [`stopped_by`](Count::stopped_by) when the solver has a limit: a count
+/// stopped by one is not the number of solutions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[must_use]
 pub struct Count {
     /// Solutions found.
     pub solutions: u64,
@@ -642,6 +646,20 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     }
 
     /// Counts the remaining solutions.
+    ///
+    /// To measure a search, count and then read the statistics; the count itself may be
+    /// dropped:
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    ///
+    /// let queens = Queens::new(6)?;
+    /// let mut solver = queens.model().solver();
+    /// solver.count();
+    /// assert_eq!(solver.stats().solutions, 4);
+    /// println!("{} decisions", solver.stats().decisions);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn count(&mut self) -> Count {
         self.count_up_to(u64::MAX)
     }

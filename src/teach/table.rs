@@ -194,10 +194,10 @@ fn csv_field(text: &str) -> String {
 ///
 /// let queens = Queens::new(6)?;
 /// let mut solver = queens.model().solver();
-/// let _ = solver.count();
+/// solver.count();
 /// let row = Row::new(["input", "asc", "full", "assign"], &solver.stats(), "done");
 /// let csv = table::render(&[row], Format::Csv);
-/// assert!(csv.starts_with("var_order,value_order,propagation,branching,nodes,"));
+/// assert!(csv.starts_with("var_order,value_order,propagation,branching,decisions,tree_nodes,"));
 /// assert!(csv.lines().nth(1).unwrap().starts_with("input,asc,full,assign,"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -33,7 +33,7 @@ use crate::search::pairs::{free_domain, without_clashes};
 /// - A failure that follows its branch directly is printed on the branch's line, with the
 ///   variable the branch clashed with when one fixed variable of the failing constraint
 ///   suffices to explain it: `r1c3 = 5 ✗ box 1 already has 5 (r2c2)`,
-///   `row 3 = 2 ✗ diagonals, with row 1 = 4`.
+///   `row 3 = 2 ✗ anti-diagonals, with row 1 = 4`.
 ///
 /// At most [`limit`](Trace::with_limit) lines are written; [`finish`](Trace::finish) then
 /// writes one line saying what was cut. Writing errors stop the trace and are kept for

@@ -5,7 +5,7 @@
 use cspkit::conformance::{ConformanceReport, ConformanceTest, Consistency, SplitMix64};
 use cspkit::{
     Among, Arithmetic, Circuit, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq, Member,
-    Operation, PropagationLevel, Regular, Reified, Table, VarId,
+    Operation, Product, PropagationLevel, Regular, Reified, Table, VarId,
 };
 
 const CASES: usize = 400;
@@ -300,6 +300,32 @@ fn reified_constraints_conform_at_every_level() {
         "reified",
         || ConformanceTest::with_parameters(4, -1..=2, build),
         &[],
+        None,
+    );
+}
+
+#[test]
+fn product_conforms_and_solves_the_last_variable_at_forward() {
+    // 0 to 3 factors and the product, over values around 0 so that signs and zero both occur;
+    // repeated variables (x · x = z, x · y = x) in the second run of `conforms`.
+    let build = |vars: &[VarId], random: &mut SplitMix64| {
+        let factors = random.below(4) as usize;
+        Product::new(&vars[..factors], vars[vars.len() - 1])
+    };
+    let report = conforms(
+        "product",
+        || ConformanceTest::with_parameters(4, -3..=4, build),
+        &PRUNING,
+        None,
+    );
+    // Forward is the forward rule: once one variable is left, it keeps exactly its supports.
+    let forward = report.level(PropagationLevel::Forward);
+    assert!(forward.pruned > 0, "{report}");
+    // Wider values, where the bounds and divisors of Full do most of the work.
+    conforms(
+        "product, wide values",
+        || ConformanceTest::with_parameters(4, -12..=30, build).max_domain_size(8),
+        &PRUNING,
         None,
     );
 }

@@ -7,7 +7,7 @@ use crate::common;
 use common::{ConstraintRecipe, brute_force, check_every_level_and_strategy, model_specs, scope};
 use cspkit::{
     Among, Arithmetic, Circuit, Constraint, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq,
-    Member, Operation, Regular, Reified, Table, VarId,
+    Member, Operation, Product, Regular, Reified, Table, VarId,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -38,6 +38,8 @@ enum Global {
     ReifiedTable(Vec<usize>, Vec<Vec<i32>>, usize),
     /// All-different with offsets over variables (any): `x` and `x + 2` both in one scope.
     DifferentWithOffsets(Vec<usize>, Vec<i32>),
+    /// Factors (any), the product (any).
+    Product(Vec<usize>, usize),
 }
 
 impl ConstraintRecipe for Global {
@@ -75,6 +77,7 @@ impl ConstraintRecipe for Global {
             Global::DifferentWithOffsets(xs, offsets) => Box::new(
                 cspkit::AllDifferent::with_offsets(&pick(xs), offsets).expect("one offset each"),
             ),
+            Global::Product(xs, z) => Box::new(Product::new(&pick(xs), vars[*z])),
             Global::ReifiedTable(xs, tuples, b) => Box::new(Reified::new(
                 Table::new(&pick(xs), tuples).expect("tuples of the scope's length"),
                 vars[*b],
@@ -130,6 +133,7 @@ fn globals(num_variables: usize, _scale: i32) -> impl Strategy<Value = Global> {
             (Just(xs), vec(-3i32..=3, len))
                 .prop_map(|(xs, offsets)| Global::DifferentWithOffsets(xs, offsets))
         }),
+        (vars(0..=4), 0..n).prop_map(|(xs, z)| Global::Product(xs, z)),
     ]
 }
 

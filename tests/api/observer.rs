@@ -243,7 +243,7 @@ fn stream(model: &Model, level: PropagationLevel, propagation: bool) -> (Stream,
         .solver()
         .with_propagation(level)
         .with_observer(&mut stream);
-    let _ = solver.count();
+    solver.count();
     let stats = solver.stats();
     drop(solver);
     (stream, stats)
@@ -510,7 +510,7 @@ fn a_d_way_tree_has_one_child_per_value_tried_and_its_leaves_are_the_verdicts() 
             .with_propagation(PropagationLevel::None)
             .with_textbook_forward_checking(textbook)
             .with_observer(&mut events);
-        let _ = solver.count();
+        solver.count();
         let stats = solver.stats();
         drop(solver);
         let mut depth_of = vec![0usize];
@@ -563,7 +563,7 @@ fn a_textbook_stream_replays_from_the_root_like_any_other() {
             .with_branching(branching)
             .with_textbook_forward_checking(true)
             .with_observer(&mut recorded);
-        let _ = solver.count();
+        solver.count();
         drop(solver);
         replay(&recorded.events, 5);
     }

@@ -61,6 +61,10 @@ mod knights_tour;
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod skyscrapers;
 
+#[path = "../../examples/kenken.rs"]
+#[allow(dead_code, reason = "the example's main is not called by the tests")]
+mod kenken;
+
 #[path = "../../examples/magic_sequence.rs"]
 #[allow(dead_code, reason = "the example's main is not called by the tests")]
 mod magic_sequence;
@@ -721,4 +725,64 @@ fn magic_sequences_count_themselves() {
         };
         assert_eq!(solutions.len(), expected, "n = {n}");
     }
+}
+
+// ----- KenKen -----
+
+/// The published answer of the example puzzle of Wikipedia's "KenKen" article, row by row.
+const KENKEN_SOLUTION: [[i32; 6]; 6] = [
+    [5, 6, 3, 4, 1, 2],
+    [6, 1, 4, 5, 2, 3],
+    [4, 5, 2, 3, 6, 1],
+    [3, 4, 1, 2, 5, 6],
+    [2, 3, 6, 1, 4, 5],
+    [1, 2, 5, 6, 3, 4],
+];
+
+#[test]
+fn the_kenken_keeps_every_rule_and_has_no_other_solution() {
+    use kenken::Operation;
+
+    let (model, grid) = kenken::model(&kenken::CAGES, &kenken::CLUES).unwrap();
+    assert_eq!(count_up_to(&model, 2), 1, "one solution, and no second");
+    let solution = model.solve().solution().unwrap();
+    let values: Vec<Vec<i32>> = grid
+        .iter()
+        .map(|row| row.iter().map(|&c| solution[c]).collect())
+        .collect();
+
+    // The rules, restated: every row and column holds 1..=6 once.
+    let digits: BTreeSet<i32> = (1..=6).collect();
+    for i in 0..6 {
+        let row: BTreeSet<i32> = values[i].iter().copied().collect();
+        let column: BTreeSet<i32> = values.iter().map(|row| row[i]).collect();
+        assert!(row == digits && column == digits, "line {i}");
+    }
+    // Every cage gives its target, and the cages cover the grid once.
+    let mut covered = BTreeSet::new();
+    for (letter, operation, target) in kenken::CLUES {
+        let cells = kenken::cage_cells(&kenken::CAGES, letter);
+        let cage: Vec<i64> = cells
+            .iter()
+            .map(|&(r, c)| i64::from(values[r][c]))
+            .collect();
+        let target = i64::from(target);
+        let holds = match (operation, &cage[..]) {
+            (Operation::Add, _) => cage.iter().sum::<i64>() == target,
+            (Operation::Multiply, _) => cage.iter().product::<i64>() == target,
+            (Operation::Subtract, &[a, b]) => (a - b).abs() == target,
+            (Operation::Divide, &[a, b]) => a.max(b) == target * a.min(b),
+            _ => false,
+        };
+        assert!(holds, "cage {letter}: {operation:?} {target} over {cage:?}");
+        for cell in cells {
+            assert!(covered.insert(cell), "cell {cell:?} in two cages");
+        }
+    }
+    assert_eq!(covered.len(), 36, "the cages cover the grid");
+    assert_eq!(
+        values,
+        KENKEN_SOLUTION.map(Vec::from),
+        "the published answer"
+    );
 }

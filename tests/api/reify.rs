@@ -2,9 +2,13 @@
 //! every level equals the assignments where the boolean is the truth of the constraint (or,
 //! half reified, where a true boolean implies it).
 
-use cspkit::{Comparison, Linear, Model, PropagationLevel, VarId};
+use std::collections::BTreeSet;
+
+use cspkit::{BoolVar, Comparison, Linear, LinearExpr, Model, PropagationLevel, VarId};
 use proptest::collection::{btree_set, vec};
 use proptest::prelude::*;
+
+use crate::common::root_domains;
 
 fn comparison() -> impl Strategy<Value = Comparison> {
     prop_oneof![
@@ -61,6 +65,7 @@ proptest! {
         comparison in comparison(),
         c in -6i64..=6,
         half in any::<bool>(),
+        negated in any::<bool>(),
     ) {
         let mut model = Model::new();
         let vars: Vec<VarId> = domains
@@ -71,10 +76,12 @@ proptest! {
         prop_assume!(terms.iter().any(|&(a, _)| a != 0));
         let constraint = Linear::new(&terms, comparison, c);
         let b = model.new_bool().unwrap();
+        // The boolean posted is `b` or `¬b`; the oracle reads its truth from b's value.
+        let literal = if negated { !b } else { b };
         if half {
-            model.imply(b, constraint).unwrap();
+            model.imply(literal, constraint).unwrap();
         } else {
-            model.reify_into(constraint, b).unwrap();
+            model.reify_into(constraint, literal).unwrap();
         }
         // The oracle: every assignment of the variables, with each b the definition allows.
         let mut expected = Vec::new();
@@ -84,7 +91,8 @@ proptest! {
                 let sum: i64 = prefix.iter().zip(&coefficients).map(|(&v, &a)| a * i64::from(v)).sum();
                 let truth = holds(comparison, sum, c);
                 for bit in [0, 1] {
-                    let allowed = if half { bit == 0 || truth } else { (bit == 1) == truth };
+                    let literal_true = (bit == 1) != negated;
+                    let allowed = if half { !literal_true || truth } else { literal_true == truth };
                     if allowed {
                         let mut row = prefix.clone();
                         row.push(bit);
@@ -114,4 +122,104 @@ fn a_sum_too_large_for_i64_is_refused_by_name() {
         error.to_string().contains("reification") || error.to_string().contains("overflow"),
         "{error}"
     );
+}
+
+/// `b ⇔ x = 3`, `b ⇔ x ≠ 3`, `b ⇒ x ≠ 3` and `¬b ⇒ x = 3`, with `b` fixed so that 3 is
+/// ruled out: the root propagation removes 3 from the middle of `x`'s domain at `Forward` and
+/// `Full`, the levels at which `Member` claims domain consistency.
+/// Posts a reification of something about `x` with the boolean `b`.
+type Post = fn(&mut Model, VarId, BoolVar);
+
+#[test]
+fn reifying_a_single_variable_equality_prunes_the_value_when_the_boolean_rules_it_out() {
+    let posts: [(&str, Post, i32); 5] = [
+        (
+            "b ⇔ x = 3",
+            |m, x, b| m.reify_into(LinearExpr::from(x).eq(3), b).unwrap(),
+            0,
+        ),
+        (
+            "b ⇔ x ≠ 3",
+            |m, x, b| m.reify_into(LinearExpr::from(x).ne(3), b).unwrap(),
+            1,
+        ),
+        (
+            "b ⇒ x ≠ 3",
+            |m, x, b| m.imply(b, LinearExpr::from(x).ne(3)).unwrap(),
+            1,
+        ),
+        (
+            "¬b ⇔ 2x = 6",
+            |m, x, b| m.reify_into((x * 2).eq(6), !b).unwrap(),
+            1,
+        ),
+        (
+            "¬b ⇒ x ≠ 3",
+            |m, x, b| m.imply(!b, LinearExpr::from(x).ne(3)).unwrap(),
+            0,
+        ),
+    ];
+    for (what, post, fixed) in posts {
+        let mut model = Model::new();
+        let x = model.new_var(1..=5).unwrap();
+        let b = model.new_bool().unwrap();
+        post(&mut model, x, b);
+        model.fix(b.var(), fixed).unwrap();
+        for level in [PropagationLevel::Forward, PropagationLevel::Full] {
+            let domains = root_domains(&model, level).unwrap();
+            assert_eq!(
+                domains[x.index()],
+                BTreeSet::from([1, 2, 4, 5]),
+                "{what}, b = {fixed}, at {level:?}"
+            );
+        }
+    }
+    // A coefficient that does not divide the constant: 2x = 5 never holds, so b is false.
+    let mut model = Model::new();
+    let x = model.new_var(1..=5).unwrap();
+    let b = model.reify((x * 2).eq(5)).unwrap();
+    let domains = root_domains(&model, PropagationLevel::Forward).unwrap();
+    assert_eq!(domains[b.var().index()], BTreeSet::from([0]));
+}
+
+/// A self-describing sequence (`s[i]` is the number of times `i` occurs in `s`), its counts
+/// made of booleans `s[j] = i`: reified as linear equalities or by `reify_in`, the search is
+/// the same, node for node.
+#[test]
+fn a_count_model_reified_through_equalities_searches_as_with_reify_in() {
+    fn sequence(n: usize, through_reify_in: bool) -> (Model, Vec<VarId>) {
+        let mut model = Model::new();
+        let top = i32::try_from(n).unwrap() - 1;
+        let s = model.new_named_vars("s", n, 0..=top).unwrap();
+        for i in 0..n {
+            let value = i32::try_from(i).unwrap();
+            let hits: Vec<BoolVar> = s
+                .iter()
+                .map(|&x| {
+                    if through_reify_in {
+                        model.reify_in(x, &[value]).unwrap()
+                    } else {
+                        model.reify(LinearExpr::from(x).eq(value)).unwrap()
+                    }
+                })
+                .collect();
+            let count: LinearExpr = hits.iter().sum();
+            model.post(count.eq(s[i])).unwrap();
+        }
+        (model, s)
+    }
+    for n in [7, 8] {
+        let mut runs = Vec::new();
+        for through_reify_in in [false, true] {
+            let (model, s) = sequence(n, through_reify_in);
+            let mut solver = model.solver();
+            let found: Vec<Vec<i32>> = solver.solutions().map(|x| x.values_of(&s)).collect();
+            runs.push((found, solver.stats().decisions));
+        }
+        assert_eq!(
+            runs[0], runs[1],
+            "n = {n}: (solutions, nodes) through reify, reify_in"
+        );
+        assert_eq!(runs[0].0.len(), 1, "one magic sequence of length {n}");
+    }
 }

@@ -304,7 +304,7 @@ proptest! {
             let (sequential, _) = collect_solutions(&mut solver());
             let sequential_stats = {
                 let mut solver = solver();
-                let _ = solver.count();
+                solver.count();
                 solver.stats()
             };
             for jobs in 1..=4 {
@@ -541,7 +541,7 @@ fn the_node_limit_of_a_parallel_search_counts_the_solvers_earlier_decisions_too(
     // A fresh solver with room for the whole tree counts everything.
     let nodes = {
         let mut solver = queens.model().solver();
-        let _ = solver.count();
+        solver.count();
         solver.stats().decisions
     };
     let mut solver = queens.model().solver().with_decision_limit(nodes + 1);
@@ -759,10 +759,8 @@ fn a_variable_order_that_breaks_its_contract_is_named() {
     model.post(AllDifferent::new(&ys)).unwrap();
     let mut bigger = Model::new();
     let foreign = bigger.new_vars(50, 0..=1).unwrap()[40];
-    let cases: Vec<(
-        Box<dyn Fn(&SearchView<'_>) -> Option<VarId> + Send + Sync>,
-        &str,
-    )> = vec![
+    type Order = Box<dyn Fn(&SearchView<'_>) -> Option<VarId> + Send + Sync>;
+    let cases: Vec<(Order, &str)> = vec![
         (
             Box::new(move |_: &SearchView<'_>| Some(x)),
             "x, which is already fixed",
@@ -779,4 +777,18 @@ fn a_variable_order_that_breaks_its_contract_is_named() {
         let text = message(result.expect_err("the search stops"));
         assert!(text.contains(expected), "{text}");
     }
+}
+
+/// Counting only for the statistics is an ordinary statement: with `unused_must_use` denied,
+/// this test would not compile if `Count` asked to be used.
+#[test]
+#[deny(unused_must_use)]
+fn a_count_run_for_its_statistics_needs_no_binding() {
+    let queens = Queens::new(6).unwrap();
+    let mut solver = queens.model().solver();
+    solver.count();
+    assert_eq!(solver.stats().solutions, 4);
+    let mut limited = queens.model().solver().with_decision_limit(3);
+    limited.count_up_to(10);
+    assert!(limited.stats().decisions <= 3);
 }

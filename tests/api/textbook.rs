@@ -5,8 +5,8 @@
 //!
 //! Two models of N-Queens, one variable per row holding its queen's column (1..=n): pairwise
 //! constraints (`q[i] ≠ q[j]`, `q[i] ≠ q[j] ± (j − i)` for every pair of rows), and the
-//! library's model (three all-different constraints, over the rows and over the diagonal
-//! views `q[i] ± i`). The reference knows only the rule "no two queens attack each other".
+//! library's model (three all-different constraints, over the rows, the diagonals `q[i] − i`
+//! and the anti-diagonals `q[i] + i`, as views). The reference knows only the rule "no two queens attack each other".
 
 use cspkit::models::queens::Queens;
 use cspkit::{Branching, Model, NotEqual, PropagationLevel, SearchStats, VarId};

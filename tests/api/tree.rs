@@ -20,7 +20,7 @@ fn recorded(
         .with_propagation(level)
         .with_branching(branching)
         .with_observer(&mut tree);
-    let _ = solver.count();
+    solver.count();
     let stats = solver.stats();
     drop(solver);
     (tree, stats)

@@ -91,6 +91,36 @@ fn the_queens_diagonals_as_offset_views_keep_the_counts() {
     }
 }
 
+/// The constraint of `model` posted with the label `name`.
+fn constraint_named<'m>(model: &'m Model, name: &str) -> &'m dyn cspkit::Constraint {
+    model
+        .constraints()
+        .find(|&(id, _)| model.constraint_name(id) == name)
+        .map(|(_, constraint)| constraint)
+        .unwrap_or_else(|| panic!("no constraint named {name}"))
+}
+
+/// Matrix convention: queens at (1, 1) and (2, 2) share a diagonal (`q[i] − i`), queens at
+/// (1, 2) and (2, 1) an anti-diagonal (`q[i] + i`); both N-Queens models name them so.
+#[test]
+fn the_queens_constraints_name_diagonals_and_anti_diagonals_as_a_matrix_does() {
+    use cspkit::models::queens::Queens;
+    let queens = Queens::new(4).unwrap();
+    let model = queens.model();
+    let diagonals = constraint_named(model, "diagonals");
+    let anti_diagonals = constraint_named(model, "anti-diagonals");
+    // Queens on the main diagonal, then on the main anti-diagonal.
+    assert!(!diagonals.check(&[1, 2, 3, 4]) && anti_diagonals.check(&[1, 2, 3, 4]));
+    assert!(diagonals.check(&[4, 3, 2, 1]) && !anti_diagonals.check(&[4, 3, 2, 1]));
+
+    let pairwise = Queens::pairwise(4).unwrap();
+    let model = pairwise.model();
+    let diagonal = constraint_named(model, "rows 1 and 2: diagonal");
+    let anti_diagonal = constraint_named(model, "rows 1 and 2: anti-diagonal");
+    assert!(!diagonal.check(&[1, 2]) && anti_diagonal.check(&[1, 2]));
+    assert!(diagonal.check(&[2, 1]) && !anti_diagonal.check(&[2, 1]));
+}
+
 #[test]
 fn views_that_leave_the_i32_range_are_refused_by_name() {
     let mut model = Model::new();

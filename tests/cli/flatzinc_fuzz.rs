@@ -36,7 +36,6 @@ enum Arg {
 type Definition = fn(&[i64]) -> bool;
 
 /// The builtins: name, number of integer arguments, and definition.
-
 fn builtins() -> Vec<(&'static str, usize, Definition)> {
     vec![
         ("int_eq", 2, |v| v[0] == v[1]),

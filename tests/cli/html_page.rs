@@ -128,7 +128,7 @@ fn stepping_through_four_queens_shows_each_node_and_its_board() {
     assert_eq!(text_of(&start, "label"), "node 0: root");
     assert!(queens_on_board(&start).is_empty());
 
-    // Two steps forward: node 2, row 1 = 1 and row 2 = 3 placed, failed on the anti-diagonals.
+    // Two steps forward: node 2, row 1 = 1 and row 2 = 3 placed, failed on the diagonals.
     let two = dom(&browser, &path, "?keys=RR");
     assert_eq!(selected(&two), 2);
     assert_eq!(text_of(&two, "label"), "node 2: row 2 = 3");

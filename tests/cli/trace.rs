@@ -133,7 +133,7 @@ fn plain_backtracking_explains_each_failure_in_the_puzzle_s_own_words() {
             "row 1 = 1",
             "  row 2 = 1 ✗ columns already has 1 (row 1)",
             "  row 2 ≠ 1",
-            "  row 2 = 2 ✗ anti-diagonals, with row 1 = 1",
+            "  row 2 = 2 ✗ diagonals, with row 1 = 1",
             "  row 2 ≠ 2",
         ]
     );
@@ -164,8 +164,8 @@ fn forward_checking_shows_what_propagation_fixed_and_the_domains_when_asked() {
             "row 1 = 1",
             "  · row 2 ∈ {3..5}, row 3 ∈ {2, 4..5}, row 4 ∈ {2..3, 5}, row 5 ∈ {2..4}",
             "  row 2 = 3",
-            "    row 3 = 5 (only value left, anti-diagonals)",
-            "    row 4 = 2 (only value left, anti-diagonals)",
+            "    row 3 = 5 (only value left, diagonals)",
+            "    row 4 = 2 (only value left, diagonals)",
             "    row 5 = 4 (only value left, columns)",
             "    ✓ solution",
         ]

@@ -49,7 +49,7 @@ const INLINE: usize = 64;
 /// Views with a factor other than 1 (`−x`, `2x`) are handled by the general algorithms below
 /// (their values are not one contiguous window of each variable's word).
 ///
-/// Wider value ranges (N-Queens diagonals beyond 32 queens): `Forward` removes the value of
+/// Wider value ranges (N-Queens diagonals and anti-diagonals beyond 32 queens): `Forward` removes the value of
 /// each newly fixed variable from the unfixed ones (kept as a sparse set whose size is
 /// reversible), O(unfixed) domain operations per fixed variable; `Full` uses a general
 /// implementation on sorted value lists that allocates per call.
@@ -103,7 +103,8 @@ impl AllDifferent {
     /// The values `vars[i] + offsets[i]` are all different.
     ///
     /// With offsets `0, 1, 2, …` over the queens of N-Queens (one variable per row holding its
-    /// column), this says that no two queens share a diagonal.
+    /// column), this says that no two queens share an anti-diagonal (`q[i] + i`); with offsets
+    /// `0, −1, −2, …`, a diagonal (`q[i] − i`).
     ///
     /// # Errors
     ///
@@ -130,8 +131,9 @@ impl AllDifferent {
         })
     }
 
-    /// The view values `views[i]` pairwise distinct: `x.offset(i)` for the diagonals of
-    /// N-Queens, `x.minus()`, `x.scale(2).offset(1)`, or plain variables.
+    /// The view values `views[i]` pairwise distinct: `q[i].offset(-i)` and `q[i].offset(i)` for
+    /// the diagonals and anti-diagonals of N-Queens, `x.minus()`, `x.scale(2).offset(1)`, or
+    /// plain variables.
     ///
     /// Offset views (factor 1) keep every fast path of [`AllDifferent::new`]; other factors go
     /// through the general algorithms.

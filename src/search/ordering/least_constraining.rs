@@ -145,10 +145,11 @@ mod tests {
         assert_eq!([1, 2, 3].map(|v| order.ruled_out(x, v, &view)), [2, 1, 1]);
         // Ties (2 and 3) go to the smaller value.
         assert_eq!(order.select_value(x, &view), 2);
-        // Each value costs two propagations over scopes of 2: 4 units. With no budget, the
-        // smallest value; with enough for the first value only, it; for two, the better.
+        // Each value costs two propagations over scopes of 2 and the counts of two domains of
+        // 2 values: 8 units. With no budget, the smallest value; with enough for the first
+        // value only, it; for two, the better.
         assert_eq!(LeastConstraining::with_budget(0).select_value(x, &view), 1);
-        assert_eq!(LeastConstraining::with_budget(4).select_value(x, &view), 1);
-        assert_eq!(LeastConstraining::with_budget(8).select_value(x, &view), 2);
+        assert_eq!(LeastConstraining::with_budget(8).select_value(x, &view), 1);
+        assert_eq!(LeastConstraining::with_budget(16).select_value(x, &view), 2);
     }
 }
