@@ -891,6 +891,9 @@ impl Builder {
             return Ok(());
         };
         let (var, array, pos, value) = (*var, *array, *pos, value.as_ref());
+        if self.env.contains_key(name.as_str()) {
+            return Err(FznError::at(pos, format!("`{name}` is declared twice")));
+        }
         if matches!(ty, Type::Float) {
             return Err(FznError::unsupported(
                 pos,
@@ -1024,6 +1027,21 @@ impl Builder {
                             ));
                         }
                     };
+                    let shape: Option<i128> = ranges.iter().try_fold(1i128, |n, &(l, h)| {
+                        let len = (i128::from(h) - i128::from(l) + 1).max(0);
+                        n.checked_mul(len)
+                    });
+                    if shape != Some(items.len() as i128) {
+                        return Err(FznError::at(
+                            *at,
+                            format!(
+                                "output_array of `{name}`: its index sets hold {} elements, the \
+                                 array {}",
+                                shape.map_or_else(|| "too many".to_owned(), |n| n.to_string()),
+                                items.len()
+                            ),
+                        ));
+                    }
                     let values = items
                         .iter()
                         .map(|v| Self::output_value(v, *at))

@@ -1,6 +1,8 @@
 //! [`Trace`]: a text trace of a search, one line per event, in the model's own words.
 
 use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::replay::Replay;
 use crate::domain::Domain;
@@ -77,6 +79,8 @@ pub struct Trace<'m, W: Write> {
     replay: Replay,
     cut: Cut,
     error: Option<io::Error>,
+    /// Raised when writing fails, for a solver that stops on it.
+    stop_on_error: Option<Arc<AtomicBool>>,
 }
 
 /// What a cut trace did not show.
@@ -107,7 +111,18 @@ impl<'m, W: Write> Trace<'m, W> {
             replay: Replay::new(model),
             cut: Cut::default(),
             error: None,
+            stop_on_error: None,
         }
+    }
+
+    /// Raises `flag` when writing fails (a closed pipe: `cspkit … --trace | head`), so that a
+    /// solver given the same flag ([`Solver::with_cancel_flag`]) stops instead of searching on
+    /// for a trace nobody reads.
+    ///
+    /// [`Solver::with_cancel_flag`]: crate::Solver::with_cancel_flag
+    pub fn with_stop_on_error(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop_on_error = Some(flag);
+        self
     }
 
     /// Also prints, after each node's propagation, the domains of the variables still unfixed.
@@ -175,6 +190,9 @@ impl<'m, W: Write> Trace<'m, W> {
             && let Err(error) = writeln!(self.out, "{line}")
         {
             self.error = Some(error);
+            if let Some(flag) = &self.stop_on_error {
+                flag.store(true, Ordering::Relaxed);
+            }
         }
     }
 

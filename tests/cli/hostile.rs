@@ -696,3 +696,141 @@ fn every_help_page_has_examples() {
         assert!(text.contains("Exit codes"), "{args:?}: {text}");
     }
 }
+
+/// Endless input never fills the memory: stepping reads a key a line, at most a few bytes of
+/// it (a stream of zero bytes with no line break ends the stepping), and `cspkit fzn` refuses a
+/// model larger than it reads.
+#[test]
+fn endless_input_is_read_in_bounded_pieces() {
+    let zeros = || std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(["queens", "8", "--count", "--step"])
+        .stdin(zeros())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(wait(&mut child, &["--step"]).success());
+    assert!(out.contains("\n92\n"), "{out}");
+
+    let output = cspkit(&["fzn", "/dev/zero"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("larger than"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(output.stdout.is_empty());
+}
+
+/// A trace whose reader has gone stops the search (it would otherwise run to its end for
+/// nobody), and Ctrl-C stops a search cleanly: the statistics so far, and the exit code of a
+/// search stopped before its answer.
+#[test]
+fn a_closed_trace_or_an_interrupt_stops_the_search_and_reports_it() {
+    // Traced to its end, counting 16-Queens would take hours: the deadline catches a search
+    // that goes on once `head` has what it wants.
+    let mut piped = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} queens 16 --count --trace --trace-limit 100000000 | head -3",
+            env!("CARGO_BIN_EXE_cspkit")
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut head = String::new();
+    piped
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut head)
+        .unwrap();
+    wait(&mut piped, &["queens", "16", "--trace", "| head -3"]);
+    assert_eq!(head.lines().count(), 3, "{head}");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(["queens", "30", "--count", "--stats"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    thread::sleep(Duration::from_millis(300));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = wait(&mut child, &["queens", "30", "--count"]);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(err.contains("\ndecisions "), "{err}");
+    assert!(err.contains("cancelled"), "{err}");
+    assert!(out.is_empty(), "a cut count is no answer: {out}");
+}
+
+/// Messages that name the real fault.
+#[test]
+fn usage_errors_name_the_real_fault() {
+    for (args, expected) in [
+        (
+            &["queens", "8", "--count", "--jobs", "99999999999999999999"][..],
+            "too many (at most 256)",
+        ),
+        (&["colour", "myciel9"], "unknown graph \"myciel9\""),
+        (
+            &["colour", "australia", "--colours", "-1"],
+            "-1 is not in 1..=1000",
+        ),
+    ] {
+        let output = cspkit(args, "");
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains(expected),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("cspkit-fzn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, expected) in [
+        (
+            "var 1..3: x :: output_var;\nvar 1..3: x;\nsolve satisfy;\n",
+            "line 2, column 1: `x` is declared twice",
+        ),
+        (
+            "var 1..3: x;\narray [1..2] of var int: a :: output_array([1..3]) = [x, x];\n\
+             solve satisfy;\n",
+            "its index sets hold 3 elements, the array 2",
+        ),
+    ] {
+        let path = dir.join("m.fzn");
+        std::fs::write(&path, text).unwrap();
+        let output = cspkit(&["fzn", path.to_str().unwrap()], "");
+        assert_eq!(output.status.code(), Some(2), "{text}");
+        assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -334,6 +334,7 @@ fn the_tree_file_is_checked_before_the_search_and_its_errors_are_named() {
     let output = cspkit(&["queens", "6", "--tree", "/nonexistent-dir/tree.svg"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("cannot write the tree to /nonexistent-dir/tree.svg"));
+    assert!(output.stdout.is_empty(), "nothing searched");
 
     let output = cspkit(&["queens", "8", "--count", "--jobs", "2", "--tree", "t.svg"]);
     assert_eq!(output.status.code(), Some(2));

@@ -111,8 +111,8 @@ Exit codes: 0 the table was printed, 2 bad usage or malformed input.";
 pub struct ColourArgs {
     /// The graph: australia, or myciel3 to myciel8.
     pub graph: String,
-    /// The number of colours.
-    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    /// The number of colours, 1 to 1000.
+    #[arg(long, value_name = "K", default_value_t = 3, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(1..=1000))]
     pub colours: i32,
     #[command(flatten)]
     pub mode: ModeArgs,
@@ -164,8 +164,8 @@ pub struct CompareArgs {
     /// The queens model (queens only).
     #[arg(long, value_name = "MODEL", default_value = "alldiff")]
     pub model: QueensModel,
-    /// The number of colours (colour only).
-    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=1000))]
+    /// The number of colours (colour only), 1 to 1000.
+    #[arg(long, value_name = "K", default_value_t = 3, allow_negative_numbers = true, value_parser = clap::value_parser!(i32).range(1..=1000))]
     pub colours: i32,
     /// Stop each run after this many decisions.
     #[arg(long, visible_alias = "node-limit", value_name = "N", default_value_t = 1_000_000, value_parser = parse_count)]
@@ -493,12 +493,17 @@ fn parse_restart_base(text: &str) -> Result<u64, String> {
 
 /// A number of threads, 1 to [`MAX_JOBS`].
 fn parse_jobs(text: &str) -> Result<NonZeroUsize, String> {
+    let too_many = || format!("{text} threads is too many (at most {MAX_JOBS})");
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) && text.parse::<u64>().is_err()
+    {
+        return Err(too_many());
+    }
     let jobs = parse_at_least(text, 1)?;
     usize::try_from(jobs)
         .ok()
         .filter(|&jobs| jobs <= MAX_JOBS)
         .and_then(NonZeroUsize::new)
-        .ok_or_else(|| format!("{text} threads is too many (at most {MAX_JOBS})"))
+        .ok_or_else(too_many)
 }
 
 /// A solution limit: a whole number, 1 or more (0 would stop before the first solution).

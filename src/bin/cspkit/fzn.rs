@@ -98,7 +98,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         }
     }
     let file = file.ok_or("no model file given (see cspkit fzn --help)")?;
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let text = read_model(file)?;
     let model = flatzinc::parse(&text)
         .and_then(|items| flatzinc::build(&items))
         .map_err(|e| format!("{file}: {e}"))?;
@@ -115,6 +115,33 @@ fn run(args: &[String]) -> Result<u8, String> {
         Status::Solutions | Status::Complete => SOLVED,
         Status::Unsatisfiable => NO_SOLUTION,
         Status::Unknown => STOPPED,
+    })
+}
+
+/// The largest FlatZinc file read: larger ones (or endless input, `/dev/zero`) are refused
+/// before they fill the memory. The MiniZinc Challenge's largest compiled models are tens of
+/// megabytes.
+const MAX_MODEL_BYTES: u64 = 256 << 20;
+
+/// Reads the model file, refusing one larger than [`MAX_MODEL_BYTES`] or not UTF-8.
+fn read_model(file: &str) -> Result<String, String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_MODEL_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {file}: {e}"))?;
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        return Err(format!(
+            "{file}: larger than {} MiB, the most cspkit reads",
+            MAX_MODEL_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(&e.as_bytes()[..at]);
+        let line = text.matches('\n').count() + 1;
+        let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        format!("{file}: line {line}, column {column}: not UTF-8 text")
     })
 }
 

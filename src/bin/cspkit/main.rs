@@ -22,6 +22,8 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use clap::Parser as _;
 use cspkit::models::colouring::Colouring;
@@ -93,6 +95,23 @@ fn usage(error: &clap::Error) -> u8 {
         Err(e) if !error.use_stderr() => output_failed(e, code),
         _ => code,
     }
+}
+
+/// The flag that stops a running search: raised by Ctrl-C (SIGINT) or SIGTERM, and by a
+/// trace whose reader has gone. A second signal ends the program at once.
+pub(crate) fn interrupt() -> &'static Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let raised = Arc::clone(&flag);
+        // If a handler cannot be installed, a signal ends the program as it would anyway.
+        let _ = ctrlc::set_handler(move || {
+            if raised.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+        });
+        flag
+    })
 }
 
 /// The solver the flags ask for.
@@ -294,7 +313,7 @@ pub(crate) fn queens_model(n: usize, model: QueensModel) -> Result<Queens, u8> {
 pub(crate) fn colouring(graph: &str, colours: i32) -> Result<Colouring, u8> {
     let built = match graph.strip_prefix("myciel").map(str::parse::<u32>) {
         _ if graph == "australia" => Colouring::australia(colours),
-        Some(Ok(order)) => Colouring::mycielski(order, colours),
+        Some(Ok(order)) if (3..=8).contains(&order) => Colouring::mycielski(order, colours),
         _ => {
             return Err(bad_input(format_args!(
                 "unknown graph {graph:?}: the graphs are australia and myciel3 to myciel8"
@@ -373,6 +392,8 @@ fn watched(
     board: Board,
     render: impl Fn(&Solution) -> String,
 ) -> u8 {
+    // Ctrl-C (or SIGTERM) stops the search cleanly: the answer so far and --stats are printed.
+    let solver = solver.with_cancel_flag(Arc::clone(interrupt()));
     if show.step {
         return step::run(solver, show, answer, render);
     }
@@ -380,12 +401,28 @@ fn watched(
     if !show.tracing() && format.is_none() {
         return search(solver, answer, render);
     }
+    // The tree's file is created before the search, so that a path that cannot be written
+    // is reported before any time is spent.
+    let mut tree_file = match (format, show.tree.as_deref()) {
+        (Some(_), Some(path)) => match File::create(path) {
+            Ok(file) => Some(file),
+            Err(error) => {
+                return bad_input(format_args!(
+                    "cannot write the tree to {}: {error}",
+                    path.display()
+                ));
+            }
+        },
+        _ => None,
+    };
     let model = solver.model();
     let lines = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
     let trace = show.tracing().then(|| {
         Trace::new(model, io::stdout())
             .with_domains(show.trace_domains)
             .with_limit(lines)
+            // A reader gone (`--trace | head`): no point searching on.
+            .with_stop_on_error(Arc::clone(interrupt()))
     });
     let tree = format.map(|format| {
         let nodes = usize::try_from(show.tree_limit).unwrap_or(usize::MAX);
@@ -410,7 +447,10 @@ fn watched(
                 html::render(&tree, &board, &title, svg::DEFAULT_BUDGET)
             }
         };
-        if let Err(error) = std::fs::write(path, text) {
+        let written = tree_file
+            .take()
+            .map_or(Ok(()), |mut file| file.write_all(text.as_bytes()));
+        if let Err(error) = written {
             note!(
                 "cspkit: cannot write the tree to {}: {error}",
                 path.display()

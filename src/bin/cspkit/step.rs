@@ -100,12 +100,18 @@ pub(crate) fn run(
     exit::SOLVED
 }
 
-/// Waits for a line of input: empty for the next event, `c` to continue, `q` to quit.
+/// The most bytes of one line of input kept: a key is a letter, and endless input without a
+/// line break (`< /dev/zero`) must not fill the memory.
+const MAX_KEY_LINE: u64 = 64;
+
+/// Waits for a line of input: empty for the next event, `c` to continue, `q` to quit. A line
+/// longer than [`MAX_KEY_LINE`] bytes ends the stepping (`c`): it is no key.
 fn read_key(input: &mut impl BufRead) -> Key {
-    let mut line = String::new();
-    match input.read_line(&mut line) {
+    let mut line = Vec::new();
+    match io::Read::take(&mut *input, MAX_KEY_LINE).read_until(b'\n', &mut line) {
         Ok(0) | Err(_) => Key::Continue,
-        Ok(_) => match line.trim() {
+        Ok(_) if !line.ends_with(b"\n") && line.len() as u64 == MAX_KEY_LINE => Key::Continue,
+        Ok(_) => match String::from_utf8_lossy(&line).trim() {
             "q" | "Q" => Key::Quit,
             "c" | "C" => Key::Continue,
             _ => Key::Next,
