@@ -84,6 +84,9 @@ pub struct SearchView<'a> {
     /// The variables the search branches on, if not all
     /// ([`Solver::with_decision_variables`](crate::Solver::with_decision_variables)).
     branch: Option<&'a [bool]>,
+    /// Every variable before this index is known to be fixed (assigned, in textbook mode):
+    /// [`unfixed`](SearchView::unfixed) starts there.
+    front: u32,
 }
 
 impl<'a> SearchView<'a> {
@@ -94,6 +97,7 @@ impl<'a> SearchView<'a> {
             depth,
             decided: None,
             branch: None,
+            front: 0,
         }
     }
 
@@ -107,6 +111,13 @@ impl<'a> SearchView<'a> {
     /// variable): the others are left out of [`unfixed`](SearchView::unfixed).
     pub(crate) fn with_branch(mut self, branch: Option<&'a [bool]>) -> Self {
         self.branch = branch;
+        self
+    }
+
+    /// The view of a search where every variable before `front` is known to be fixed (or
+    /// assigned): [`unfixed`](SearchView::unfixed) starts there.
+    pub(crate) fn with_front(mut self, front: u32) -> Self {
+        self.front = front.min(self.domains.len() as u32);
         self
     }
 
@@ -151,7 +162,7 @@ impl<'a> SearchView<'a> {
             domains: self.domains,
             decided: self.decided,
             branch: self.branch,
-            front: 0,
+            front: self.front,
             back: self.domains.len() as u32,
         }
     }
