@@ -151,6 +151,16 @@ impl Grid {
                 }),
                 Some(&(line, _)),
             ) if found < expected => Err(ParseError::EmptyLine { line }),
+            // The rows so far happen to be as many as a smaller grid has, but are longer than
+            // its rows, and more text follows: the empty line split the grid.
+            (
+                Err(ParseError::WrongRowLength {
+                    expected, found, ..
+                }),
+                Some(&(line, _)),
+            ) if found > expected && grid_lines.len() == expected => {
+                Err(ParseError::EmptyLine { line })
+            }
             (Err(ParseError::UnsupportedSize { .. }), Some(&(line, _))) => {
                 Err(ParseError::EmptyLine { line })
             }
@@ -540,6 +550,9 @@ mod tests {
         assert_eq!(err(&missing_row), "line 9: expected 9 rows, found 8");
         let gap = BAEKJOON_2239.replacen("002109400\n", "002109400\n\n", 1);
         assert_eq!(err(&gap), "line 3: empty line inside the grid");
+        // Four rows before the gap: as many as a 4x4 grid has, but 9 cells long.
+        let gap = BAEKJOON_2239.replacen("300502006\n", "300502006\n\n", 1);
+        assert_eq!(err(&gap), "line 5: empty line inside the grid");
         assert_eq!(
             err("1 2 3 4\n3 4 1 2\n2 1 4 5\n4 3 2 1\n"),
             "line 3, column 7: value 5 is out of range 0..=4"
