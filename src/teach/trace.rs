@@ -67,6 +67,9 @@ pub struct Trace<'m, W: Write> {
     domains: bool,
     limit: usize,
     written: usize,
+    /// The most bytes written, and the bytes written so far.
+    max_bytes: usize,
+    bytes: usize,
     /// The indentation of the current node's lines.
     indent: usize,
     /// The current node's branch line, kept back so that a failure can join it.
@@ -96,6 +99,10 @@ impl<'m, W: Write> Trace<'m, W> {
     /// The default limit on the number of lines.
     pub const DEFAULT_LIMIT: usize = 1000;
 
+    /// The default limit on the bytes written: the domains of a large model make long lines
+    /// (a thousand lines of 1000-Queens domains would be hundreds of megabytes).
+    pub const DEFAULT_BYTE_LIMIT: usize = 4 << 20;
+
     /// A trace of searches of `model`, written to `out`.
     pub fn new(model: &'m Model, out: W) -> Self {
         Trace {
@@ -104,6 +111,8 @@ impl<'m, W: Write> Trace<'m, W> {
             domains: false,
             limit: Self::DEFAULT_LIMIT,
             written: 0,
+            max_bytes: Self::DEFAULT_BYTE_LIMIT,
+            bytes: 0,
             indent: 0,
             pending: None,
             last_branch: None,
@@ -131,6 +140,13 @@ impl<'m, W: Write> Trace<'m, W> {
         self
     }
 
+    /// Writes at most `bytes` bytes; a line that would go past them is cut as past the line
+    /// limit (the search itself is not limited).
+    pub fn with_byte_limit(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
     /// Writes at most `lines` lines (the search itself is not limited).
     pub fn with_limit(mut self, lines: usize) -> Self {
         self.limit = lines;
@@ -148,8 +164,9 @@ impl<'m, W: Write> Trace<'m, W> {
         if self.cut.lines > 0 {
             let cut = self.cut;
             let line = format!(
-                "… trace cut after {} lines: {} more not shown ({}, {}, {})",
+                "… trace cut after {} lines ({} bytes): {} more not shown ({}, {}, {})",
                 self.written,
+                self.bytes.min(self.max_bytes),
                 cut.lines,
                 counted(cut.decisions, "decision"),
                 counted(cut.failures, "failure"),
@@ -174,13 +191,21 @@ impl<'m, W: Write> Trace<'m, W> {
         &mut self.out
     }
 
-    /// Writes a line, or counts it if the limit is reached.
+    /// Whether the line or byte limit has been reached.
+    fn full(&self) -> bool {
+        self.written >= self.limit || self.bytes >= self.max_bytes
+    }
+
+    /// Writes a line, or counts it if a limit is reached (or would be, for the bytes).
     fn line(&mut self, indent: usize, text: &str) {
-        if self.written >= self.limit {
+        let size = indent + text.len() + 1;
+        if self.full() || self.bytes + size > self.max_bytes {
+            self.bytes = self.max_bytes;
             self.cut.lines += 1;
             return;
         }
         self.written += 1;
+        self.bytes += size;
         let line = format!("{:indent$}{text}", "");
         self.write_raw(&line);
     }
@@ -280,7 +305,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
             } => {
                 self.flush_pending();
                 let left = matches!(kind, BranchKind::Equal | BranchKind::AtMost);
-                if left && self.written >= self.limit {
+                if left && self.full() {
                     self.cut.decisions += 1;
                 }
                 // A decision sits at its depth; a refutation beside the decision it refutes.
@@ -324,7 +349,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
             Event::Failure {
                 constraint, var, ..
             } => {
-                if self.written >= self.limit {
+                if self.full() {
                     self.cut.failures += 1;
                 }
                 let var = var.or(self.wiped.map(|(v, _)| v));
@@ -338,7 +363,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 }
             }
             Event::Solution { .. } => {
-                if self.written >= self.limit {
+                if self.full() {
                     self.cut.solutions += 1;
                 }
                 match self.pending.take() {

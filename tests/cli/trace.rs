@@ -192,7 +192,7 @@ fn a_cut_trace_says_what_it_left_out_and_the_counts_add_up() {
     assert_eq!(lines.len(), 12, "{trace}");
     let summary = lines[11];
     assert!(
-        summary.starts_with("… trace cut after 10 lines: "),
+        summary.starts_with("… trace cut after 10 lines (") && summary.contains(" bytes): "),
         "{summary}"
     );
     let number = |word: &str| -> u64 {
@@ -420,4 +420,28 @@ fn stats_trace_tree_and_page_count_the_same_tree_nodes() {
         );
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The trace is limited in bytes as well as in lines: the domains of a large model make long
+/// lines, and a thousand of them would be hundreds of megabytes.
+#[test]
+fn the_domains_trace_of_a_large_model_stays_within_its_byte_limit() {
+    let output = cspkit(&[
+        "queens",
+        "300",
+        "--var-order",
+        "mrv",
+        "--value-order",
+        "middle",
+        "--trace-domains",
+    ]);
+    assert!(output.status.success());
+    let trace = text(&output.stdout);
+    assert!(
+        trace.len() <= (4 << 20) + 64 * 1024,
+        "{} bytes",
+        trace.len()
+    );
+    let last = trace.lines().last().unwrap();
+    assert!(last.starts_with("… trace cut after "), "{last}");
 }
