@@ -12,6 +12,7 @@ mod globals;
 mod globals_in_models;
 mod guide;
 mod incremental;
+mod limits;
 mod linear;
 mod modelling;
 mod names;

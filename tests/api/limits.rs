@@ -1,0 +1,171 @@
+//! Every limit (decisions, time, cancellation) on every search path: first solution, count,
+//! listing, parallel count and listing, restarts, branch and bound, stepping, textbook forward
+//! checking, the least-constraining value order. The model is the pigeonhole problem with
+//! pairwise `≠` at forward checking: no solution, and a search far too long to finish, so each
+//! path must be stopped by its limit, say which, and keep to it.
+
+use std::num::NonZeroUsize;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use cspkit::{
+    Branching, LeastConstraining, Limit, LinearExpr, Model, NotEqual, Optimum, Outcome,
+    PropagationLevel, RandomValue, RestartPolicy, SmallestDomainRandomTies, Solver, StepEvent,
+};
+
+/// 13 pigeons, 12 holes, one `≠` per pair.
+fn pigeons() -> Model {
+    let mut model = Model::new();
+    let xs = model.new_vars(13, 1..=12).unwrap();
+    for i in 0..xs.len() {
+        for j in i + 1..xs.len() {
+            model.post(NotEqual::new(xs[i], xs[j])).unwrap();
+        }
+    }
+    model
+}
+
+/// How a limit is set on a solver.
+#[derive(Debug, Clone, Copy)]
+enum Set {
+    Decisions(u64),
+    Time(Duration),
+    Cancelled,
+}
+
+impl Set {
+    fn expected(self) -> Limit {
+        match self {
+            Set::Decisions(_) => Limit::Decisions,
+            Set::Time(_) => Limit::Time,
+            Set::Cancelled => Limit::Cancelled,
+        }
+    }
+}
+
+fn limited(model: &Model, set: Set) -> Solver<'_> {
+    let solver = model.solver().with_propagation(PropagationLevel::Forward);
+    match set {
+        Set::Decisions(n) => solver.with_decision_limit(n),
+        Set::Time(t) => solver.with_time_limit(t),
+        Set::Cancelled => solver.with_cancel_flag(Arc::new(AtomicBool::new(true))),
+    }
+}
+
+/// The limit that ended a first-solution search, if one did.
+fn limit_of(outcome: &Outcome) -> Option<Limit> {
+    match outcome {
+        Outcome::LimitReached(limit) => Some(*limit),
+        _ => None,
+    }
+}
+
+/// Each search path, run under a limit: the limit it reports and the decisions it made.
+fn every_path(model: &Model, set: Set) -> Vec<(&'static str, Option<Limit>, u64)> {
+    let two = NonZeroUsize::new(2).unwrap();
+    let mut runs = Vec::new();
+
+    let mut solver = limited(model, set);
+    let outcome = solver.next_solution();
+    runs.push((
+        "first solution",
+        limit_of(&outcome),
+        solver.stats().decisions,
+    ));
+
+    let mut solver = limited(model, set);
+    let count = solver.count();
+    runs.push(("count", count.stopped_by, solver.stats().decisions));
+
+    let mut solver = limited(model, set);
+    let stopped = {
+        let mut solutions = solver.solutions();
+        assert!(solutions.next().is_none());
+        solutions.stopped_by()
+    };
+    runs.push(("listing", stopped, solver.stats().decisions));
+
+    let mut solver = limited(model, set);
+    let count = solver.count_up_to_parallel(u64::MAX, two);
+    runs.push(("parallel count", count.stopped_by, solver.stats().decisions));
+
+    let mut solver = limited(model, set);
+    let stopped = solver.for_each_solution_parallel(two, |_| ControlFlow::Continue(()));
+    runs.push(("parallel listing", stopped, solver.stats().decisions));
+
+    let mut solver = limited(model, set)
+        .with_variable_order(SmallestDomainRandomTies::new(7))
+        .with_value_order(RandomValue::new(7))
+        .with_restarts(RestartPolicy::luby(10));
+    let outcome = solver.next_solution();
+    runs.push(("restarts", limit_of(&outcome), solver.stats().decisions));
+
+    let mut solver = limited(model, set);
+    let sum = model
+        .variables()
+        .fold(LinearExpr::new(&[], 0), |sum, x| sum + x);
+    let stopped = match solver.minimize(sum).unwrap() {
+        Optimum::Unknown(limit) => Some(limit),
+        other => panic!("branch and bound: {other:?}"),
+    };
+    runs.push(("branch and bound", stopped, solver.stats().decisions));
+
+    let mut solver = limited(model, set);
+    let stopped = loop {
+        match solver.step() {
+            StepEvent::Stopped(limit) => break Some(limit),
+            StepEvent::Exhausted => break None,
+            _ => {}
+        }
+    };
+    runs.push(("stepping", stopped, solver.stats().decisions));
+
+    let mut solver = limited(model, set)
+        .with_propagation(PropagationLevel::None)
+        .with_textbook_forward_checking(true)
+        .with_branching(Branching::DWay);
+    let count = solver.count();
+    runs.push(("textbook", count.stopped_by, solver.stats().decisions));
+
+    let mut solver = limited(model, set).with_value_order(LeastConstraining::new());
+    let count = solver.count();
+    runs.push((
+        "least constraining",
+        count.stopped_by,
+        solver.stats().decisions,
+    ));
+    runs
+}
+
+/// Runs `every_path` on a thread of its own, so that a limit that does not hold fails the test
+/// instead of hanging it.
+fn within_a_minute(set: Set) -> Vec<(&'static str, Option<Limit>, u64)> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let model = pigeons();
+        let _ = sender.send(every_path(&model, set));
+    });
+    receiver
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("{set:?}: a search ran past its limit"))
+}
+
+#[test]
+fn every_search_path_keeps_to_every_limit() {
+    for set in [
+        Set::Decisions(2_000),
+        Set::Time(Duration::from_millis(100)),
+        Set::Cancelled,
+    ] {
+        for (path, stopped, decisions) in within_a_minute(set) {
+            assert_eq!(stopped, Some(set.expected()), "{path} under {set:?}");
+            match set {
+                Set::Decisions(n) => assert!(decisions <= n, "{path}: {decisions} > {n}"),
+                Set::Cancelled => assert_eq!(decisions, 0, "{path}: a raised flag stops at once"),
+                Set::Time(_) => {}
+            }
+        }
+    }
+}
