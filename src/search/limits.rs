@@ -105,44 +105,61 @@ impl SharedNodes {
     }
 }
 
-/// One thread's part of a [`SharedNodes`] limit. Its decisions are added to the shared count
-/// in batches of [`NodeShare::BATCH`], so that the threads do not contend for it at every
-/// decision; the limit may therefore be overrun by up to that many decisions per other thread.
+/// One thread's part of a [`SharedNodes`] limit. A thread reserves its decisions from the
+/// shared count in batches of [`NodeShare::BATCH`] (fewer when fewer are left), so that the
+/// threads do not contend for it at every decision, and never makes one it has not reserved:
+/// together they keep to the limit exactly. Near the limit, a thread may stop while another
+/// still holds a few reserved decisions.
 #[derive(Debug)]
 pub(crate) struct NodeShare<'a> {
     shared: &'a SharedNodes,
-    /// This thread's decisions already added to the shared count.
-    reported: Cell<u64>,
+    /// The decisions this thread may make in all: those it has reserved.
+    allotted: Cell<u64>,
 }
 
 impl<'a> NodeShare<'a> {
-    /// Decisions a thread takes between two updates of the shared count.
+    /// Decisions a thread reserves at a time.
     pub(crate) const BATCH: u64 = 32;
 
     pub(crate) fn new(shared: &'a SharedNodes) -> Self {
         NodeShare {
             shared,
-            reported: Cell::new(0),
+            allotted: Cell::new(0),
         }
     }
 
-    /// Whether the limit is reached, this thread having taken `nodes` decisions in all.
+    /// Whether the limit is reached, this thread having taken `nodes` decisions in all: it is
+    /// not while the thread holds a reserved decision, or can reserve more.
     fn exceeded(&self, nodes: u64) -> bool {
-        let unreported = nodes - self.reported.get();
-        let used = if unreported >= Self::BATCH {
-            self.reported.set(nodes);
-            self.shared.used.fetch_add(unreported, Ordering::Relaxed) + unreported
-        } else {
-            self.shared.used.load(Ordering::Relaxed) + unreported
-        };
-        used >= self.shared.max
+        if nodes < self.allotted.get() {
+            return false;
+        }
+        let mut used = self.shared.used.load(Ordering::Relaxed);
+        loop {
+            if used >= self.shared.max {
+                return true;
+            }
+            let take = Self::BATCH.min(self.shared.max - used);
+            match self.shared.used.compare_exchange_weak(
+                used,
+                used + take,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    self.allotted.set(nodes + take);
+                    return false;
+                }
+                Err(now) => used = now,
+            }
+        }
     }
 
-    /// Adds the decisions not yet reported to the shared count.
+    /// Gives back the reserved decisions this thread did not make, having made `nodes`.
     pub(crate) fn flush(&self, nodes: u64) {
-        let unreported = nodes - self.reported.get();
-        self.reported.set(nodes);
-        self.shared.used.fetch_add(unreported, Ordering::Relaxed);
+        let unused = self.allotted.get().saturating_sub(nodes);
+        self.allotted.set(nodes);
+        self.shared.used.fetch_sub(unused, Ordering::Relaxed);
     }
 }
 

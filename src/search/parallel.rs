@@ -176,13 +176,14 @@ where
     /// of the orders (hence `Clone + Send`) and its own search state. With one thread, it is
     /// the sequential search, on the calling thread.
     ///
-    /// - Limits count over the life of the solver, as for the sequential search. The node limit
-    ///   counts the decisions of all threads together (each thread adds its own in batches of
-    ///   32, so the limit may be overrun by that many per thread), and the cancellation flag
+    /// - Limits count over the life of the solver, as for the sequential search. The decision
+    ///   limit counts the decisions of all threads together and is never overrun (each thread
+    ///   reserves its decisions in batches of 32, and makes none it has not reserved), and the
+    ///   cancellation flag
     ///   stops every thread. When one thread reaches a limit, the others stop at their next decision;
     ///   the count is then the number found so far, with the limit in
     ///   [`stopped_by`](Count::stopped_by), never reported as exact.
-    /// - Statistics: the threads' work is added to the solver's ([`SearchStats::add`]). Nodes,
+    /// - Statistics: the threads' work is added to the solver's ([`SearchStats::add`]). Decisions,
     ///   failures, backtracks and solutions are those of the sequential search (the split does
     ///   each decision above its depth once, the threads the ones below); propagations are a
     ///   few more (each subtree's root is propagated again); `elapsed` is the wall time.
