@@ -52,8 +52,12 @@
 //! - **constraint**: a rule over a scope ([`Constraint`]).
 //! - **propagate**: let a constraint remove values that cannot be part of any solution.
 //! - **prune**: remove a value from a domain. **fix**: reduce a domain to one value.
-//! - **decision**: a branch `x = v` chosen by the search; its **refutation** is `x ≠ v`.
-//! - **node**: a decision (the search tree's nodes are counted by decisions).
+//! - **decision**: a branch `x = v` (or `x ≤ v`) chosen by the search; its **refutation** is
+//!   `x ≠ v` (or `x > v`).
+//! - **tree node**: a node of the search tree: the root, and each decision and refutation
+//!   ([`SearchStats::tree_nodes`]); the tree drawings, the trace and `--stats` count them so.
+//! - **nassigns**: AIMA's count of assignments, the decisions `x = v` whose value passed the
+//!   consistency check against the variables already assigned ([`SearchStats::nassigns`]).
 //! - **level**: the trail's unit of undo, one per decision on the current path; also
 //!   [`PropagationLevel`], the propagation strength asked of the constraints.
 //! - **failure**: a dead end: a constraint reported a [`Conflict`], or a domain became empty.
@@ -65,8 +69,8 @@
 //! one search. The search is depth first with binary branching (`x = v`, then `x ≠ v`),
 //! undoes changes through a trail, and runs the constraints woken by each change to a
 //! fixpoint. The outcome of a search is one of three answers: [`Outcome::Solved`],
-//! [`Outcome::Exhausted`] (no further solution) or [`Outcome::LimitReached`] (stopped by a node
-//! limit, a time limit or a cancellation flag before knowing). To solve one model under many
+//! [`Outcome::Exhausted`] (no further solution) or [`Outcome::LimitReached`] (stopped by a
+//! decision limit, a time limit or a cancellation flag before knowing). To solve one model under many
 //! sets of givens (a file of puzzles), keep one solver and call [`Solver::restart_with`] per
 //! instance: it fixes the givens on top of the model's domains without rebuilding anything.
 //!
@@ -114,7 +118,7 @@
 //!
 //! [`InputOrder`] with [`Ascending`] enumerates solutions in lexicographic order at every
 //! propagation level, because propagation only removes values that belong to no solution.
-//! [`SmallestDomain`] usually visits far fewer nodes when any solution will do.
+//! [`SmallestDomain`] usually makes far fewer decisions when any solution will do.
 //!
 //! ```
 //! use cspkit::{AllDifferent, Descending, Model, PropagationLevel, SmallestDomain};
@@ -131,7 +135,7 @@
 //!     .with_time_limit(Duration::from_secs(1));
 //! let first = solver.next_solution().solution().unwrap();
 //! assert_eq!(first.values(), [5, 4, 3, 2, 1]);
-//! println!("{} nodes", solver.stats().decisions);
+//! println!("{} decisions", solver.stats().decisions);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -51,7 +51,7 @@ pub(crate) struct Budget<'a> {
     started: Instant,
     /// Search time spent in earlier calls.
     before: Duration,
-    /// A node limit shared with other threads, instead of `limits.decisions`.
+    /// A decision limit shared with other threads, instead of `limits.decisions`.
     shared_nodes: Option<&'a NodeShare<'a>>,
     /// The solver's own reasons to stop, checked after the limits.
     pause: Pause<'a>,
@@ -77,7 +77,7 @@ pub(crate) struct Pause<'a> {
     pub(crate) nodes: Option<u64>,
 }
 
-/// A node limit over the decisions of several threads.
+/// A decision limit over the decisions of several threads.
 #[derive(Debug)]
 pub(crate) struct SharedNodes {
     /// Decisions reported by all threads.
