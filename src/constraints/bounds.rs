@@ -47,6 +47,23 @@ pub(crate) fn ceil_div(a: i64, b: i64) -> i64 {
     -floor_div(-a, b)
 }
 
+/// [`floor_div`] on `i128`, for products and sums that may leave `i64` (`b ≠ 0`, and `-a`,
+/// `-b` do not overflow).
+#[inline]
+pub(crate) fn floor_div_wide(a: i128, b: i128) -> i128 {
+    if b > 0 {
+        a.div_euclid(b)
+    } else {
+        (-a).div_euclid(-b)
+    }
+}
+
+/// [`ceil_div`] on `i128`.
+#[inline]
+pub(crate) fn ceil_div_wide(a: i128, b: i128) -> i128 {
+    -floor_div_wide(-a, b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

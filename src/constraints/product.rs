@@ -2,7 +2,9 @@
 
 use smallvec::SmallVec;
 
-use crate::constraints::bounds::{keep_at_least, keep_at_most};
+use crate::constraints::bounds::{
+    ceil_div_wide as ceil_div, floor_div_wide as floor_div, keep_at_least, keep_at_most,
+};
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
@@ -282,20 +284,6 @@ fn hull(ctx: &PropagationContext<'_>, var: VarId) -> Result<(i128, i128), Confli
 /// A bound within `±2⁶²` as an `i64`.
 fn narrow(bound: i128) -> i64 {
     i64::try_from(bound.clamp(-CAP, CAP)).unwrap_or(0)
-}
-
-/// `⌊a / b⌋` for `b ≠ 0` (magnitudes within `2⁶²`).
-fn floor_div(a: i128, b: i128) -> i128 {
-    if b > 0 {
-        a.div_euclid(b)
-    } else {
-        (-a).div_euclid(-b)
-    }
-}
-
-/// `⌈a / b⌉` for `b ≠ 0`.
-fn ceil_div(a: i128, b: i128) -> i128 {
-    -floor_div(-a, b)
 }
 
 impl Constraint for Product {

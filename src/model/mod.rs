@@ -321,7 +321,7 @@ impl Model {
     }
 
     fn validate(&self, var: VarId, context: &str) -> Result<(), ModelError> {
-        if var.model != self.id || var.index() >= self.domains.len() {
+        if !self.owns(var) {
             return Err(ModelError::ForeignVariable {
                 context: context.to_owned(),
                 variable: format!("{var:?}"),
@@ -377,8 +377,9 @@ impl Model {
     }
 
     /// Whether `var` is a variable of this model.
+    #[inline]
     pub fn owns(&self, var: VarId) -> bool {
-        self.validate(var, "").is_ok()
+        var.model == self.id && var.index() < self.domains.len()
     }
 
     /// The number of variables.

@@ -222,10 +222,22 @@ impl<'m> Engine<'m> {
         self.decided = vec![false; if on { model.num_variables() } else { 0 }];
     }
 
-    /// Branches on the variables marked in `branch` only (indexed by variable), then on the
-    /// others in input order once those are fixed.
-    pub(crate) fn set_branch(&mut self, branch: Option<Arc<[bool]>>) {
-        self.branch = branch;
+    /// An engine for a search in the given mode: textbook forward checking or not, and the
+    /// decision variables (`None` for all). The one constructor the solver and the threads of
+    /// a parallel search share.
+    pub(crate) fn for_search(
+        model: &'m Model,
+        level: PropagationLevel,
+        branching: Branching,
+        textbook: bool,
+        branch: Option<Arc<[bool]>>,
+    ) -> Self {
+        let mut engine = Engine::new(model, level, branching);
+        if textbook {
+            engine.set_textbook(model, true);
+        }
+        engine.branch = branch;
+        engine
     }
 
     /// Fixes a variable before the search starts (the root propagation then takes it into
@@ -382,21 +394,33 @@ impl<'m> Engine<'m> {
     }
 
     /// Stops with a message naming the fault if a variable order broke its contract: a
-    /// variable of another model, or one already fixed (branching on it would loop).
+    /// variable of another model, or one already fixed (branching on it would loop). Two
+    /// compares on the way of every decision; the message is built out of it.
+    #[inline]
     fn check_choice(&self, model: &Model, var: VarId) {
-        assert!(
-            model.owns(var),
-            "the variable order chose {var:?}, which is not a variable of the model being solved"
-        );
-        let open = if self.textbook {
-            !self.decided[var.index()]
-        } else {
-            !self.domains[var.index()].is_fixed()
-        };
-        assert!(
-            open,
-            "the variable order chose {}, which is already {} (an order must return a \
-             variable still to branch on, from SearchView::unfixed, or None)",
+        let open = model.owns(var)
+            && if self.textbook {
+                !self.decided[var.index()]
+            } else {
+                !self.domains[var.index()].is_fixed()
+            };
+        if !open {
+            self.wrong_choice(model, var);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn wrong_choice(&self, model: &Model, var: VarId) -> ! {
+        if !model.owns(var) {
+            panic!(
+                "the variable order chose {var:?}, which is not a variable of the model being \
+                 solved"
+            );
+        }
+        panic!(
+            "the variable order chose {}, which is already {} (an order must return a variable \
+             still to branch on, from SearchView::unfixed, or None)",
             model.var_name(var),
             if self.textbook { "assigned" } else { "fixed" },
         );
@@ -468,6 +492,7 @@ impl<'m> Engine<'m> {
 
     /// Counts a decision `x = v` in AIMA's `nassigns` unless its value was `rejected` by the
     /// consistency check against the assignment (`x ≤ v` is no assignment).
+    #[inline]
     fn count_assignment<V, W, O>(&self, run: &mut Run<'_, V, W, O>, rejected: bool) {
         if self.branching != Branching::Split && !rejected {
             run.stats.nassigns += 1;

@@ -710,12 +710,13 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
 
     /// An engine for this solver's model, level, branching and mode.
     fn new_engine(&self) -> Engine<'m> {
-        let mut engine = Engine::new(self.model, self.level, self.branching);
-        if self.textbook {
-            engine.set_textbook(self.model, true);
-        }
-        engine.set_branch(self.branch.clone());
-        engine
+        Engine::for_search(
+            self.model,
+            self.level,
+            self.branching,
+            self.textbook,
+            self.branch.clone(),
+        )
     }
 
     /// Runs the search to its next solution, the end of the tree or a limit. Events a step

@@ -79,12 +79,13 @@ struct Context<'a> {
 impl Context<'_> {
     /// An engine for the solver's model, level, branching and mode.
     fn engine(&self) -> Engine<'_> {
-        let mut engine = Engine::new(self.model, self.level, self.branching);
-        if self.textbook {
-            engine.set_textbook(self.model, true);
-        }
-        engine.set_branch(self.branch.clone());
-        engine
+        Engine::for_search(
+            self.model,
+            self.level,
+            self.branching,
+            self.textbook,
+            self.branch.clone(),
+        )
     }
 
     /// A budget for one call of the engine: the user's limits, shared between the threads, and
@@ -179,8 +180,8 @@ where
     /// - Limits count over the life of the solver, as for the sequential search. The decision
     ///   limit counts the decisions of all threads together and is never overrun (each thread
     ///   reserves its decisions in batches of 32, and makes none it has not reserved), and the
-    ///   cancellation flag
-    ///   stops every thread. When one thread reaches a limit, the others stop at their next decision;
+    ///   cancellation flag stops every thread. When one thread reaches a limit, the others stop
+    ///   at their next decision;
     ///   the count is then the number found so far, with the limit in
     ///   [`stopped_by`](Count::stopped_by), never reported as exact.
     /// - Statistics: the threads' work is added to the solver's ([`SearchStats::add`]). Decisions,

@@ -102,6 +102,7 @@ impl<'a> SearchView<'a> {
     }
 
     /// The view of a textbook search, where a variable is open until a decision assigns it.
+    #[inline]
     pub(crate) fn with_decided(mut self, decided: &'a [bool]) -> Self {
         self.decided = Some(decided);
         self
@@ -109,6 +110,7 @@ impl<'a> SearchView<'a> {
 
     /// The view of a search that branches only on the variables marked in `branch` (indexed by
     /// variable): the others are left out of [`unfixed`](SearchView::unfixed).
+    #[inline]
     pub(crate) fn with_branch(mut self, branch: Option<&'a [bool]>) -> Self {
         self.branch = branch;
         self
@@ -116,6 +118,7 @@ impl<'a> SearchView<'a> {
 
     /// The view of a search where every variable before `front` is known to be fixed (or
     /// assigned): [`unfixed`](SearchView::unfixed) starts there.
+    #[inline]
     pub(crate) fn with_front(mut self, front: u32) -> Self {
         self.front = front.min(self.domains.len() as u32);
         self
