@@ -71,7 +71,7 @@ impl VariableOrder for Annotated {
                 return chosen;
             }
         }
-        view.unfixed().min_by_key(|&v| view.domain(v).size())
+        view.smallest_domain()
     }
 }
 

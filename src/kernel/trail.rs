@@ -84,6 +84,29 @@ impl Trail {
         self.marks.len()
     }
 
+    /// The number of entries: a position in the log that stays valid as long as the search
+    /// does not undo below it.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The variables of the domain entries from position `from` on (a variable once per entry).
+    #[inline]
+    pub(crate) fn vars_since(&self, from: usize) -> impl Iterator<Item = u32> + '_ {
+        self.entries[from.min(self.entries.len())..]
+            .iter()
+            .filter(|entry| entry.var != STATE)
+            .map(|entry| entry.var)
+    }
+
+    /// The variables of the domain entries that `undo_to(level)` would undo.
+    #[inline]
+    pub(crate) fn vars_above(&self, level: usize) -> impl Iterator<Item = u32> + '_ {
+        let from = self.marks.get(level).copied().unwrap_or(self.entries.len());
+        self.vars_since(from)
+    }
+
     /// Opens a new level; changes from now on are undone by `undo_to(level() - 1)`.
     #[inline]
     pub(crate) fn push_level(&mut self) {

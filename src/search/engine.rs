@@ -28,6 +28,7 @@ use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::search::pairs::{free_domain, without_clashes};
+use crate::search::sizes::SizeIndex;
 use crate::search::stats::SearchStats;
 use crate::search::{Branching, PropagationLevel};
 
@@ -126,6 +127,9 @@ pub(crate) struct Engine<'m> {
     rejected: bool,
     /// Branch and bound: `Σ aᵢ·xᵢ ≤ limit` enforced at every node after the fixpoint.
     objective: Option<Bound>,
+    /// The index of domain sizes behind [`SearchView::smallest_domain`], kept in step with the
+    /// domains once an order has asked for it.
+    sizes: SizeIndex,
 }
 
 /// The bound of a branch-and-bound search: the terms of the objective (negated for a
@@ -180,6 +184,7 @@ impl<'m> Engine<'m> {
             branch: None,
             root_open_from: 0,
             objective: None,
+            sizes: SizeIndex::default(),
         }
     }
 
@@ -198,6 +203,7 @@ impl<'m> Engine<'m> {
         self.tried.clear();
         self.sibling = None;
         self.decided.iter_mut().for_each(|d| *d = false);
+        self.sizes.reset();
     }
 
     /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
@@ -321,6 +327,12 @@ impl<'m> Engine<'m> {
             let mut view = SearchView::new(run.model, &self.domains, depth);
             if self.textbook {
                 view = view.with_decided(&self.decided);
+            } else {
+                if self.sizes.is_wanted() {
+                    let branch = self.branch.as_deref();
+                    self.sizes.sync(&self.domains, &self.trail, depth, branch);
+                }
+                view = view.with_sizes(&self.sizes);
             }
             let mut view = view.with_branch(self.branch.as_deref());
             if self.branch.is_none() {
@@ -580,7 +592,11 @@ impl<'m> Engine<'m> {
     ) -> bool {
         while let Some(frame) = self.frames.pop() {
             let depth = self.frames.len();
+            if self.sizes.is_active() {
+                self.sizes.undoing(&self.trail, depth);
+            }
             self.trail.undo_to(depth, &mut self.domains);
+            self.sizes.undone_to(self.trail.len());
             let var = VarId {
                 model: run.model.id(),
                 index: frame.var,

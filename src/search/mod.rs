@@ -22,6 +22,7 @@ mod parallel;
 mod pause;
 mod random;
 pub(crate) mod restarts;
+mod sizes;
 pub(crate) mod stats;
 pub(crate) mod stepping;
 

@@ -823,3 +823,135 @@ fn input_order_costs_linear_time_on_a_million_variables() {
     assert_eq!(first, [0, 1, 2, 3, 4, 0]);
     assert_eq!(textbook, first);
 }
+
+/// The decisions of a search of `model` with `order`, under a decision limit, with the given
+/// branching and propagation, branching on `decision_vars` first if given.
+fn decisions_with(
+    model: &Model,
+    order: impl VariableOrder,
+    branching: cspkit::Branching,
+    level: PropagationLevel,
+    decision_vars: Option<&[VarId]>,
+) -> (Vec<(VarId, i32)>, u64, Option<Limit>) {
+    let mut recorder = EventRecorder::default();
+    let mut solver = model
+        .solver()
+        .with_variable_order(order)
+        .with_branching(branching)
+        .with_propagation(level)
+        .with_decision_limit(2_000);
+    if let Some(vars) = decision_vars {
+        solver = solver.with_decision_variables(vars).unwrap();
+    }
+    let mut solver = solver.with_observer(&mut recorder);
+    let count = solver.count_up_to(50);
+    drop(solver);
+    let decisions = recorder
+        .events()
+        .iter()
+        .filter_map(|event| match *event {
+            SearchEvent::Decision { var, value, .. } => Some((var, value)),
+            _ => None,
+        })
+        .collect();
+    (decisions, count.solutions, count.stopped_by)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `SmallestDomain` answers from an index of domain sizes once its passes get long (over
+    /// 128 variables here): its choices must stay those of a plain pass, through propagation,
+    /// refutations, backtracking to the root and every branching.
+    #[test]
+    fn smallest_domain_with_its_index_chooses_as_a_plain_pass(
+        sizes in proptest::collection::vec(2i32..8, 150..260),
+        pairs in proptest::collection::vec((0usize..1000, 0usize..1000), 40..160),
+        groups in proptest::collection::vec(proptest::collection::vec(0usize..1000, 2..6), 0..30),
+        branching in 0usize..3,
+        level in 0usize..3,
+        restrict in proptest::bool::ANY,
+    ) {
+        let mut model = Model::new();
+        let xs: Vec<VarId> = sizes.iter().map(|&s| model.new_var(1..=s).unwrap()).collect();
+        let n = xs.len();
+        for &(a, b) in &pairs {
+            if a % n != b % n {
+                model.post(cspkit::NotEqual::new(xs[a % n], xs[b % n])).unwrap();
+            }
+        }
+        for group in &groups {
+            let mut scope: Vec<VarId> = group.iter().map(|&i| xs[i % n]).collect();
+            scope.sort_unstable_by_key(|v| v.index());
+            scope.dedup();
+            model.post(AllDifferent::new(&scope)).unwrap();
+        }
+        let branching = [
+            cspkit::Branching::Assign,
+            cspkit::Branching::Split,
+            cspkit::Branching::DWay,
+        ][branching];
+        let level = [PropagationLevel::None, PropagationLevel::Forward, PropagationLevel::Full][level];
+        let decision_vars: Vec<VarId> = xs.iter().copied().step_by(2).collect();
+        let decision_vars = restrict.then_some(&decision_vars[..]);
+        let plain_pass = |view: &SearchView<'_>| {
+            view.unfixed().min_by_key(|&v| view.domain(v).size())
+        };
+        let with_index = decisions_with(&model, SmallestDomain, branching, level, decision_vars);
+        let by_pass = decisions_with(&model, plain_pass, branching, level, decision_vars);
+        // Either a search of some length, or a model refuted early (no solution).
+        prop_assert!(with_index.0.len() > 10 || with_index.1 == 0);
+        prop_assert_eq!(with_index, by_pass);
+    }
+}
+
+#[test]
+fn smallest_domain_costs_near_linear_time_on_a_million_variables() {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut model = Model::new();
+        let xs = model.new_vars(1_000_000, 0..=9).unwrap();
+        model.post(AllDifferent::new(&xs[..5])).unwrap();
+        let first = model
+            .solver()
+            .with_variable_order(SmallestDomain)
+            .next_solution()
+            .solution()
+            .unwrap();
+        let _ = sender.send(first.values()[..6].to_vec());
+    });
+    // A pass over the variables per decision would take hours; the index takes about a second.
+    let first = receiver
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a million variables by smallest domain within a minute");
+    assert_eq!(first, [0, 1, 2, 3, 4, 0]);
+}
+
+#[test]
+fn smallest_domain_with_its_index_follows_refutations_at_the_root() {
+    // x0 ∈ {1, 2} is branched on first. Four variables over 1..=3, all different, refute
+    // x0 = 1, below which z is never touched; x0 = 2 then holds at the root and takes 2 from
+    // z: changes the trail does not record. z is then the smallest domain.
+    let mut model = Model::new();
+    let x0 = model.new_var(1..=2).unwrap();
+    let pigeons = model.new_vars(4, 1..=3).unwrap();
+    model.new_vars(200, 1..=5).unwrap();
+    let z = model.new_var(2..=4).unwrap();
+    model.post(AllDifferent::new(&pigeons)).unwrap();
+    model.post(cspkit::NotEqual::new(x0, z)).unwrap();
+    let plain_pass = |view: &SearchView<'_>| view.unfixed().min_by_key(|&v| view.domain(v).size());
+    for branching in [cspkit::Branching::Assign, cspkit::Branching::Split] {
+        let level = PropagationLevel::Forward;
+        let with_index = decisions_with(&model, SmallestDomain, branching, level, None);
+        let by_pass = decisions_with(&model, plain_pass, branching, level, None);
+        assert_eq!(with_index.1, 0);
+        assert_eq!(with_index.0[0], (x0, 1));
+        assert!(
+            with_index
+                .0
+                .iter()
+                .any(|&(var, value)| var == z && value == 3)
+        );
+        assert_eq!(with_index, by_pass);
+    }
+}
