@@ -44,20 +44,48 @@ pub enum Status {
 
 /// The variable order of the search annotations: each group in turn, by its choice, then the
 /// other variables by smallest domain (first fail), as when there are no annotations.
+///
+/// Down a path of the search, domains only shrink: a group whose variables are all fixed at a
+/// node stays so below it, and so does an `input_order` group's fixed prefix. `fronts[d]`
+/// keeps where the choice at depth `d` found its variable (group, and position in an
+/// `input_order` group), and the choice below starts there, so that a search through one
+/// group of n variables in input order costs O(n) down a path, not O(n²). The choice made last
+/// at depth `d - 1` is the parent's (or the same node before a refutation narrowed it), as the
+/// search is depth-first.
 struct Annotated {
     groups: Vec<SearchGroup>,
+    fronts: Vec<(usize, usize)>,
+}
+
+impl Annotated {
+    fn new(groups: Vec<SearchGroup>) -> Self {
+        Annotated {
+            groups,
+            fronts: Vec::new(),
+        }
+    }
 }
 
 impl VariableOrder for Annotated {
+    fn start_run(&mut self, _run: u32) {
+        self.fronts.clear();
+    }
+
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
-        for group in &self.groups {
-            let open = group
-                .vars
+        let depth = view.depth();
+        let (first_group, mut from) = match depth.checked_sub(1) {
+            Some(parent) => self.fronts.get(parent).copied().unwrap_or((0, 0)),
+            None => (0, 0),
+        };
+        let mut chosen = None;
+        let mut group_index = first_group;
+        while let Some(group) = self.groups.get(group_index) {
+            let mut open = group.vars[from..]
                 .iter()
                 .copied()
                 .filter(|&v| view.domain(v).size() > 1);
-            let chosen = match group.var_choice {
-                VarChoice::InputOrder => open.min_by_key(|_| 0),
+            chosen = match group.var_choice {
+                VarChoice::InputOrder => open.next(),
                 VarChoice::FirstFail => open.min_by_key(|&v| view.domain(v).size()),
                 VarChoice::AntiFirstFail => {
                     open.max_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(v)))
@@ -67,11 +95,22 @@ impl VariableOrder for Annotated {
                     open.max_by_key(|&v| (view.domain(v).max(), std::cmp::Reverse(v)))
                 }
             };
-            if chosen.is_some() {
-                return chosen;
+            if let Some(var) = chosen {
+                if group.var_choice == VarChoice::InputOrder {
+                    from += group.vars[from..]
+                        .iter()
+                        .position(|&v| v == var)
+                        .unwrap_or(0);
+                }
+                break;
             }
+            group_index += 1;
+            from = 0;
         }
-        view.smallest_domain()
+        self.fronts.truncate(depth);
+        self.fronts.resize(depth, (0, 0));
+        self.fronts.push((group_index, from));
+        chosen.or_else(|| view.smallest_domain())
     }
 }
 
@@ -183,7 +222,7 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
         .with_variable_order(if options.free {
             Box::new(crate::SmallestDomain) as Box<dyn VariableOrder>
         } else {
-            Box::new(Annotated { groups })
+            Box::new(Annotated::new(groups))
         })
         .with_value_order(AnnotatedValues {
             choice,

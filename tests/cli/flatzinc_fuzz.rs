@@ -337,3 +337,95 @@ proptest! {
         }
     }
 }
+
+/// A model of `n` variables over `0..=2` with `int_ne` and `int_lin_le` calls, searched by
+/// two `int_search` groups in `input_order`: the variables of `order` split at `split`, the
+/// first group with `indomain_min`. Returns the text and the constraints as a test.
+fn ordered_model(
+    n: usize,
+    order: &[usize],
+    split: usize,
+    pairs: &[(usize, usize)],
+    sums: &[(usize, usize, i64)],
+) -> (String, impl Fn(&[i64]) -> bool) {
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("var 0..2: x{i} :: output_var;\n"));
+    }
+    let pairs: Vec<(usize, usize)> = pairs
+        .iter()
+        .map(|&(a, b)| (a % n, b % n))
+        .filter(|(a, b)| a != b)
+        .collect();
+    let sums: Vec<(usize, usize, i64)> = sums.iter().map(|&(a, b, c)| (a % n, b % n, c)).collect();
+    for &(a, b) in &pairs {
+        text.push_str(&format!("constraint int_ne(x{a}, x{b});\n"));
+    }
+    for &(a, b, c) in &sums {
+        text.push_str(&format!(
+            "constraint int_lin_le([1, 1], [x{a}, x{b}], {c});\n"
+        ));
+    }
+    let names = |vars: &[usize]| {
+        let names: Vec<String> = vars.iter().map(|i| format!("x{i}")).collect();
+        names.join(", ")
+    };
+    let (first, second) = order.split_at(split.min(order.len()));
+    text.push_str(&format!(
+        "solve :: seq_search([int_search([{}], input_order, indomain_min, complete), \
+         int_search([{}], input_order, indomain_min, complete)]) satisfy;\n",
+        names(first),
+        names(second)
+    ));
+    let holds = move |values: &[i64]| {
+        pairs.iter().all(|&(a, b)| values[a] != values[b])
+            && sums.iter().all(|&(a, b, c)| values[a] + values[b] <= c)
+    };
+    (text, holds)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The search annotations' input order keeps, down each path, where the choice above it
+    /// found its variable: the solutions must still come in the lexicographic order of the
+    /// annotated variable order, every one of them, as a plain depth-first search lists them.
+    #[test]
+    fn annotated_input_order_lists_solutions_in_lexicographic_order(
+        order in Just((0..7).collect::<Vec<usize>>()).prop_shuffle(),
+        split in 0usize..8,
+        pairs in proptest::collection::vec((0usize..7, 0usize..7), 0..6),
+        sums in proptest::collection::vec((0usize..7, 0usize..7, 0i64..4), 0..4),
+    ) {
+        let n = 7;
+        let (text, holds) = ordered_model(n, &order, split, &pairs, &sums);
+        let items = flatzinc::parse(&text).expect("the generated model parses");
+        let built = flatzinc::build(&items).expect("builds");
+        let mut out = Vec::new();
+        let options = Options { all: true, ..Options::default() };
+        flatzinc::run(&built, &options, &mut out).expect("runs");
+        let out = String::from_utf8(out).unwrap();
+        let found: Vec<Vec<i64>> = out
+            .split("----------\n")
+            .filter(|block| block.contains(" = "))
+            .map(|block| {
+                let mut values = vec![0; n];
+                for line in block.lines() {
+                    let (name, value) = line.trim_end_matches(';').split_once(" = ").unwrap();
+                    values[name[1..].parse::<usize>().unwrap()] = value.parse().unwrap();
+                }
+                // In the annotation's order, to compare lexicographically.
+                order.iter().map(|&i| values[i]).collect()
+            })
+            .collect();
+        let mut expected = Vec::new();
+        for code in 0..3usize.pow(n as u32) {
+            let values: Vec<i64> = (0..n).map(|i| (code / 3usize.pow(i as u32) % 3) as i64).collect();
+            if holds(&values) {
+                expected.push(order.iter().map(|&i| values[i]).collect::<Vec<i64>>());
+            }
+        }
+        expected.sort();
+        prop_assert_eq!(found, expected, "{}", text);
+    }
+}
