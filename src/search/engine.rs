@@ -324,7 +324,8 @@ impl<'m> Engine<'m> {
                 failed = self.decide(run, var, sibling.value, sibling.parent, sibling.tried);
                 continue;
             }
-            let mut view = SearchView::new(run.model, &self.domains, depth);
+            let mut view =
+                SearchView::new(run.model, &self.domains, depth).with_branching(self.branching);
             if self.textbook {
                 view = view.with_decided(&self.decided);
             } else {
@@ -673,7 +674,8 @@ impl<'m> Engine<'m> {
             self.domains[var.index()].remove(value, &mut self.trail.recorder(var.index));
         }
         let value = (!self.domains[var.index()].is_empty()).then(|| {
-            let view = SearchView::new(run.model, &self.domains, depth);
+            let view =
+                SearchView::new(run.model, &self.domains, depth).with_branching(self.branching);
             run.value_order.select_value(var, &view)
         });
         self.trail.undo_to(depth, &mut self.domains);

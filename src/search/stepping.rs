@@ -260,6 +260,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     pub fn view(&self) -> SearchView<'_> {
         SearchView::new(self.model, self.domains(), self.decisions().len())
             .with_branch(self.branch.as_deref())
+            .with_branching(self.branching)
     }
 
     /// Changes the decision limit without restarting the search: a search stopped by the old

@@ -955,3 +955,22 @@ fn smallest_domain_with_its_index_follows_refutations_at_the_root() {
         assert_eq!(with_index, by_pass);
     }
 }
+
+#[test]
+fn split_branching_with_middle_values_bisects_the_full_range() {
+    let mut model = Model::new();
+    let x = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    let y = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    model.post(cspkit::NotEqual::new(x, y)).unwrap();
+    let mut solver = model
+        .solver()
+        .with_branching(cspkit::Branching::Split)
+        .with_value_order(MiddleOut)
+        .with_decision_limit(1_000);
+    let solution = solver.next_solution().solution().expect("a solution");
+    assert_ne!(solution[x], solution[y]);
+    // Each split halves a range of 2^32 values: 32 decisions fix a variable.
+    assert!(solver.stats().max_depth <= 66, "{:?}", solver.stats());
+    // The left branch first: the smallest values, as in input order.
+    assert_eq!((solution[x], solution[y]), (i32::MIN, i32::MIN + 1));
+}

@@ -2,6 +2,7 @@
 
 use super::{SearchView, ValueOrder};
 use crate::ids::VarId;
+use crate::search::Branching;
 
 /// Try the value nearest the middle of the variable's declared domain first, then the others
 /// outwards (also called centre-first); of two values as near, the smaller one first.
@@ -14,8 +15,16 @@ use crate::ids::VarId;
 /// thousands of queens with little backtracking (Kalé, "An almost perfect heuristic for the N
 /// nonattacking queens problem", 1990).
 ///
+/// With [`Branching::Split`], whose value is the bound of the left branch `x ≤ v`, the value is
+/// instead the largest one at most the middle of the *current* bounds, `(min + max) / 2`
+/// rounded down: each split halves the range left, so a variable over the whole `i32` range is
+/// fixed in 32 splits (bisection), where the declared middle would peel one value a split off
+/// each half.
+///
 /// Cost: a scan from the middle out to the nearest value left, at most the width of the
-/// declared domain.
+/// declared domain; with `Split`, one search for the value below the middle.
+///
+/// [`Branching::Split`]: crate::Branching::Split
 ///
 /// [`Model::domain`]: crate::Model::domain
 ///
@@ -41,6 +50,11 @@ impl ValueOrder for MiddleOut {
         let (Some(min), Some(max)) = (domain.min(), domain.max()) else {
             return 0; // An empty domain is never branched on.
         };
+        if view.branching() == Branching::Split {
+            let middle = (i64::from(min) + i64::from(max)).div_euclid(2) as i32;
+            // `middle < max` when there are two values or more, so `middle + 1` fits.
+            return domain.below(middle.saturating_add(1)).unwrap_or(min);
+        }
         let (low, high) = match (declared.min(), declared.max()) {
             (Some(low), Some(high)) => (i64::from(low), i64::from(high)),
             _ => (i64::from(min), i64::from(max)),
@@ -82,6 +96,7 @@ const SMALL: usize = 16;
 mod tests {
     use super::super::testing::{model_with, narrowed, view_of};
     use super::*;
+    use crate::domain::Domain;
 
     /// The order in which `MiddleOut` tries the values of a variable declared over `declared`
     /// whose domain has been narrowed to `left`.
@@ -111,6 +126,28 @@ mod tests {
         assert_eq!(order(&even, &even), [3, 4, 2, 5, 1, 6, 0, 7]);
         let odd: Vec<i32> = (-4..=4).collect();
         assert_eq!(order(&odd, &odd), [0, -1, 1, -2, 2, -3, 3, -4, 4]);
+    }
+
+    #[test]
+    fn with_split_branching_the_value_bisects_the_current_bounds() {
+        let (m, v) = model_with(&[&(0..10).collect::<Vec<i32>>()]);
+        let at = |left: &[i32]| {
+            let domains = vec![narrowed(&m.initial_domains()[0], left)];
+            let view = view_of(&m, &domains).with_branching(Branching::Split);
+            MiddleOut.select_value(v[0], &view)
+        };
+        assert_eq!(at(&[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]), 4);
+        // The left half's middle, not the declared one (which is its largest value).
+        assert_eq!(at(&[0, 1, 2, 3, 4]), 2);
+        assert_eq!(at(&[5, 6, 7, 8, 9]), 7);
+        // Below the middle when it is a hole; never the largest value.
+        assert_eq!(at(&[1, 2, 8, 9]), 2);
+        assert_eq!(at(&[8, 9]), 8);
+        let full = Domain::range(i32::MIN, i32::MAX).unwrap();
+        let (m, v) = model_with(&[&[0, 1]]);
+        let domains = vec![full];
+        let view = view_of(&m, &domains).with_branching(Branching::Split);
+        assert_eq!(MiddleOut.select_value(v[0], &view), -1);
     }
 
     #[test]

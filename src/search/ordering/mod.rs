@@ -71,6 +71,7 @@ pub use smallest_domain_random_ties::SmallestDomainRandomTies;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
+use crate::search::Branching;
 use crate::search::sizes::{LONG_PASS, SizeIndex};
 
 /// A read-only view of the search state, given to orderings.
@@ -90,6 +91,7 @@ pub struct SearchView<'a> {
     front: u32,
     /// The engine's index of domain sizes, in step with `domains` if it is active.
     sizes: Option<&'a SizeIndex>,
+    branching: Branching,
 }
 
 impl<'a> SearchView<'a> {
@@ -102,7 +104,15 @@ impl<'a> SearchView<'a> {
             branch: None,
             front: 0,
             sizes: None,
+            branching: Branching::Assign,
         }
+    }
+
+    /// The view of a search that splits its nodes by `branching`.
+    #[inline]
+    pub(crate) fn with_branching(mut self, branching: Branching) -> Self {
+        self.branching = branching;
+        self
     }
 
     /// The view of a search that keeps an index of domain sizes for
@@ -149,6 +159,12 @@ impl<'a> SearchView<'a> {
     #[inline]
     pub fn domain(&self, var: VarId) -> &'a Domain {
         &self.domains[var.index()]
+    }
+
+    /// How the search splits the node the orders are choosing for: with
+    /// [`Branching::Split`], the value chosen is the bound of the left branch, `x ≤ v`.
+    pub fn branching(&self) -> Branching {
+        self.branching
     }
 
     /// The number of decisions on the current path.
