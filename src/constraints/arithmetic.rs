@@ -206,9 +206,9 @@ impl Arithmetic {
             ctx.domain(self.scope[1]).iter().collect()
         };
         let z_domain = ctx.domain(self.scope[last]);
-        let mut x_ok = vec![false; xs.len()];
-        let mut y_ok = vec![false; ys.len()];
-        let mut zs: Vec<i32> = Vec::new();
+        let mut x_ok: SmallVec<[bool; 64]> = SmallVec::from_elem(false, xs.len());
+        let mut y_ok: SmallVec<[bool; 64]> = SmallVec::from_elem(false, ys.len());
+        let mut zs: SmallVec<[i32; 64]> = SmallVec::new();
         for (i, &x) in xs.iter().enumerate() {
             for (j, &y) in ys.iter().enumerate() {
                 if let Some(z) = self.operation.apply(x, y)

@@ -611,9 +611,37 @@ fn replace_block(word: &mut usize, block: usize, new: usize, record: &mut impl R
 }
 
 /// Receives the old content of each domain word just before a mutation changes it.
+///
+/// Undoing the words recorded, in reverse order, restores the domain. A recorder that groups
+/// its records by level (the search's trail) may do with fewer: the two provided methods say
+/// when, and a plain log (a closure) records every word.
 pub(crate) trait Record {
     /// Word `word` held `old` and is about to change.
     fn record(&mut self, word: u32, old: u64);
+
+    /// Word `word`, whose undo overwrites it whole, held `old` and is about to change. A
+    /// recorder with levels keeps only the first such record of a level: the older contents
+    /// of a word written again within the level are never needed by an undo.
+    #[inline]
+    fn record_once(&mut self, word: u32, old: u64) {
+        self.record(word, old);
+    }
+
+    /// Word `word` held `old`; the recorder may later [`amend`](Self::amend) this record.
+    #[inline]
+    fn record_amendable(&mut self, word: u32, old: u64) {
+        self.record(word, old);
+    }
+
+    /// If the last amendable record of this variable is `(word, old)` and belongs to the
+    /// current level, rewrites it to `(word, new)` and returns true; otherwise returns false
+    /// and records nothing (a plain log never amends). The caller makes sure that undoing
+    /// `(word, new)` at that record's place restores the domain.
+    #[inline]
+    fn amend(&mut self, word: u32, old: u64, new: u64) -> bool {
+        let _ = (word, old, new);
+        false
+    }
 }
 
 impl<F: FnMut(u32, u64)> Record for F {
