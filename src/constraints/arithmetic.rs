@@ -6,6 +6,7 @@ use std::fmt;
 use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
+use crate::constraints::product::product_bounds;
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
@@ -87,8 +88,25 @@ const FORWARD_VALUES: usize = 1 << 16;
 ///   it (`z` is fixed to `op(x, y)`; a domain of more than 65,536 values is left alone).
 /// - `Full`: domain consistency when the domains of `x` and `y` have at most 4096 pairs of
 ///   values (every value left has a support, found by enumerating the pairs); beyond that, the
-///   forward rule and bounds of `z` from the bounds of `x` and `y` (interval arithmetic; for
-///   `abs`, also `x` within `±max(z)`).
+///   forward rule and bounds reasoning in 64- and 128-bit arithmetic, sound at the ends of the
+///   `i32` range (not bounds consistency):
+///   - `abs`: `z` from the bounds of `x`, `x` within `±max(z)`;
+///   - `times`: the zero and bounds rules of [`Product`](crate::Product), `z` from `x · y` and
+///     each factor from `z` divided by the other;
+///   - `div`: `y ≠ 0`; `z` from the corners of `x / y`; `|y|` between `|x| / (|z| + 1)` and
+///     `|x| / |z|`, `|x|` between `|z|·|y|` and `(|z| + 1)·|y| − 1`; the signs of `x` and `y`
+///     from a `z` that cannot be 0; `i32::MIN div −1` ruled out;
+///   - `mod`: `y ≠ 0`; `z` has the sign of `x`, `|z| < |y|`, and `z = x` or `|z| ≤ (|x| − 1) / 2`;
+///     `x` has the sign of a non-zero `z`, `|y| > |z|`, and when `z = x` is impossible,
+///     `|y| ≤ |x| − |z|` and `|x| ≥ |y| + |z|`;
+///   - `pow`: `y ≥ 0`, `y ≠ 0` when `z` cannot be 1; `z` from the powers of the bounds of `x`
+///     for each exponent (64 at most: beyond, only `x ∈ {−1, 0, 1}` fits an `i32`); `y` from
+///     how fast `|x|` grows against `|z|`; `x` negative for a negative `z`, `|x| ≥ 2` for
+///     `|z| ≥ 2`, `|x|` at most the `min(y)`-th root of `max|z|`.
+///
+///   So a search over variables of the whole `i32` range meets a handful of values where
+///   value-by-value enumeration would take hours (`-2³¹ mod y = z` leaves `z` in
+///   `−(2³⁰ − 1)..=0`, and fixing `z` leaves four values of `y`).
 ///
 /// # Examples
 ///
@@ -206,9 +224,9 @@ impl Arithmetic {
             ctx.domain(self.scope[1]).iter().collect()
         };
         let z_domain = ctx.domain(self.scope[last]);
-        let mut x_ok = vec![false; xs.len()];
-        let mut y_ok = vec![false; ys.len()];
-        let mut zs: Vec<i32> = Vec::new();
+        let mut x_ok: SmallVec<[bool; 64]> = SmallVec::from_elem(false, xs.len());
+        let mut y_ok: SmallVec<[bool; 64]> = SmallVec::from_elem(false, ys.len());
+        let mut zs: SmallVec<[i32; 64]> = SmallVec::new();
         for (i, &x) in xs.iter().enumerate() {
             for (j, &y) in ys.iter().enumerate() {
                 if let Some(z) = self.operation.apply(x, y)
@@ -241,68 +259,322 @@ impl Arithmetic {
         Ok(())
     }
 
-    /// Bounds of `z` from the bounds of `x` and `y` (and of `x` from `z` for `abs`).
+    /// Bounds reasoning, for domains too large to enumerate: see the type's documentation.
     fn bounds(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let hull = |ctx: &PropagationContext<'_>, var: VarId| -> Result<(i64, i64), Conflict> {
-            let d = ctx.domain(var);
-            Ok((
-                i64::from(d.min().ok_or(Conflict)?),
-                i64::from(d.max().ok_or(Conflict)?),
-            ))
-        };
+        let x = self.scope[0];
         let z = self.scope[self.scope.len() - 1];
-        let (a, b) = hull(ctx, self.scope[0])?;
-        let range = match self.operation {
-            Operation::Abs => {
-                let (_, z_high) = hull(ctx, z)?;
-                keep_at_least(ctx, self.scope[0], -z_high)?;
-                keep_at_most(ctx, self.scope[0], z_high)?;
-                let (a, b) = hull(ctx, self.scope[0])?;
-                let low = if a <= 0 && 0 <= b {
-                    0
-                } else {
-                    a.abs().min(b.abs())
-                };
-                Some((low, a.abs().max(b.abs())))
-            }
-            Operation::Times => {
-                let (c, d) = hull(ctx, self.scope[1])?;
-                let corners = [a * c, a * d, b * c, b * d];
-                Some((
-                    *corners.iter().min().expect("four corners"),
-                    *corners.iter().max().expect("four corners"),
-                ))
-            }
-            Operation::Div => {
-                let (c, d) = hull(ctx, self.scope[1])?;
-                // Truncated division is monotone in x for a fixed y, and extreme in y at the
-                // ends of its range or next to zero.
-                let divisors = [c, d, -1, 1]
-                    .into_iter()
-                    .filter(|&y| y != 0 && c <= y && y <= d);
-                let quotients: SmallVec<[i64; 8]> = divisors.flat_map(|y| [a / y, b / y]).collect();
-                let low = quotients.iter().min().ok_or(Conflict)?;
-                let high = quotients.iter().max().ok_or(Conflict)?;
-                Some((*low, *high))
-            }
-            Operation::Mod => {
-                let (c, d) = hull(ctx, self.scope[1])?;
-                let divisor = c.abs().max(d.abs()) - 1;
-                if divisor < 0 {
-                    return Err(Conflict);
-                }
-                let low = if a >= 0 { 0 } else { -(divisor.min(-a)) };
-                let high = if b <= 0 { 0 } else { divisor.min(b) };
-                Some((low, high))
-            }
-            Operation::Pow => None,
-        };
-        if let Some((low, high)) = range {
-            keep_at_least(ctx, z, low)?;
-            keep_at_most(ctx, z, high)?;
+        if self.operation.is_unary() {
+            return abs_bounds(ctx, x, z);
         }
-        Ok(())
+        let y = self.scope[1];
+        match self.operation {
+            Operation::Times => product_bounds(ctx, &self.scope[..2], z),
+            Operation::Div => div_bounds(ctx, x, y, z),
+            Operation::Mod => mod_bounds(ctx, x, y, z),
+            Operation::Pow => pow_bounds(ctx, x, y, z),
+            Operation::Abs => abs_bounds(ctx, x, z),
+        }
     }
+}
+
+/// The smallest and the largest value of `var`.
+fn hull(ctx: &PropagationContext<'_>, var: VarId) -> Result<(i64, i64), Conflict> {
+    let d = ctx.domain(var);
+    Ok((
+        i64::from(d.min().ok_or(Conflict)?),
+        i64::from(d.max().ok_or(Conflict)?),
+    ))
+}
+
+/// The smallest and the largest `|v|` for `v` in `low..=high`.
+fn magnitudes((low, high): (i64, i64)) -> (i64, i64) {
+    let largest = low.abs().max(high.abs());
+    let smallest = if low <= 0 && 0 <= high {
+        0
+    } else {
+        low.abs().min(high.abs())
+    };
+    (smallest, largest)
+}
+
+/// The smallest and the largest `|v|` for `v` in the domain of `var` (the smallest read from
+/// the values next to 0, so that a hole around 0 counts).
+fn domain_magnitudes(ctx: &PropagationContext<'_>, var: VarId) -> Result<(i64, i64), Conflict> {
+    let d = ctx.domain(var);
+    let (_, largest) = magnitudes(hull(ctx, var)?);
+    let smallest = if d.contains(0) {
+        0
+    } else {
+        let negative = d.below(0).map(|v| -i64::from(v));
+        let positive = d.above(0).map(i64::from);
+        negative.into_iter().chain(positive).min().ok_or(Conflict)?
+    };
+    Ok((smallest, largest))
+}
+
+/// Removes the values `v` of `var` with `|v| > bound`.
+fn keep_magnitude_at_most(
+    ctx: &mut PropagationContext<'_>,
+    var: VarId,
+    bound: i64,
+) -> Result<(), Conflict> {
+    keep_at_least(ctx, var, bound.saturating_neg())?;
+    keep_at_most(ctx, var, bound)?;
+    Ok(())
+}
+
+/// Removes the values `v` of `var` with `|v| < bound`.
+fn keep_magnitude_at_least(
+    ctx: &mut PropagationContext<'_>,
+    var: VarId,
+    bound: i64,
+) -> Result<(), Conflict> {
+    if bound <= 0 {
+        return Ok(());
+    }
+    // |v| ≤ bound − 1, within the values of an i32 (whose smallest has magnitude 2³¹).
+    let reach = bound - 1;
+    let low = (-reach).max(i64::from(i32::MIN)) as i32;
+    let high = reach.min(i64::from(i32::MAX)) as i32;
+    ctx.remove_range(var, low, high)?;
+    Ok(())
+}
+
+/// `z = |x|`: `z` from the bounds of `x`, and `x` within `±max(z)`.
+fn abs_bounds(ctx: &mut PropagationContext<'_>, x: VarId, z: VarId) -> Result<(), Conflict> {
+    let (_, z_high) = hull(ctx, z)?;
+    keep_magnitude_at_most(ctx, x, z_high)?;
+    let (low, high) = magnitudes(hull(ctx, x)?);
+    keep_at_least(ctx, z, low)?;
+    keep_at_most(ctx, z, high)?;
+    Ok(())
+}
+
+/// `z = x div y`, rounded towards zero: `|z| = ⌊|x| / |y|⌋`, so `|z|·|y| ≤ |x|` and
+/// `|x| < (|z| + 1)·|y|`, and a non-zero `z` has the sign of `x·y`.
+fn div_bounds(
+    ctx: &mut PropagationContext<'_>,
+    x: VarId,
+    y: VarId,
+    z: VarId,
+) -> Result<(), Conflict> {
+    ctx.remove(y, 0)?;
+    // i32::MIN div −1 is no i32.
+    if ctx.value(x) == Some(i32::MIN) {
+        ctx.remove(y, -1)?;
+    }
+    if ctx.value(y) == Some(-1) {
+        ctx.remove(x, i32::MIN)?;
+    }
+    let (a, b) = hull(ctx, x)?;
+    let (c, d) = hull(ctx, y)?;
+    // `z`: truncated division is monotone in x for a fixed y, and extreme in y at the ends of
+    // its range or next to zero (the largest negative value, and 1 or more).
+    let below_zero = ctx.domain(y).below(0).map_or(c, i64::from);
+    let quotients: SmallVec<[i64; 8]> = [c, d, below_zero, 1]
+        .into_iter()
+        .filter(|&v| v != 0 && c <= v && v <= d)
+        .flat_map(|v| [a / v, b / v])
+        .collect();
+    let low = quotients.iter().min().ok_or(Conflict)?;
+    let high = quotients.iter().max().ok_or(Conflict)?;
+    keep_at_least(ctx, z, *low)?;
+    keep_at_most(ctx, z, *high)?;
+    // `y`: |y| ≤ |x| / |z| for z ≠ 0, and |y| > |x| / (|z| + 1).
+    let (x_min, x_max) = domain_magnitudes(ctx, x)?;
+    let (z_min, z_max) = domain_magnitudes(ctx, z)?;
+    if z_min >= 1 {
+        keep_magnitude_at_most(ctx, y, x_max / z_min)?;
+    }
+    keep_magnitude_at_least(ctx, y, x_min / (z_max + 1) + 1)?;
+    // `x`: |z|·|y| ≤ |x| ≤ (|z| + 1)·|y| − 1.
+    let (y_min, y_max) = domain_magnitudes(ctx, y)?;
+    keep_magnitude_at_least(ctx, x, z_min * y_min)?;
+    keep_magnitude_at_most(ctx, x, (z_max + 1) * y_max - 1)?;
+    // Signs: a z that cannot be 0 has the sign of x·y (and then x cannot be 0).
+    let (z_low, z_high) = hull(ctx, z)?;
+    if z_low > 0 || z_high < 0 {
+        let same = z_low > 0;
+        let sign = |ctx: &PropagationContext<'_>, var| -> Result<i64, Conflict> {
+            let (low, high) = hull(ctx, var)?;
+            Ok(if low >= 0 {
+                1
+            } else if high <= 0 {
+                -1
+            } else {
+                0
+            })
+        };
+        for (known, other) in [(x, y), (y, x)] {
+            let s = sign(ctx, known)?;
+            if s != 0 {
+                // `other` has the sign s (same) or −s (opposite).
+                if (s > 0) == same {
+                    keep_at_least(ctx, other, 1)?;
+                } else {
+                    keep_at_most(ctx, other, -1)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `z = x mod y`, the remainder of truncated division: `z` has the sign of `x` (or is 0),
+/// `|z| < |y|` and `|z| ≤ |x|`. Either the quotient is 0 and `z = x` (with `|x| < |y|`), or
+/// `|x| = |q|·|y| + |z| ≥ |y| + |z| > 2·|z|`.
+fn mod_bounds(
+    ctx: &mut PropagationContext<'_>,
+    x: VarId,
+    y: VarId,
+    z: VarId,
+) -> Result<(), Conflict> {
+    ctx.remove(y, 0)?;
+    let (a, b) = hull(ctx, x)?;
+    let (_, y_max) = domain_magnitudes(ctx, y)?;
+    let (_, x_max) = magnitudes((a, b));
+    let (z_low, z_high) = hull(ctx, z)?;
+    // The sign of x, |z| ≤ |y| − 1 and |z| ≤ |x|.
+    let low = if a >= 0 { 0 } else { -((y_max - 1).min(-a)) };
+    let high = if b <= 0 { 0 } else { (y_max - 1).min(b) };
+    // z = x, or |z| ≤ (|x| − 1) / 2.
+    let equal = (
+        a.max(z_low).max(1 - y_max).max(low),
+        b.min(z_high).min(y_max - 1).min(high),
+    );
+    let half = (x_max - 1).max(0) / 2;
+    let apart = (low.max(-half), high.min(half));
+    let (low, high) = match (equal.0 <= equal.1, apart.0 <= apart.1) {
+        (true, true) => (equal.0.min(apart.0), equal.1.max(apart.1)),
+        (true, false) => equal,
+        (false, true) => apart,
+        (false, false) => return Err(Conflict),
+    };
+    keep_at_least(ctx, z, low)?;
+    keep_at_most(ctx, z, high)?;
+    // `x` has the sign of a z that cannot be 0, and |x| ≥ |z|.
+    let (z_low, z_high) = hull(ctx, z)?;
+    if z_low > 0 {
+        keep_at_least(ctx, x, z_low)?;
+    } else if z_high < 0 {
+        keep_at_most(ctx, x, z_high)?;
+    }
+    // `y`: |y| > |z|.
+    let (z_min, _) = domain_magnitudes(ctx, z)?;
+    keep_magnitude_at_least(ctx, y, z_min + 1)?;
+    // When z = x is impossible, the quotient is not 0: |y| ≤ |x| − |z| and |x| ≥ |y| + |z|.
+    let (a, b) = hull(ctx, x)?;
+    let (_, y_max) = domain_magnitudes(ctx, y)?;
+    if a.max(z_low).max(1 - y_max) > b.min(z_high).min(y_max - 1) {
+        let (_, x_max) = magnitudes((a, b));
+        keep_magnitude_at_most(ctx, y, x_max - z_min)?;
+        let (y_min, _) = domain_magnitudes(ctx, y)?;
+        keep_magnitude_at_least(ctx, x, y_min + z_min)?;
+    }
+    Ok(())
+}
+
+/// `x^k` for `k ≥ 0`, saturated to `±2⁶²` (beyond every `i32`).
+fn saturated_pow(x: i64, k: i64) -> i128 {
+    const CAP: i128 = 1 << 62;
+    let negative = x < 0 && k % 2 == 1;
+    let magnitude = match x.unsigned_abs() {
+        _ if k == 0 => 1,
+        0 | 1 => i128::from(x.unsigned_abs()),
+        m => u32::try_from(k)
+            .ok()
+            .and_then(|k| i128::from(m).checked_pow(k))
+            .map_or(CAP, |p| p.min(CAP)),
+    };
+    if negative { -magnitude } else { magnitude }
+}
+
+/// The largest `r ≥ 0` with `r^k ≤ bound` (`k ≥ 1`, `bound ≥ 0`).
+fn integer_root(bound: i64, k: i64) -> i64 {
+    let (mut low, mut high) = (0i64, bound.min(1 << 32));
+    // Invariant: low^k ≤ bound < (high + 1)^k.
+    while low < high {
+        let middle = low + (high - low + 1) / 2;
+        if saturated_pow(middle, k) <= i128::from(bound) {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    low
+}
+
+/// The most exponents the bounds of a power visit; past 64, `|x| ≥ 2` overflows every `i32`
+/// and only `x ∈ {−1, 0, 1}` is left, whose powers are in `−1..=1`.
+const EXPONENTS: i64 = 64;
+
+/// `z = x ^ y` for `y ≥ 0`: `z` from the bounds of `x` and `y` (each exponent up to 64
+/// apart), `y` from how fast `|x|` grows, `x` from the root of `|z|`.
+fn pow_bounds(
+    ctx: &mut PropagationContext<'_>,
+    x: VarId,
+    y: VarId,
+    z: VarId,
+) -> Result<(), Conflict> {
+    keep_at_least(ctx, y, 0)?;
+    if !ctx.domain(z).contains(1) {
+        // x ^ 0 = 1.
+        ctx.remove(y, 0)?;
+    }
+    let (a, b) = hull(ctx, x)?;
+    let (y_low, y_high) = hull(ctx, y)?;
+    // `z`: x ^ k is monotone in x for odd k; for even k, decreasing below 0, increasing above.
+    let (mut low, mut high) = (i128::MAX, i128::MIN);
+    for k in y_low..=y_high.min(y_low + EXPONENTS) {
+        let (p, q) = (saturated_pow(a, k), saturated_pow(b, k));
+        let (from, to) = if k == 0 {
+            (1, 1)
+        } else if k % 2 == 1 || a >= 0 {
+            (p.min(q), p.max(q))
+        } else if b <= 0 {
+            (q, p)
+        } else {
+            (0, p.max(q))
+        };
+        (low, high) = (low.min(from), high.max(to));
+    }
+    if y_high > y_low + EXPONENTS {
+        (low, high) = (low.min(-1), high.max(1));
+    }
+    keep_at_least(ctx, z, low as i64)?;
+    keep_at_most(ctx, z, high as i64)?;
+    // `y`: with |x| ≥ 2, |x|^y grows with y; it is |z|, within the magnitudes of z.
+    let (x_min, x_max) = domain_magnitudes(ctx, x)?;
+    let (z_min, z_max) = domain_magnitudes(ctx, z)?;
+    if x_min >= 2 {
+        let mut k = 0;
+        while saturated_pow(x_min, k + 1) <= i128::from(z_max) {
+            k += 1;
+        }
+        keep_at_most(ctx, y, k)?;
+    }
+    if x_max >= 2 {
+        let mut k = 0;
+        while saturated_pow(x_max, k) < i128::from(z_min) {
+            k += 1;
+        }
+        keep_at_least(ctx, y, k)?;
+    }
+    // `x`: a negative z has a negative x; |z| ≥ 2 needs |x| ≥ 2; for y ≥ 1, |x| ≤ the y-th
+    // root of |z|.
+    let (z_low, z_high) = hull(ctx, z)?;
+    let (y_low, _) = hull(ctx, y)?;
+    if z_high < 0 {
+        keep_at_most(ctx, x, -1)?;
+    }
+    if domain_magnitudes(ctx, z)?.0 >= 2 {
+        keep_magnitude_at_least(ctx, x, 2)?;
+    }
+    if y_low >= 1 {
+        let (_, z_max) = magnitudes((z_low, z_high));
+        keep_magnitude_at_most(ctx, x, integer_root(z_max, y_low))?;
+    }
+    Ok(())
 }
 
 impl Constraint for Arithmetic {
@@ -351,5 +623,172 @@ impl Constraint for Arithmetic {
             Operation::Mod => "Mod",
             Operation::Pow => "Pow",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::SplitMix64;
+    use crate::domain::Domain;
+    use crate::kernel::trail::Trail;
+
+    fn var(index: u32) -> VarId {
+        VarId { model: 0, index }
+    }
+
+    /// Values near 0 and near the ends of the `i32` range, and the powers of two in between.
+    fn extremes() -> Vec<i32> {
+        let mut pool = vec![i32::MIN, i32::MIN + 1, i32::MIN + 2, i32::MAX - 1, i32::MAX];
+        pool.extend(-8..=8);
+        for k in [16, 30] {
+            let p = 1i32 << k;
+            pool.extend([p - 1, p, p + 1, -p - 1, -p, -p + 1]);
+        }
+        pool.extend([46_340, 46_341, -46_341, 1_073_741_825, -1_073_741_825]);
+        pool.sort_unstable();
+        pool.dedup();
+        pool
+    }
+
+    /// Runs the bounds rules of `constraint` (several times, as the engine would) on `domains`
+    /// and checks that every value with a support survives, and that a failure comes only when
+    /// there is no support.
+    fn check_bounds_are_sound(constraint: &Arithmetic, domains: &[Vec<i32>]) {
+        let unary = constraint.operation.is_unary();
+        let (xs, zs) = (&domains[0], &domains[domains.len() - 1]);
+        let ys: &[i32] = if unary { &[0] } else { &domains[1] };
+        let mut supported: Vec<Vec<i32>> = vec![Vec::new(); domains.len()];
+        for &x in xs {
+            for &y in ys {
+                if let Some(z) = constraint.operation.apply(x, y)
+                    && zs.contains(&z)
+                {
+                    supported[0].push(x);
+                    if !unary {
+                        supported[1].push(y);
+                    }
+                    supported[domains.len() - 1].push(z);
+                }
+            }
+        }
+        let mut state: Vec<Domain> = domains
+            .iter()
+            .map(|values| Domain::from_values(values.iter().copied()).unwrap())
+            .collect();
+        let mut trail = Trail::default();
+        let mut ctx = PropagationContext::new(&mut state, &mut trail, None, PropagationLevel::Full);
+        let result = (0..4).try_for_each(|_| constraint.bounds(&mut ctx));
+        let solutions = !supported[0].is_empty();
+        assert!(
+            result.is_ok() || !solutions,
+            "{} on {domains:?} failed, but has solutions",
+            constraint.operation
+        );
+        if result.is_ok() {
+            for (p, values) in supported.iter().enumerate() {
+                for &v in values {
+                    assert!(
+                        state[p].contains(v),
+                        "{} on {domains:?} removed {v} from position {p}, which has a support",
+                        constraint.operation
+                    );
+                }
+            }
+        }
+    }
+
+    fn subset(random: &mut SplitMix64, pool: &[i32]) -> Vec<i32> {
+        loop {
+            let keep = 1 + random.below(4);
+            let values: Vec<i32> = pool
+                .iter()
+                .copied()
+                .filter(|_| random.below(keep + 1) == 0)
+                .collect();
+            if !values.is_empty() {
+                return values;
+            }
+        }
+    }
+
+    #[test]
+    fn the_bounds_rules_never_remove_a_value_with_a_support() {
+        let operations = [
+            Operation::Abs,
+            Operation::Times,
+            Operation::Div,
+            Operation::Mod,
+            Operation::Pow,
+        ];
+        let mut random = SplitMix64::new(20);
+        let extremes = extremes();
+        let small: Vec<i32> = (-12..=12).collect();
+        for case in 0..6000 {
+            let operation = operations[case % operations.len()];
+            let constraint = if operation == Operation::Abs {
+                Arithmetic::abs(var(0), var(1))
+            } else {
+                Arithmetic::new(operation, var(0), var(1), var(2))
+            };
+            let pool = if case % 3 == 0 { &small } else { &extremes };
+            let arity = constraint.scope.len();
+            let domains: Vec<Vec<i32>> = (0..arity).map(|_| subset(&mut random, pool)).collect();
+            check_bounds_are_sound(&constraint, &domains);
+        }
+    }
+
+    #[test]
+    fn a_remainder_at_the_end_of_i32_is_found_by_bounds() {
+        // x = -2³¹ fixed: z = x mod y is 0 or within ±(2³⁰ − 1), never beyond.
+        let m = Arithmetic::modulo(var(0), var(1), var(2));
+        let mut domains = vec![
+            Domain::range(i32::MIN, i32::MIN).unwrap(),
+            Domain::range(i32::MIN, i32::MAX).unwrap(),
+            Domain::range(i32::MIN, i32::MAX).unwrap(),
+        ];
+        let mut trail = Trail::default();
+        let mut ctx =
+            PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Full);
+        m.bounds(&mut ctx).unwrap();
+        assert_eq!(
+            (ctx.domain(var(2)).min(), ctx.domain(var(2)).max()),
+            (Some(-(1 << 30) + 1), Some(0))
+        );
+        // With z fixed to its smallest value, y is left with ±(2³⁰ + 1) and ±2³⁰.
+        ctx.fix(var(2), -(1 << 30) + 1).unwrap();
+        m.bounds(&mut ctx).unwrap();
+        let ys: Vec<i32> = ctx.domain(var(1)).iter().collect();
+        assert_eq!(ys, [-(1 << 30) - 1, -(1 << 30), 1 << 30, (1 << 30) + 1]);
+    }
+
+    #[test]
+    fn a_product_quotient_or_power_at_the_end_of_i32_leaves_few_values() {
+        let full = || Domain::range(i32::MIN, i32::MAX).unwrap();
+        let cases = [
+            // -2³¹ · y fits an i32 for y in 0..=1 only.
+            (Arithmetic::times(var(0), var(1), var(2)), vec![0, 1]),
+            // -2³¹ ^ y for y in 0..=1 only.
+            (Arithmetic::pow(var(0), var(1), var(2)), vec![0, 1]),
+        ];
+        for (constraint, expected) in cases {
+            let mut domains = vec![Domain::range(i32::MIN, i32::MIN).unwrap(), full(), full()];
+            let mut trail = Trail::default();
+            let mut ctx =
+                PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Full);
+            constraint.bounds(&mut ctx).unwrap();
+            let ys: Vec<i32> = ctx.domain(var(1)).iter().collect();
+            assert_eq!(ys, expected, "{}", constraint.operation);
+        }
+        // z = x div y with z fixed to -2³¹: y is 1 or -1, and x is -2³¹.
+        let mut domains = vec![full(), full(), Domain::range(i32::MIN, i32::MIN).unwrap()];
+        let mut trail = Trail::default();
+        let mut ctx =
+            PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Full);
+        Arithmetic::div(var(0), var(1), var(2))
+            .bounds(&mut ctx)
+            .unwrap();
+        assert_eq!(ctx.value(var(0)), Some(i32::MIN));
+        assert_eq!(ctx.domain(var(1)).iter().collect::<Vec<_>>(), [1]);
     }
 }

@@ -3,6 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
 
@@ -25,7 +26,9 @@ use crate::kernel::PropagationLevel;
 /// - `Full`: keeps a position `k` of `index` when the domains of `value` and `array[k]` meet,
 ///   and a value `v` of `value` when some remaining position can hold `v`; when `index` is
 ///   fixed to `k`, intersects `value` and `array[k]` as above. For an array of constants this
-///   is domain consistency on `index` and `value` (the only variables), in one call. For an
+///   is domain consistency on `index` and `value` (the only variables), in one call, except
+///   that a domain of `value` wider than [`Domain::MAX_SPAN`] keeps only its bounds while more
+///   than 65,536 distinct entries remain (each gap would be a hole kept in it). For an
 ///   array of variables that are distinct from each other and from `index` and `value`, it is
 ///   domain consistency on every variable, in one call: an entry not designated by a fixed
 ///   index is free, because another position can serve. When variables repeat (say
@@ -203,17 +206,13 @@ impl Element {
     fn propagate_full(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let [index, value] = [self.scope[INDEX], self.scope[VALUE]];
         self.prune_outside(ctx)?;
+        if let Array::Constants(values) = &self.array {
+            return self.propagate_full_constants(ctx, values);
+        }
         // Positions whose entry can equal the value.
         let positions = self.positions(ctx);
         let supported: SmallVec<[usize; 64]> = match &self.array {
-            Array::Constants(values) => {
-                let domain = ctx.domain(value);
-                positions
-                    .iter()
-                    .copied()
-                    .filter(|&k| domain.contains(values[k]))
-                    .collect()
-            }
+            Array::Constants(_) => unreachable!("handled above"),
             Array::Variables { slots, .. } => positions
                 .iter()
                 .copied()
@@ -225,15 +224,7 @@ impl Element {
         }
         // Values some remaining position can hold.
         match &self.array {
-            Array::Constants(values) => {
-                let mut entries: SmallVec<[i32; 64]> =
-                    supported.iter().map(|&k| values[k]).collect();
-                entries.sort_unstable();
-                entries.dedup();
-                if entries.len() < ctx.domain(value).size() {
-                    ctx.retain_sorted(value, &entries)?;
-                }
-            }
+            Array::Constants(_) => unreachable!("handled above"),
             Array::Variables { slots, .. } => {
                 let entries: SmallVec<[VarId; 64]> = supported
                     .iter()
@@ -259,6 +250,60 @@ impl Element {
         Ok(())
     }
 }
+
+impl Element {
+    /// `Full` for an array of constants, in one list of 4 bytes per position kept: the
+    /// positions whose entry is still a value of `value`, read from the domain of `index`, then
+    /// (sorted) the entries they hold.
+    fn propagate_full_constants(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        values: &[i32],
+    ) -> Result<(), Conflict> {
+        let [index, value] = [self.scope[INDEX], self.scope[VALUE]];
+        let (domain, positions) = (ctx.domain(value), ctx.domain(index));
+        let mut total = 0;
+        let mut kept: SmallVec<[i32; 64]> = SmallVec::new();
+        for k in positions.iter() {
+            total += 1;
+            if domain.contains(values[k as usize]) {
+                kept.push(k);
+            }
+        }
+        if kept.len() < total {
+            ctx.retain_sorted(index, &kept)?;
+        }
+        // Values some remaining position can hold.
+        for k in &mut kept {
+            *k = values[*k as usize];
+        }
+        kept.sort_unstable();
+        kept.dedup();
+        let entries = kept;
+        let (Some(&low), Some(&high)) = (entries.first(), entries.last()) else {
+            return Err(Conflict);
+        };
+        let domain = ctx.domain(value);
+        let wide = match (domain.min(), domain.max()) {
+            (Some(min), Some(max)) => i64::from(max) - i64::from(min) >= Domain::MAX_SPAN as i64,
+            _ => false,
+        };
+        if wide && entries.len() > WIDE_GAPS {
+            // Each gap between two entries would be a hole kept in the domain: the bounds only.
+            ctx.remove_below(value, low)?;
+            ctx.remove_above(value, high)?;
+        } else if entries.len() < ctx.domain(value).size() {
+            ctx.retain_sorted(value, &entries)?;
+        }
+        Ok(())
+    }
+}
+
+/// The most entries the domain of `value` is reduced to when it is wide (more than
+/// [`Domain::MAX_SPAN`] values apart): past it, only its bounds move, since each gap between
+/// two entries would become a hole kept in the domain (an array of ten million entries would
+/// make ten million holes).
+const WIDE_GAPS: usize = 1 << 16;
 
 /// Whether the domains of `a` and `b` share a value.
 fn meet(ctx: &PropagationContext<'_>, a: VarId, b: VarId) -> bool {

@@ -144,74 +144,6 @@ impl Product {
         Ok(())
     }
 
-    /// Zero, then bounds of `z` and of each factor.
-    fn bounds(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let z = self.result();
-        let factors = self.factors();
-        if !ctx.domain(z).contains(0) {
-            for &x in factors {
-                ctx.remove(x, 0)?;
-            }
-        } else if factors.iter().all(|&x| !ctx.domain(x).contains(0)) {
-            ctx.remove(z, 0)?;
-        }
-        let hulls: SmallVec<[(i128, i128); 8]> = factors
-            .iter()
-            .map(|&x| hull(ctx, x))
-            .collect::<Result<_, _>>()?;
-        // prefix[k] is the product of the factors before k, suffix[k] of those from k on.
-        let n = factors.len();
-        let mut prefix: SmallVec<[(i128, i128); 9]> = SmallVec::with_capacity(n + 1);
-        prefix.push((1, 1));
-        for k in 0..n {
-            prefix.push(times(prefix[k], hulls[k]));
-        }
-        let mut suffix: SmallVec<[(i128, i128); 9]> = SmallVec::from_elem((1, 1), n + 1);
-        for k in (0..n).rev() {
-            suffix[k] = times(hulls[k], suffix[k + 1]);
-        }
-        let (low, high) = prefix[n];
-        keep_at_least(ctx, z, narrow(low))?;
-        keep_at_most(ctx, z, narrow(high))?;
-
-        let (z_low, z_high) = hull(ctx, z)?;
-        let z_nonzero = !ctx.domain(z).contains(0);
-        for k in 0..n {
-            let (o_low, o_high) = times(prefix[k], suffix[k + 1]);
-            // The product of the others, as ranges that do not contain 0.
-            let mut parts: SmallVec<[(i128, i128); 2]> = SmallVec::new();
-            if o_low > 0 || o_high < 0 {
-                parts.push((o_low, o_high));
-            } else if z_nonzero {
-                // Every factor lost 0 above, so the others' product is not 0.
-                if o_low <= -1 {
-                    parts.push((o_low, -1));
-                }
-                if o_high >= 1 {
-                    parts.push((1, o_high));
-                }
-            } else {
-                continue;
-            }
-            if parts.is_empty() {
-                return Err(Conflict);
-            }
-            // x = z / o is monotone in z and in o on each part: its extremes are at corners.
-            let (mut low, mut high) = (i128::MAX, i128::MIN);
-            for (a, b) in parts {
-                for zc in [z_low, z_high] {
-                    for oc in [a, b] {
-                        low = low.min(ceil_div(zc, oc));
-                        high = high.max(floor_div(zc, oc));
-                    }
-                }
-            }
-            keep_at_least(ctx, factors[k], narrow(low))?;
-            keep_at_most(ctx, factors[k], narrow(high))?;
-        }
-        Ok(())
-    }
-
     /// With `z` fixed to `v ≠ 0`: each factor divides `v` over the fixed others' product.
     fn divisors(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let Some(v) = ctx.value(self.result()) else {
@@ -240,6 +172,78 @@ impl Product {
         }
         Ok(())
     }
+}
+
+/// The zero rule and the bounds rules of [`Product`] for `z = factors[0] · factors[1] · …`:
+/// zero, then bounds of `z` and of each factor. [`Arithmetic`](crate::Arithmetic)'s `times`
+/// uses it too.
+pub(crate) fn product_bounds(
+    ctx: &mut PropagationContext<'_>,
+    factors: &[VarId],
+    z: VarId,
+) -> Result<(), Conflict> {
+    if !ctx.domain(z).contains(0) {
+        for &x in factors {
+            ctx.remove(x, 0)?;
+        }
+    } else if factors.iter().all(|&x| !ctx.domain(x).contains(0)) {
+        ctx.remove(z, 0)?;
+    }
+    let hulls: SmallVec<[(i128, i128); 8]> = factors
+        .iter()
+        .map(|&x| hull(ctx, x))
+        .collect::<Result<_, _>>()?;
+    // prefix[k] is the product of the factors before k, suffix[k] of those from k on.
+    let n = factors.len();
+    let mut prefix: SmallVec<[(i128, i128); 9]> = SmallVec::with_capacity(n + 1);
+    prefix.push((1, 1));
+    for k in 0..n {
+        prefix.push(times(prefix[k], hulls[k]));
+    }
+    let mut suffix: SmallVec<[(i128, i128); 9]> = SmallVec::from_elem((1, 1), n + 1);
+    for k in (0..n).rev() {
+        suffix[k] = times(hulls[k], suffix[k + 1]);
+    }
+    let (low, high) = prefix[n];
+    keep_at_least(ctx, z, narrow(low))?;
+    keep_at_most(ctx, z, narrow(high))?;
+
+    let (z_low, z_high) = hull(ctx, z)?;
+    let z_nonzero = !ctx.domain(z).contains(0);
+    for k in 0..n {
+        let (o_low, o_high) = times(prefix[k], suffix[k + 1]);
+        // The product of the others, as ranges that do not contain 0.
+        let mut parts: SmallVec<[(i128, i128); 2]> = SmallVec::new();
+        if o_low > 0 || o_high < 0 {
+            parts.push((o_low, o_high));
+        } else if z_nonzero {
+            // Every factor lost 0 above, so the others' product is not 0.
+            if o_low <= -1 {
+                parts.push((o_low, -1));
+            }
+            if o_high >= 1 {
+                parts.push((1, o_high));
+            }
+        } else {
+            continue;
+        }
+        if parts.is_empty() {
+            return Err(Conflict);
+        }
+        // x = z / o is monotone in z and in o on each part: its extremes are at corners.
+        let (mut low, mut high) = (i128::MAX, i128::MIN);
+        for (a, b) in parts {
+            for zc in [z_low, z_high] {
+                for oc in [a, b] {
+                    low = low.min(ceil_div(zc, oc));
+                    high = high.max(floor_div(zc, oc));
+                }
+            }
+        }
+        keep_at_least(ctx, factors[k], narrow(low))?;
+        keep_at_most(ctx, factors[k], narrow(high))?;
+    }
+    Ok(())
 }
 
 /// The product of `values`, or `None` when its magnitude exceeds every `i32` (and 2⁶²): with
@@ -301,7 +305,7 @@ impl Constraint for Product {
             PropagationLevel::None => ctx.check_if_fixed(self),
             PropagationLevel::Forward => self.forward(ctx),
             PropagationLevel::Full => {
-                self.bounds(ctx)?;
+                product_bounds(ctx, self.factors(), self.result())?;
                 self.divisors(ctx)?;
                 self.forward(ctx)
             }

@@ -265,6 +265,49 @@ impl Domain {
         }
     }
 
+    /// The smallest value of the domain larger than `value`, if there is one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::Domain;
+    ///
+    /// let d = Domain::from_values([-3, 0, 5, 6])?;
+    /// assert_eq!((d.above(-3), d.above(0), d.above(6)), (Some(0), Some(5), None));
+    /// assert_eq!(d.above(-100), Some(-3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn above(&self, value: i32) -> Option<i32> {
+        let min = self.min()?;
+        if value < min {
+            return Some(min);
+        }
+        let from = i64::from(value) - i64::from(self.offset) + 1;
+        match &self.bits {
+            Bits::Word(w) => {
+                let above = if from >= 64 {
+                    0
+                } else {
+                    w & !low_bits(from as u64)
+                };
+                (above != 0).then(|| self.offset + above.trailing_zeros() as i32)
+            }
+            Bits::Set(set) => {
+                let from = from as usize;
+                let blocks = set.as_slice();
+                let (block, bit) = (from / BLOCK_BITS as usize, from % BLOCK_BITS as usize);
+                let first = blocks.get(block).map_or(0, |&b| b & !((1usize << bit) - 1));
+                std::iter::once((block, first))
+                    .chain((block + 1..blocks.len()).map(|i| (i, blocks[i])))
+                    .find(|&(_, b)| b != 0)
+                    .map(|(i, b)| {
+                        self.value_at(i * BLOCK_BITS as usize + b.trailing_zeros() as usize)
+                    })
+            }
+            Bits::Wide(wide) => wide.next_present(value.checked_add(1)?, i32::MAX),
+        }
+    }
+
     /// The values `base..base + 64` as a bit mask: bit `i` is set when `base + i` is in the domain.
     ///
     /// This is the door to bit-parallel propagation: a constraint over small domains can combine
@@ -463,6 +506,42 @@ impl Domain {
         }
     }
 
+    /// Removes the values in `low..=high` (none if `low > high`); returns whether the domain
+    /// changed. A word operation per block for bitsets, O(log holes) for a wide domain.
+    pub(crate) fn remove_range(&mut self, low: i32, high: i32, record: &mut impl Record) -> bool {
+        if low > high {
+            return false;
+        }
+        let from = i64::from(low) - i64::from(self.offset);
+        let to = i64::from(high) - i64::from(self.offset) + 1;
+        match &mut self.bits {
+            Bits::Word(w) => {
+                let doomed = low_bits(to.clamp(0, 64) as u64) & !low_bits(from.clamp(0, 64) as u64);
+                replace_word(w, *w & !doomed, record)
+            }
+            Bits::Set(set) => {
+                let (from, to) = (from.max(0), to.min(set.len() as i64));
+                if from >= to {
+                    return false;
+                }
+                let (first, last) = (
+                    (from / BLOCK_BITS) as usize,
+                    ((to - 1) / BLOCK_BITS) as usize,
+                );
+                let mut changed = false;
+                for (block, word) in set.as_mut_slice()[first..=last].iter_mut().enumerate() {
+                    let block = first + block;
+                    let start = block as i64 * BLOCK_BITS;
+                    let bits = |n: i64| low_bits((n - start).clamp(0, BLOCK_BITS) as u64);
+                    let doomed = (bits(to) & !bits(from)) as usize;
+                    changed |= replace_block(word, block, *word & !doomed, record);
+                }
+                changed
+            }
+            Bits::Wide(wide) => wide.remove_range(low, high, record),
+        }
+    }
+
     /// Keeps only the values for which `keep` returns true; returns whether the domain changed.
     pub(crate) fn retain(
         &mut self,
@@ -611,9 +690,37 @@ fn replace_block(word: &mut usize, block: usize, new: usize, record: &mut impl R
 }
 
 /// Receives the old content of each domain word just before a mutation changes it.
+///
+/// Undoing the words recorded, in reverse order, restores the domain. A recorder that groups
+/// its records by level (the search's trail) may do with fewer: the two provided methods say
+/// when, and a plain log (a closure) records every word.
 pub(crate) trait Record {
     /// Word `word` held `old` and is about to change.
     fn record(&mut self, word: u32, old: u64);
+
+    /// Word `word`, whose undo overwrites it whole, held `old` and is about to change. A
+    /// recorder with levels keeps only the first such record of a level: the older contents
+    /// of a word written again within the level are never needed by an undo.
+    #[inline]
+    fn record_once(&mut self, word: u32, old: u64) {
+        self.record(word, old);
+    }
+
+    /// Word `word` held `old`; the recorder may later [`amend`](Self::amend) this record.
+    #[inline]
+    fn record_amendable(&mut self, word: u32, old: u64) {
+        self.record(word, old);
+    }
+
+    /// If the last amendable record of this variable is `(word, old)` and belongs to the
+    /// current level, rewrites it to `(word, new)` and returns true; otherwise returns false
+    /// and records nothing (a plain log never amends). The caller makes sure that undoing
+    /// `(word, new)` at that record's place restores the domain.
+    #[inline]
+    fn amend(&mut self, word: u32, old: u64, new: u64) -> bool {
+        let _ = (word, old, new);
+        false
+    }
 }
 
 impl<F: FnMut(u32, u64)> Record for F {
@@ -1038,6 +1145,7 @@ mod tests {
         RetainWindow(i32, u64),
         RetainEven,
         Clamp(i32, i32),
+        RemoveRange(i32, i32),
         Fix(i32),
         RetainSorted(Vec<i32>),
     }
@@ -1048,6 +1156,8 @@ mod tests {
             2 => (low - 70..=high + 2, any::<u64>()).prop_map(|(b, m)| Op::RetainWindow(b, m)),
             1 => Just(Op::RetainEven),
             1 => (low - 2..=high + 2, low - 2..=high + 2).prop_map(|(a, b)| Op::Clamp(a, b)),
+            1 => (low - 2..=high + 2, low - 2..=high + 2)
+                .prop_map(|(a, b)| Op::RemoveRange(a.min(b), a.max(b))),
             1 => (low - 2..=high + 2).prop_map(Op::Fix),
         ]
     }
@@ -1062,6 +1172,7 @@ mod tests {
             }
             Op::RetainEven => v % 2 == 0,
             Op::Clamp(a, b) => (a..=b).contains(&v),
+            Op::RemoveRange(a, b) => !(a..=b).contains(&v),
             Op::Fix(x) => v == x,
             Op::RetainSorted(ref keep) => keep.binary_search(&v).is_ok(),
         }
@@ -1073,6 +1184,7 @@ mod tests {
             Op::RetainWindow(base, mask) => d.retain_window(base, mask, record),
             Op::RetainEven => d.retain(|v| v % 2 == 0, record),
             Op::Clamp(a, b) => d.clamp(a, b, record),
+            Op::RemoveRange(a, b) => d.remove_range(a, b, record),
             Op::Fix(v) => d.fix_to(v, record),
             Op::RetainSorted(ref keep) => d.retain_sorted(keep, record),
         }
@@ -1132,6 +1244,7 @@ mod tests {
                 Op::Clamp(a, b) => {
                     (self.lo, self.hi) = (self.lo.max(i64::from(a)), self.hi.min(i64::from(b)))
                 }
+                Op::RemoveRange(a, b) => self.removed.push((i64::from(a), i64::from(b))),
                 Op::Fix(v) => {
                     let keep = if self.has(v) { i64::from(v) } else { i64::MAX };
                     (self.lo, self.hi) = (keep, keep.min(self.hi));
@@ -1174,13 +1287,15 @@ mod tests {
 
     proptest! {
         #[test]
-        fn below_is_the_largest_smaller_value(
+        fn below_and_above_are_the_nearest_smaller_and_larger_values(
             values in proptest::collection::btree_set(-200i32..200, 1..40),
             probe in -210i32..210,
         ) {
             let d = Domain::from_values(values.iter().copied()).unwrap();
             let expected = values.range(..probe).next_back().copied();
             prop_assert_eq!(d.below(probe), expected);
+            let expected = values.range(probe + 1..).next().copied();
+            prop_assert_eq!(d.above(probe), expected);
         }
 
         #[test]
@@ -1224,7 +1339,7 @@ mod tests {
             low in prop_oneof![Just(i32::MIN), -3_000_000i32..3_000_000],
             extra in prop_oneof![Just(0i64), 1i64..1000, Just(i64::from(u32::MAX))],
             ops in proptest::collection::vec(
-                (0usize..3, any::<u8>(), any::<u8>(), any::<u64>(), 0usize..6), 0..40),
+                (0usize..3, any::<u8>(), any::<u8>(), any::<u64>(), 0usize..7), 0..40),
         ) {
             let top = i64::from(i32::MAX);
             let span = Domain::MAX_SPAN as i64 + extra;
@@ -1249,6 +1364,7 @@ mod tests {
                     2 => Op::Clamp(at(zone, a), at(2, b)),
                     3 => Op::Clamp(at(0, a), at(zone, b)),
                     4 => Op::Fix(at(zone, a)),
+                    5 => Op::RemoveRange(at(zone, a.min(b)), at(zone, a.max(b))),
                     _ => {
                         let mut keep: Vec<i32> = (0..8).map(|i| at((zone + i) % 3, (mask >> (8 * i)) as u8)).collect();
                         keep.sort_unstable();
@@ -1285,6 +1401,11 @@ mod tests {
                         .find(|&v| i32::try_from(v).is_ok_and(|v| reference.has(v)));
                     if let Some(expected) = below {
                         prop_assert_eq!(d.below(probe), Some(expected as i32));
+                    }
+                    let above = (i64::from(probe) + 1..i64::from(probe) + 200)
+                        .find(|&v| i32::try_from(v).is_ok_and(|v| reference.has(v)));
+                    if let Some(expected) = above {
+                        prop_assert_eq!(d.above(probe), Some(expected as i32));
                     }
                 }
             }

@@ -15,8 +15,19 @@
 //! low 32 bits, `high` in the high 32 bits); word `UNDO_INSERT` holds a hole that was added
 //! (undone by removing it) and word `UNDO_REMOVE` a hole that was merged away (undone by putting
 //! it back). Undoing the words in reverse order restores the map exactly.
+//!
+//! What a search keeps on its trail does not grow with the number of changes a level sees,
+//! only with what the domain holds: the bounds are recorded once per level (a search that
+//! refutes `x = min` again and again at one level moves them millions of times), and a hole
+//! added at the current level and then widened (refuting `x = v`, then `x = v − 1`, …) has
+//! its one `UNDO_INSERT` record rewritten instead of a removal and an insertion more. Undoing
+//! the rewritten record at its place is right because no later record of the level names a
+//! value of the widened hole: the hole was there, untouched, since its record, and its new
+//! values were neither in a hole nor next to one but this one.
 
 use std::collections::BTreeMap;
+
+use smallvec::SmallVec;
 
 use super::Record;
 
@@ -134,7 +145,7 @@ impl Wide {
         if (low, high) == (self.low, self.high) {
             return false;
         }
-        record.record(BOUNDS, pack(self.low, self.high));
+        record.record_once(BOUNDS, pack(self.low, self.high));
         (self.low, self.high) = (low, high);
         true
     }
@@ -170,19 +181,30 @@ impl Wide {
             return self.set_bounds(high.map_or(EMPTY, |high| (self.low, high)), record);
         }
         // Strictly inside the bounds: one hole, merged with the holes it touches.
-        let (mut start, mut end) = (first, last);
-        let touching: Vec<(i32, i32)> = self
+        let touching: SmallVec<[(i32, i32); 2]> = self
             .hole_at(first - 1)
             .into_iter()
             .chain(self.holes.range(first..=last + 1).map(|(&s, &e)| (s, e)))
             .collect();
+        let (start, end) = touching
+            .iter()
+            .fold((first, last), |(start, end), &(s, e)| {
+                (start.min(s), end.max(e))
+            });
+        if let [(s, e)] = touching[..]
+            && record.amend(UNDO_INSERT, pack(s, e), pack(start, end))
+        {
+            // A hole added at this level, widened: its record now adds the wider hole.
+            self.holes.remove(&s);
+            self.holes.insert(start, end);
+            return true;
+        }
         for (s, e) in touching {
             self.holes.remove(&s);
             record.record(UNDO_REMOVE, pack(s, e));
-            (start, end) = (start.min(s), end.max(e));
         }
         self.holes.insert(start, end);
-        record.record(UNDO_INSERT, pack(start, end));
+        record.record_amendable(UNDO_INSERT, pack(start, end));
         true
     }
 

@@ -1,6 +1,7 @@
 //! FlatZinc items to a cspkit [`Model`]: variables, the builtins, the solve item, the output.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::Constraint as _;
 use crate::constraints::{
@@ -12,16 +13,49 @@ use crate::flatzinc::parse::{Expr, FznError, Item, Pos, Type};
 use crate::ids::VarId;
 use crate::model::{BoolVar, LinearExpr, Model};
 
-/// A resolved value: a constant, a variable, or an array of them.
+/// A resolved value: a constant, a variable, or an array of them. Arrays are never copied:
+/// an array of values is shared, an array of integer literals is the parsed text's.
 #[derive(Debug, Clone, PartialEq)]
-enum Val {
+enum Val<'a> {
     Int(i64),
     Bool(bool),
     /// A set of integers, ascending.
     Set(Vec<i64>),
     /// A variable, and whether it is boolean.
     Var(VarId, bool),
-    Array(Vec<Val>),
+    Array(Rc<[Val<'a>]>),
+    /// An array of integer constants, as parsed ([`Expr::IntArray`]).
+    Ints(&'a [i32]),
+}
+
+/// The elements of an array value, however it is stored.
+#[derive(Debug, Clone, Copy)]
+enum Elements<'v, 'a> {
+    Vals(&'v [Val<'a>]),
+    Ints(&'a [i32]),
+}
+
+impl<'v, 'a> Elements<'v, 'a> {
+    fn len(self) -> usize {
+        match self {
+            Elements::Vals(items) => items.len(),
+            Elements::Ints(items) => items.len(),
+        }
+    }
+
+    fn get(self, i: usize) -> Option<Val<'a>> {
+        match self {
+            Elements::Vals(items) => items.get(i).cloned(),
+            Elements::Ints(items) => items.get(i).map(|&v| Val::Int(v.into())),
+        }
+    }
+
+    fn iter(self) -> impl Iterator<Item = Val<'a>> + 'v
+    where
+        'a: 'v,
+    {
+        (0..self.len()).map(move |i| self.get(i).expect("an index below the length"))
+    }
 }
 
 /// How the search picks a variable, from a search annotation.
@@ -122,9 +156,9 @@ pub struct FznModel {
     pub output: Vec<OutputItem>,
 }
 
-struct Builder {
+struct Builder<'a> {
     model: Model,
-    env: HashMap<String, Val>,
+    env: HashMap<String, Val<'a>>,
     constants: HashMap<i64, VarId>,
     output: Vec<OutputItem>,
     goal: Option<Goal>,
@@ -214,7 +248,7 @@ pub const SUPPORTED: &[&str] = &[
     "fzn_among",
 ];
 
-impl Builder {
+impl<'a> Builder<'a> {
     fn model_error(pos: Pos, error: impl Into<ModelError>) -> FznError {
         let error = error.into();
         // A wipe-out (or an empty domain) while building is no fault of the model's text: the
@@ -234,7 +268,7 @@ impl Builder {
     }
 
     /// The value of an expression.
-    fn resolve(&self, expr: &Expr, pos: Pos) -> Result<Val, FznError> {
+    fn resolve(&self, expr: &'a Expr, pos: Pos) -> Result<Val<'a>, FznError> {
         Ok(match expr {
             Expr::Int(v) => Val::Int(*v),
             Expr::Bool(b) => Val::Bool(*b),
@@ -257,13 +291,12 @@ impl Builder {
                     .env
                     .get(name)
                     .ok_or_else(|| FznError::at(pos, format!("unknown array `{name}`")))?;
-                let Val::Array(items) = array else {
+                let Ok(items) = Self::elements(array, pos) else {
                     return Err(FznError::at(pos, format!("`{name}` is not an array")));
                 };
                 usize::try_from(*index - 1)
                     .ok()
                     .and_then(|i| items.get(i))
-                    .cloned()
                     .ok_or_else(|| {
                         FznError::at(
                             pos,
@@ -277,6 +310,7 @@ impl Builder {
                     .map(|(e, p)| self.resolve(e, *p))
                     .collect::<Result<_, _>>()?,
             ),
+            Expr::IntArray(values) => Val::Ints(values),
             Expr::Range(low, high) => {
                 if high.saturating_sub(*low) > 1 << 20 {
                     return Err(FznError::unsupported(
@@ -295,7 +329,7 @@ impl Builder {
         })
     }
 
-    fn arg(&self, args: Args<'_>, i: usize, name: &str, pos: Pos) -> Result<Val, FznError> {
+    fn arg(&self, args: Args<'a>, i: usize, name: &str, pos: Pos) -> Result<Val<'a>, FznError> {
         let (expr, at) = args.get(i).ok_or_else(|| {
             FznError::at(
                 pos,
@@ -357,41 +391,52 @@ impl Builder {
             .map_err(|e| Self::model_error(pos, e))
     }
 
-    fn elements(value: &Val, pos: Pos) -> Result<&[Val], FznError> {
+    fn elements<'v>(value: &'v Val<'a>, pos: Pos) -> Result<Elements<'v, 'a>, FznError> {
         match value {
-            Val::Array(items) => Ok(items),
+            Val::Array(items) => Ok(Elements::Vals(items)),
+            Val::Ints(items) => Ok(Elements::Ints(items)),
             _ => Err(FznError::at(pos, "expected an array")),
         }
     }
 
-    fn vars(&mut self, value: &Val, pos: Pos) -> Result<Vec<VarId>, FznError> {
-        Self::elements(value, pos)?
-            .to_vec()
+    fn vars(&mut self, value: &Val<'a>, pos: Pos) -> Result<Vec<VarId>, FznError> {
+        // A handle on the array (shared, not copied), so that `self` can change.
+        let value = value.clone();
+        Self::elements(&value, pos)?
             .iter()
-            .map(|v| self.var(v, pos))
+            .map(|v| self.var(&v, pos))
             .collect()
     }
 
-    fn bools(&mut self, value: &Val, pos: Pos) -> Result<Vec<BoolVar>, FznError> {
-        Self::elements(value, pos)?
-            .to_vec()
+    fn bools(&mut self, value: &Val<'a>, pos: Pos) -> Result<Vec<BoolVar>, FznError> {
+        let value = value.clone();
+        Self::elements(&value, pos)?
             .iter()
-            .map(|v| self.bool_var(v, pos))
+            .map(|v| self.bool_var(&v, pos))
             .collect()
     }
 
-    fn ints(&self, value: &Val, pos: Pos) -> Result<Vec<i64>, FznError> {
+    fn ints(&self, value: &Val<'a>, pos: Pos) -> Result<Vec<i64>, FznError> {
         Self::elements(value, pos)?
             .iter()
-            .map(|v| self.int_const(v, pos))
+            .map(|v| self.int_const(&v, pos))
             .collect()
     }
 
-    fn ints32(&self, value: &Val, pos: Pos) -> Result<Vec<i32>, FznError> {
-        self.ints(value, pos)?
-            .into_iter()
-            .map(|v| Self::to_i32(v, pos))
-            .collect()
+    /// The elements as 32-bit integers, after `room` free places at the front (filled with
+    /// zeros): one vector of the array's length, however long.
+    fn ints32_after(&self, room: usize, value: &Val<'a>, pos: Pos) -> Result<Vec<i32>, FznError> {
+        let elements = Self::elements(value, pos)?;
+        let mut values = Vec::with_capacity(room + elements.len());
+        values.resize(room, 0);
+        for v in elements.iter() {
+            values.push(Self::to_i32(self.int_const(&v, pos)?, pos)?);
+        }
+        Ok(values)
+    }
+
+    fn ints32(&self, value: &Val<'a>, pos: Pos) -> Result<Vec<i32>, FznError> {
+        self.ints32_after(0, value, pos)
     }
 
     fn set(value: &Val, pos: Pos) -> Result<Vec<i32>, FznError> {
@@ -470,7 +515,7 @@ impl Builder {
             .map_err(|e| Self::model_error(pos, e))
     }
 
-    fn constraint(&mut self, name: &str, args: Args<'_>, pos: Pos) -> Result<(), FznError> {
+    fn constraint(&mut self, name: &str, args: Args<'a>, pos: Pos) -> Result<(), FznError> {
         let arg = |b: &Self, i: usize| b.arg(args, i, name, pos);
         // `_reif` and `_imp` forms: the last argument is the boolean.
         let (base, mode) = if let Some(base) = name.strip_suffix("_reif") {
@@ -629,8 +674,8 @@ impl Builder {
                     vars.insert(0, vars[0]);
                     self.post(pos, Element::with_variables(&vars, index, value))
                 } else {
-                    let mut values = self.ints32(&array, pos)?;
-                    values.insert(0, values[0]);
+                    let mut values = self.ints32_after(1, &array, pos)?;
+                    values[0] = values[1];
                     self.post(pos, Element::new(&values, index, value))
                 }
             }
@@ -877,7 +922,7 @@ impl Builder {
         }
     }
 
-    fn declare(&mut self, item: &Item) -> Result<(), FznError> {
+    fn declare(&mut self, item: &'a Item) -> Result<(), FznError> {
         let Item::Decl {
             var,
             array,
@@ -912,7 +957,8 @@ impl Builder {
             (false, _) => {
                 let value = resolved
                     .ok_or_else(|| FznError::at(pos, format!("parameter `{name}` has no value")))?;
-                if let (Some(len), Val::Array(items)) = (array, &value)
+                if let Some(len) = array
+                    && let Ok(items) = Self::elements(&value, pos)
                     && items.len() != len
                 {
                     return Err(FznError::at(
@@ -923,19 +969,20 @@ impl Builder {
                 value
             }
             (true, Some(len)) => {
-                let Some(Val::Array(items)) = resolved else {
+                let Some(items @ (Val::Array(_) | Val::Ints(_))) = resolved else {
                     return Err(FznError::at(
                         pos,
                         format!("array of variables `{name}` has no list of elements"),
                     ));
                 };
-                if items.len() != len {
+                let found = Self::elements(&items, pos)?.len();
+                if found != len {
                     return Err(FznError::at(
                         pos,
-                        format!("`{name}`: {} elements for 1..{len}", items.len()),
+                        format!("`{name}`: {found} elements for 1..{len}"),
                     ));
                 }
-                Val::Array(items)
+                items
             }
             (true, None) => {
                 let domain: Vec<i32> = match ty {
@@ -989,16 +1036,18 @@ impl Builder {
         };
         let val = match val {
             // Constants of a bool array stay booleans; variables of a bool array are booleans.
-            Val::Array(items) if is_bool => Val::Array(
-                items
-                    .into_iter()
-                    .map(|v| match v {
-                        Val::Var(x, _) => Val::Var(x, true),
-                        Val::Int(i) if var => Val::Bool(i != 0),
-                        other => other,
-                    })
-                    .collect(),
-            ),
+            Val::Array(_) | Val::Ints(_) if is_bool && (var || matches!(val, Val::Array(_))) => {
+                Val::Array(
+                    Self::elements(&val, pos)?
+                        .iter()
+                        .map(|v| match v {
+                            Val::Var(x, _) => Val::Var(x, true),
+                            Val::Int(i) if var => Val::Bool(i != 0),
+                            other => other,
+                        })
+                        .collect(),
+                )
+            }
             other => other,
         };
         for (annotation, at) in annotations {
@@ -1044,7 +1093,7 @@ impl Builder {
                     }
                     let values = items
                         .iter()
-                        .map(|v| Self::output_value(v, *at))
+                        .map(|v| Self::output_value(&v, *at))
                         .collect::<Result<_, _>>()?;
                     self.output.push(OutputItem::Array {
                         name: name.to_owned(),
@@ -1059,7 +1108,7 @@ impl Builder {
         Ok(())
     }
 
-    fn output_value(value: &Val, pos: Pos) -> Result<OutputValue, FznError> {
+    fn output_value(value: &Val<'a>, pos: Pos) -> Result<OutputValue, FznError> {
         match value {
             Val::Var(var, is_bool) => Ok(OutputValue::Var(*var, *is_bool)),
             Val::Int(v) => Ok(OutputValue::Int(*v)),
@@ -1071,7 +1120,7 @@ impl Builder {
         }
     }
 
-    fn search_annotation(&mut self, annotation: &Expr, pos: Pos) -> Result<(), FznError> {
+    fn search_annotation(&mut self, annotation: &'a Expr, pos: Pos) -> Result<(), FznError> {
         let Expr::Call(name, args) = annotation else {
             return Ok(()); // other annotations (e.g. `restart_none`) are ignored
         };

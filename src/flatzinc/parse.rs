@@ -4,6 +4,12 @@
 //! predicate declarations (skipped), parameters, variables, constraints and one solve item.
 //! The reader is a hand-written lexer and recursive-descent parser over that grammar: no
 //! dependency, every error names where it is, and no input makes it panic (nesting is bounded).
+//!
+//! Memory: the lexer hands the parser one token at a time (a model's data can be a hundred
+//! megabytes of numbers), and an array of integer literals is kept as one `Vec<i32>`
+//! ([`Expr::IntArray`]), 4 bytes an element, sized from the declaration's length: reading a
+//! model takes at most twice its text's size again (each element takes two characters at
+//! least, a digit and a comma).
 
 use std::fmt;
 
@@ -76,6 +82,9 @@ pub enum Expr {
     Access(String, i64),
     /// `[a, b, …]`.
     Array(Vec<(Expr, Pos)>),
+    /// `[1, -2, …]`: an array of integer literals only, each within 32 bits (at least one),
+    /// stored compactly: a model's data can hold millions of them.
+    IntArray(Vec<i32>),
     /// `low..high`.
     Range(i64, i64),
     /// `{a, b, …}`.
@@ -172,124 +181,171 @@ impl fmt::Display for Token {
 /// The deepest nesting of arrays and annotations read (a guard against hostile input).
 const MAX_DEPTH: usize = 64;
 
-fn lex(text: &str) -> Result<Vec<(Token, Pos)>, FznError> {
-    let mut tokens = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    let (mut i, mut line, mut column) = (0, 1, 1);
-    let chars = &chars;
-    // Moves past the character at `i`, counting lines and columns.
-    let advance = |i: &mut usize, line: &mut usize, column: &mut usize| {
-        if chars[*i] == '\n' {
-            *line += 1;
-            *column = 1;
-        } else {
-            *column += 1;
+/// The tokens of a text, one at a time, with the line and column of each.
+struct Lexer<'t> {
+    text: &'t str,
+    /// The byte offset of the next character.
+    at: usize,
+    line: usize,
+    column: usize,
+}
+
+impl<'t> Lexer<'t> {
+    fn new(text: &'t str) -> Self {
+        Lexer {
+            text,
+            at: 0,
+            line: 1,
+            column: 1,
         }
-        *i += 1;
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let pos = Pos { line, column };
-        if c.is_whitespace() {
-            advance(&mut i, &mut line, &mut column);
-            continue;
-        }
-        if c == '%' {
-            while i < chars.len() && chars[i] != '\n' {
-                advance(&mut i, &mut line, &mut column);
-            }
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-                advance(&mut i, &mut line, &mut column);
-            }
-            tokens.push((Token::Ident(chars[start..i].iter().collect()), pos));
-            continue;
-        }
-        if c.is_ascii_digit() || (c == '-' && chars.get(i + 1).is_some_and(char::is_ascii_digit)) {
-            let start = i;
-            advance(&mut i, &mut line, &mut column);
-            while i < chars.len() && chars[i].is_ascii_alphanumeric() {
-                advance(&mut i, &mut line, &mut column);
-            }
-            // A fraction (not a `..` range) or an exponent makes a float.
-            let mut float = false;
-            if i + 1 < chars.len() && chars[i] == '.' && chars[i + 1].is_ascii_digit() {
-                float = true;
-                advance(&mut i, &mut line, &mut column);
-                while i < chars.len()
-                    && (chars[i].is_ascii_alphanumeric()
-                        || ((chars[i] == '-' || chars[i] == '+')
-                            && matches!(chars[i - 1], 'e' | 'E')))
-                {
-                    advance(&mut i, &mut line, &mut column);
-                }
-            }
-            let text: String = chars[start..i].iter().collect();
-            let token = if float || (text.contains(['e', 'E']) && !text.contains(['x', 'o'])) {
-                text.parse::<f64>()
-                    .map(Token::Float)
-                    .map_err(|_| FznError::at(pos, format!("malformed number `{text}`")))?
-            } else {
-                Token::Int(parse_int(&text).ok_or_else(|| {
-                    FznError::at(pos, format!("malformed or too large integer `{text}`"))
-                })?)
-            };
-            tokens.push((token, pos));
-            continue;
-        }
-        if c == '"' {
-            advance(&mut i, &mut line, &mut column);
-            let mut s = String::new();
-            loop {
-                match chars.get(i) {
-                    None => return Err(FznError::at(pos, "a string is not closed")),
-                    Some('"') => {
-                        advance(&mut i, &mut line, &mut column);
-                        break;
-                    }
-                    Some('\\') => {
-                        advance(&mut i, &mut line, &mut column);
-                        if let Some(&e) = chars.get(i) {
-                            s.push(match e {
-                                'n' => '\n',
-                                't' => '\t',
-                                other => other,
-                            });
-                            advance(&mut i, &mut line, &mut column);
-                        }
-                    }
-                    Some(&other) => {
-                        s.push(other);
-                        advance(&mut i, &mut line, &mut column);
-                    }
-                }
-            }
-            tokens.push((Token::Str(s), pos));
-            continue;
-        }
-        let next = chars.get(i + 1).copied();
-        let token = match (c, next) {
-            (':', Some(':')) => {
-                advance(&mut i, &mut line, &mut column);
-                Token::DoubleColon
-            }
-            ('.', Some('.')) => {
-                advance(&mut i, &mut line, &mut column);
-                Token::DotDot
-            }
-            (';' | ':' | ',' | '[' | ']' | '(' | ')' | '{' | '}' | '=', _) => Token::Punct(c),
-            _ => {
-                return Err(FznError::at(pos, format!("unexpected character {c:?}")));
-            }
-        };
-        advance(&mut i, &mut line, &mut column);
-        tokens.push((token, pos));
     }
-    tokens.push((Token::End, Pos { line, column }));
-    Ok(tokens)
+
+    fn byte(&self, offset: usize) -> Option<u8> {
+        self.text.as_bytes().get(self.at + offset).copied()
+    }
+
+    /// Moves past one byte, counting lines and columns (in characters: the continuation bytes
+    /// of a character do not count).
+    fn advance(&mut self) {
+        let b = self.text.as_bytes()[self.at];
+        if b == b'\n' {
+            self.line += 1;
+            self.column = 1;
+        } else if b & 0xC0 != 0x80 {
+            self.column += 1;
+        }
+        self.at += 1;
+    }
+
+    fn advance_while(&mut self, keep: impl Fn(u8) -> bool) {
+        while self.byte(0).is_some_and(&keep) {
+            self.advance();
+        }
+    }
+
+    /// The next token and where it starts: [`Token::End`] at the end of the text.
+    fn next_token(&mut self) -> Result<(Token, Pos), FznError> {
+        loop {
+            let pos = Pos {
+                line: self.line,
+                column: self.column,
+            };
+            let Some(b) = self.byte(0) else {
+                return Ok((Token::End, pos));
+            };
+            let token = match b {
+                b'%' => {
+                    self.advance_while(|b| b != b'\n');
+                    continue;
+                }
+                _ if b.is_ascii_whitespace() => {
+                    self.advance();
+                    continue;
+                }
+                _ if b.is_ascii_alphabetic() || b == b'_' => {
+                    let start = self.at;
+                    self.advance_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+                    Token::Ident(self.text[start..self.at].to_owned())
+                }
+                _ if b.is_ascii_digit()
+                    || (b == b'-' && self.byte(1).is_some_and(|b| b.is_ascii_digit())) =>
+                {
+                    self.number(pos)?
+                }
+                b'"' => self.string(pos)?,
+                b':' if self.byte(1) == Some(b':') => {
+                    self.advance();
+                    self.advance();
+                    Token::DoubleColon
+                }
+                b'.' if self.byte(1) == Some(b'.') => {
+                    self.advance();
+                    self.advance();
+                    Token::DotDot
+                }
+                b';' | b':' | b',' | b'[' | b']' | b'(' | b')' | b'{' | b'}' | b'=' => {
+                    self.advance();
+                    Token::Punct(char::from(b))
+                }
+                _ => {
+                    let c = self.text[self.at..].chars().next().unwrap_or('?');
+                    if c.is_whitespace() {
+                        for _ in 0..c.len_utf8() {
+                            self.advance();
+                        }
+                        continue;
+                    }
+                    return Err(FznError::at(pos, format!("unexpected character {c:?}")));
+                }
+            };
+            return Ok((token, pos));
+        }
+    }
+
+    /// An integer or a float, from its first character (a digit or `-`).
+    fn number(&mut self, pos: Pos) -> Result<Token, FznError> {
+        let start = self.at;
+        self.advance();
+        self.advance_while(|b| b.is_ascii_alphanumeric());
+        // A fraction (not a `..` range) or an exponent makes a float.
+        let mut float = false;
+        if self.byte(0) == Some(b'.') && self.byte(1).is_some_and(|b| b.is_ascii_digit()) {
+            float = true;
+            self.advance();
+            while let Some(b) = self.byte(0) {
+                let previous = self.text.as_bytes()[self.at - 1];
+                if b.is_ascii_alphanumeric()
+                    || ((b == b'-' || b == b'+') && matches!(previous, b'e' | b'E'))
+                {
+                    self.advance();
+                } else {
+                    break;
+                }
+            }
+        }
+        let text = &self.text[start..self.at];
+        if float || (text.contains(['e', 'E']) && !text.contains(['x', 'o'])) {
+            text.parse::<f64>()
+                .map(Token::Float)
+                .map_err(|_| FznError::at(pos, format!("malformed number `{text}`")))
+        } else {
+            parse_int(text).map(Token::Int).ok_or_else(|| {
+                FznError::at(pos, format!("malformed or too large integer `{text}`"))
+            })
+        }
+    }
+
+    /// A string, from its opening `"`.
+    fn string(&mut self, pos: Pos) -> Result<Token, FznError> {
+        self.advance();
+        // Bytes, split only at ASCII characters: always whole characters.
+        let mut bytes = Vec::new();
+        loop {
+            match self.byte(0) {
+                None => return Err(FznError::at(pos, "a string is not closed")),
+                Some(b'"') => {
+                    self.advance();
+                    break;
+                }
+                Some(b'\\') => {
+                    self.advance();
+                    if let Some(e) = self.byte(0) {
+                        bytes.push(match e {
+                            b'n' => b'\n',
+                            b't' => b'\t',
+                            other => other,
+                        });
+                        self.advance();
+                    }
+                }
+                Some(other) => {
+                    bytes.push(other);
+                    self.advance();
+                }
+            }
+        }
+        Ok(Token::Str(String::from_utf8_lossy(&bytes).into_owned()))
+    }
 }
 
 /// A decimal, hexadecimal (`0x`) or octal (`0o`) integer, with an optional `-`.
@@ -308,27 +364,42 @@ fn parse_int(text: &str) -> Option<i64> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-struct Parser {
-    tokens: Vec<(Token, Pos)>,
-    at: usize,
+/// The parser: recursive descent with one token of lookahead, read from the lexer as it goes.
+struct Parser<'t> {
+    lexer: Lexer<'t>,
+    /// The next token.
+    current: (Token, Pos),
+    /// The lexer's error, if it met one: the text ends there for the parser, and the error is
+    /// the one reported.
+    lex_error: Option<FznError>,
     depth: usize,
+    /// The length of the array a declaration announces, for the next array literal read.
+    array_length: usize,
 }
 
-impl Parser {
+impl Parser<'_> {
     fn peek(&self) -> &Token {
-        &self.tokens[self.at.min(self.tokens.len() - 1)].0
+        &self.current.0
     }
 
     fn pos(&self) -> Pos {
-        self.tokens[self.at.min(self.tokens.len() - 1)].1
+        self.current.1
     }
 
+    /// The next token, and the one after it read.
     fn next(&mut self) -> (Token, Pos) {
-        let item = self.tokens[self.at.min(self.tokens.len() - 1)].clone();
-        if self.at < self.tokens.len() - 1 {
-            self.at += 1;
+        if self.current.0 == Token::End {
+            return self.current.clone();
         }
-        item
+        let following = match self.lexer.next_token() {
+            Ok(token) => token,
+            Err(error) => {
+                let end = (Token::End, error.pos);
+                self.lex_error = Some(error);
+                end
+            }
+        };
+        std::mem::replace(&mut self.current, following)
     }
 
     fn expect(&mut self, c: char) -> Result<Pos, FznError> {
@@ -498,7 +569,12 @@ impl Parser {
         let annotations = self.annotations()?;
         let value = if self.eat('=') {
             let at = self.pos();
-            Some((self.expr()?, at))
+            // Room for the announced elements, as many as the rest of the text can hold.
+            let rest = self.lexer.text.len() - self.lexer.at;
+            self.array_length = array.unwrap_or(0).min(rest / 2 + 1);
+            let value = self.expr();
+            self.array_length = 0;
+            Some((value?, at))
         } else {
             None
         };
@@ -577,6 +653,70 @@ impl Parser {
         }
     }
 
+    /// An array literal after its `[`, up to its `]` (consumed): [`Expr::IntArray`] while
+    /// every element is an integer, [`Expr::Array`] from the first that is not.
+    fn array(&mut self, pos: Pos) -> Result<Expr, FznError> {
+        let mut ints: Vec<i32> = Vec::with_capacity(std::mem::take(&mut self.array_length));
+        loop {
+            if self.eat(']') {
+                break;
+            }
+            let Some(v) = self.int32() else {
+                // Not an integer: the general form (the integers read take the array's place).
+                let mut items: Vec<(Expr, Pos)> = ints
+                    .into_iter()
+                    .map(|v| (Expr::Int(v.into()), pos))
+                    .collect();
+                loop {
+                    let at = self.pos();
+                    items.push((self.expr()?, at));
+                    if self.eat(']') {
+                        return Ok(Expr::Array(items));
+                    }
+                    self.expect(',')?;
+                    if self.eat(']') {
+                        return Ok(Expr::Array(items));
+                    }
+                }
+            };
+            let at = self.pos();
+            self.next();
+            if *self.peek() == Token::DotDot {
+                // A range is an element of its own: back to the general form.
+                self.next();
+                let high = self.int()?;
+                let mut items: Vec<(Expr, Pos)> = ints
+                    .into_iter()
+                    .map(|v| (Expr::Int(v.into()), pos))
+                    .collect();
+                items.push((Expr::Range(v.into(), high), at));
+                if !self.eat(']') {
+                    self.expect(',')?;
+                    items.extend(self.list(']')?);
+                }
+                return Ok(Expr::Array(items));
+            }
+            ints.push(v);
+            if self.eat(']') {
+                break;
+            }
+            self.expect(',')?;
+        }
+        if ints.is_empty() {
+            return Ok(Expr::Array(Vec::new()));
+        }
+        ints.shrink_to_fit();
+        Ok(Expr::IntArray(ints))
+    }
+
+    /// The next token, if it is an integer within 32 bits.
+    fn int32(&self) -> Option<i32> {
+        match *self.peek() {
+            Token::Int(v) => i32::try_from(v).ok(),
+            _ => None,
+        }
+    }
+
     fn expr(&mut self) -> Result<Expr, FznError> {
         let pos = self.pos();
         self.depth += 1;
@@ -618,7 +758,7 @@ impl Parser {
                 }
                 _ => Ok(Expr::Ident(name)),
             },
-            (Token::Punct('['), _) => Ok(Expr::Array(self.list(']')?)),
+            (Token::Punct('['), _) => self.array(pos),
             (Token::Punct('{'), _) => Ok(Expr::Set(self.int_set()?)),
             (other, _) => Err(FznError::at(
                 pos,
@@ -634,13 +774,20 @@ impl Parser {
 ///
 /// A [`FznError`] naming the line and column of the first thing that is not FlatZinc.
 pub fn parse(text: &str) -> Result<Vec<Item>, FznError> {
-    let tokens = lex(text)?;
-    Parser {
-        tokens,
-        at: 0,
+    let mut lexer = Lexer::new(text);
+    let current = lexer.next_token()?;
+    let mut parser = Parser {
+        lexer,
+        current,
+        lex_error: None,
         depth: 0,
+        array_length: 0,
+    };
+    let items = parser.items();
+    match parser.lex_error {
+        Some(error) => Err(error),
+        None => items,
     }
-    .items()
 }
 
 #[cfg(test)]
@@ -683,6 +830,55 @@ mod tests {
         assert!(
             matches!(&items[6], Item::Solve { goal: Some((_, true)), annotations, .. } if annotations.len() == 1)
         );
+    }
+
+    #[test]
+    fn arrays_of_integers_are_kept_compact_and_others_element_by_element() {
+        let value = |text: &str| match parse(text).unwrap().remove(0) {
+            Item::Decl {
+                value: Some((expr, _)),
+                ..
+            } => expr,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            value("array [1..3] of int: a = [1, -2, 3,];"),
+            Expr::IntArray(vec![1, -2, 3])
+        );
+        assert_eq!(
+            value("array [1..0] of int: a = [];"),
+            Expr::Array(Vec::new())
+        );
+        let mixed = |expr: Expr| match expr {
+            Expr::Array(items) => items.into_iter().map(|(e, _)| e).collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            mixed(value("array [1..3] of var int: a = [1, x, 3];")),
+            [Expr::Int(1), Expr::Ident("x".into()), Expr::Int(3)]
+        );
+        assert_eq!(
+            mixed(value("array [1..2] of set of int: a = [1, 2..3];")),
+            [Expr::Int(1), Expr::Range(2, 3)]
+        );
+        // Beyond 32 bits: the general form, so that the builder can name the value.
+        assert_eq!(
+            mixed(value("array [1..2] of int: a = [1, 4294967296];")),
+            [Expr::Int(1), Expr::Int(4294967296)]
+        );
+        // A length the text cannot hold reserves no more than the text.
+        assert_eq!(
+            value("array [1..1000000000000] of int: a = [7];"),
+            Expr::IntArray(vec![7])
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let err = parse("% é, ü\nvar 1..3: x; constraint p(\"ñ\") @").unwrap_err();
+        assert_eq!((err.pos.line, err.pos.column), (2, 32), "{err}");
+        let err = parse("var 1..3: x;\u{a0}@").unwrap_err();
+        assert_eq!((err.pos.line, err.pos.column), (1, 14), "{err}");
     }
 
     #[test]

@@ -177,6 +177,24 @@ impl<'a> PropagationContext<'a> {
         self.update(var, |d, rec| d.fix_to(value, rec))
     }
 
+    /// Removes the values from `low` to `high` (inclusive; none if `low > high`) from the
+    /// domain of `var`: a word operation per 64 values of a bitset, O(log holes) for a wide
+    /// domain, however many values the range holds.
+    ///
+    /// Returns whether the domain changed.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if the domain is left empty.
+    pub fn remove_range(&mut self, var: VarId, low: i32, high: i32) -> Result<bool, Conflict> {
+        let d = self.domain(var);
+        match (d.min(), d.max()) {
+            (Some(min), Some(max)) if low <= high && low <= max && high >= min => {}
+            _ => return Ok(false),
+        }
+        self.update(var, |d, rec| d.remove_range(low, high, rec))
+    }
+
     /// Removes every value smaller than `bound` from the domain of `var`.
     ///
     /// # Errors

@@ -9,6 +9,13 @@
 //! Changes made at level 0 (the root, before any decision) are permanent for the search and are
 //! not recorded. The vectors keep their capacity, so a search allocates only while it reaches
 //! new depths.
+//!
+//! A level can see many changes: every refutation made at a level stays on it, and a search
+//! that refutes `x = min` of a variable of 2³² values may do so billions of times at one level.
+//! Its length is bounded by the state it undoes, not by those changes: a word that an undo
+//! overwrites whole and that a domain marks as such ([`Record::record_once`], the bounds of a
+//! wide domain) is recorded once per level, and a domain may rewrite the last record it marked
+//! as amendable ([`Record::amend`], the hole of a wide domain that a refutation widens).
 
 use crate::domain::{Domain, Record};
 
@@ -22,6 +29,16 @@ struct Entry {
 /// In an entry, the `var` of a reversible word (its index is then in `word`).
 const STATE: u32 = u32::MAX;
 
+/// Flags on the `word` of an entry: made by [`Trail::record_once`] or
+/// [`Trail::record_amendable`] (undoing it restores where the variable's previous such record
+/// is); the rest of `word` is the domain's word.
+const ONCE: u32 = 1 << 31;
+const AMENDABLE: u32 = 1 << 30;
+const WORD: u32 = AMENDABLE - 1;
+
+/// No record: the position of a variable that has none on the trail.
+const NOWHERE: usize = usize::MAX;
+
 /// The undo log of one search, and the reversible words of its propagators.
 #[derive(Debug, Default)]
 pub(crate) struct Trail {
@@ -31,6 +48,14 @@ pub(crate) struct Trail {
     /// The propagators' reversible words, and what each was created with.
     words: Vec<u64>,
     initial_words: Vec<u64>,
+    /// Per variable: where in `entries` its last [`record_once`](Self::record_once) and its
+    /// last [`record_amendable`](Self::record_amendable) are ([`NOWHERE`] if it has none);
+    /// grown on demand.
+    once_at: Vec<usize>,
+    amendable_at: Vec<usize>,
+    /// For each flagged entry, in order: the position its variable's previous record of the
+    /// same kind had, put back when the entry is undone.
+    previous: Vec<usize>,
 }
 
 impl Trail {
@@ -46,6 +71,9 @@ impl Trail {
     pub(crate) fn clear(&mut self) {
         self.entries.clear();
         self.marks.clear();
+        self.previous.clear();
+        self.once_at.fill(NOWHERE);
+        self.amendable_at.fill(NOWHERE);
         self.words.copy_from_slice(&self.initial_words);
     }
 
@@ -121,6 +149,71 @@ impl Trail {
         }
     }
 
+    /// Records `(var, word, old)` unless the current level already holds a record of that
+    /// word made here (whose undo overwrites the word whole, so it alone restores it).
+    #[inline]
+    pub(crate) fn record_once(&mut self, var: u32, word: u32, old: u64) {
+        let Some(&mark) = self.marks.last() else {
+            return;
+        };
+        let at = self.once_at.get(var as usize).copied().unwrap_or(NOWHERE);
+        if at != NOWHERE && at >= mark {
+            debug_assert_eq!(self.entries[at].word, word | ONCE, "one word per variable");
+            return;
+        }
+        self.push_flagged(var, word | ONCE, old);
+    }
+
+    /// Records `(var, word, old)` as the last amendable record of `var`.
+    #[inline]
+    pub(crate) fn record_amendable(&mut self, var: u32, word: u32, old: u64) {
+        if !self.marks.is_empty() {
+            self.push_flagged(var, word | AMENDABLE, old);
+        }
+    }
+
+    /// Pushes a flagged entry, and notes it as its variable's last of its kind.
+    fn push_flagged(&mut self, var: u32, word: u32, old: u64) {
+        let slots = if word & ONCE != 0 {
+            &mut self.once_at
+        } else {
+            &mut self.amendable_at
+        };
+        let slot = var as usize;
+        if slot >= slots.len() {
+            slots.resize(slot + 1, NOWHERE);
+        }
+        self.previous.push(slots[slot]);
+        slots[slot] = self.entries.len();
+        self.entries.push(Entry { var, word, old });
+    }
+
+    /// Rewrites the last amendable record of `var` to hold `new`, if it is in the current
+    /// level and holds `(word, old)`; returns whether it did.
+    #[inline]
+    pub(crate) fn amend(&mut self, var: u32, word: u32, old: u64, new: u64) -> bool {
+        let (Some(&mark), Some(&at)) = (self.marks.last(), self.amendable_at.get(var as usize))
+        else {
+            return false;
+        };
+        if at == NOWHERE || at < mark {
+            return false;
+        }
+        let entry = &mut self.entries[at];
+        if entry.word == word | AMENDABLE && entry.old == old {
+            entry.old = new;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The number of records kept.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// A recorder for the changes of one variable.
     #[inline]
     pub(crate) fn recorder(&mut self, var: u32) -> TrailRecorder<'_> {
@@ -135,12 +228,31 @@ impl Trail {
         }
         let mark = self.marks[level];
         self.marks.truncate(level);
+        if self.previous.is_empty() {
+            // No flagged entry (no wide domain changed): the plain loop.
+            for entry in self.entries.drain(mark..).rev() {
+                if entry.var == STATE {
+                    self.words[entry.word as usize] = entry.old;
+                } else {
+                    domains[entry.var as usize].restore_word(entry.word, entry.old);
+                }
+            }
+            return;
+        }
         for entry in self.entries.drain(mark..).rev() {
             if entry.var == STATE {
                 self.words[entry.word as usize] = entry.old;
-            } else {
-                domains[entry.var as usize].restore_word(entry.word, entry.old);
+                continue;
             }
+            if entry.word & !WORD != 0 {
+                let slots = if entry.word & ONCE != 0 {
+                    &mut self.once_at
+                } else {
+                    &mut self.amendable_at
+                };
+                slots[entry.var as usize] = self.previous.pop().unwrap_or(NOWHERE);
+            }
+            domains[entry.var as usize].restore_word(entry.word & WORD, entry.old);
         }
     }
 }
@@ -156,6 +268,21 @@ impl Record for TrailRecorder<'_> {
     #[inline]
     fn record(&mut self, word: u32, old: u64) {
         self.trail.record(self.var, word, old);
+    }
+
+    #[inline]
+    fn record_once(&mut self, word: u32, old: u64) {
+        self.trail.record_once(self.var, word, old);
+    }
+
+    #[inline]
+    fn record_amendable(&mut self, word: u32, old: u64) {
+        self.trail.record_amendable(self.var, word, old);
+    }
+
+    #[inline]
+    fn amend(&mut self, word: u32, old: u64, new: u64) -> bool {
+        self.trail.amend(self.var, word, old, new)
     }
 }
 
@@ -228,7 +355,98 @@ mod tests {
         assert_eq!(trail.word(w), 5);
     }
 
+    #[test]
+    fn refuting_the_smallest_value_of_a_wide_domain_again_and_again_keeps_one_record() {
+        let mut domains = vec![Domain::range(i32::MIN, i32::MAX).unwrap()];
+        let original = domains.clone();
+        let mut trail = Trail::default();
+        trail.push_level();
+        for _ in 0..1000 {
+            // A decision `x = min` one level down, undone, then `x ≠ min` at this level.
+            let min = domains[0].min().unwrap();
+            trail.push_level();
+            assert!(domains[0].fix_to(min, &mut trail.recorder(0)));
+            trail.undo_to(1, &mut domains);
+            assert!(remove(&mut domains, &mut trail, 0, min));
+        }
+        assert_eq!(domains[0].min(), Some(i32::MIN + 1000));
+        assert_eq!(trail.len(), 1, "the bounds, once");
+        trail.undo_to(0, &mut domains);
+        assert_eq!(domains, original);
+    }
+
+    #[test]
+    fn a_hole_widened_at_its_level_keeps_one_record() {
+        let mut domains = vec![Domain::range(i32::MIN, i32::MAX).unwrap()];
+        let original = domains.clone();
+        let mut trail = Trail::default();
+        trail.push_level();
+        assert!(remove(&mut domains, &mut trail, 0, 0));
+        for v in (-1000..0).rev() {
+            // A deeper level that makes a hole of its own, undone, then `x ≠ v` here.
+            trail.push_level();
+            assert!(remove(&mut domains, &mut trail, 0, 5000));
+            assert!(domains[0].fix_to(v, &mut trail.recorder(0)));
+            trail.undo_to(1, &mut domains);
+            assert!(remove(&mut domains, &mut trail, 0, v));
+        }
+        assert_eq!(domains[0].below(1), Some(-1001));
+        assert!(domains[0].contains(1) && domains[0].contains(5000));
+        assert_eq!(trail.len(), 1, "the hole's record, rewritten");
+        // A hole that already was there when the level opened is merged the usual way.
+        trail.push_level();
+        assert!(remove(&mut domains, &mut trail, 0, 1));
+        assert_eq!(trail.len(), 3, "the old hole removed, the new one added");
+        trail.undo_to(1, &mut domains);
+        assert_eq!(domains[0].below(2), Some(1));
+        trail.undo_to(0, &mut domains);
+        assert_eq!(domains, original);
+    }
+
     proptest! {
+        /// The same on a domain of the whole `i32` range, with values near its ends and its
+        /// middle so that bounds move and holes are made, widened and merged at every level.
+        #[test]
+        fn on_a_wide_domain_any_sequence_of_levels_prunings_and_undos_restores_each_level(
+            ops in proptest::collection::vec((0usize..3, 0i32..24, 0u8..6), 0..120)
+        ) {
+            let mut domains = vec![Domain::range(i32::MIN, i32::MAX).unwrap()];
+            let at = |zone: usize, k: i32| match zone {
+                0 => i32::MIN + k,
+                1 => k - 12,
+                _ => i32::MAX - k,
+            };
+            let mut trail = Trail::default();
+            trail.push_level();
+            let mut snapshots = vec![domains.clone()];
+            for (zone, k, action) in ops {
+                let v = at(zone, k);
+                match action {
+                    0 => {
+                        trail.push_level();
+                        snapshots.push(domains.clone());
+                    }
+                    1 if trail.level() > 1 => {
+                        let target = 1 + k as usize % (trail.level() - 1);
+                        trail.undo_to(target, &mut domains);
+                        prop_assert_eq!(trail.level(), target);
+                        prop_assert_eq!(&domains, &snapshots[target]);
+                        snapshots.truncate(target);
+                    }
+                    2 => {
+                        // A range around v: clamped bounds from one side.
+                        let (low, high) = if zone == 0 { (v, i32::MAX) } else { (i32::MIN, v) };
+                        domains[0].clamp(low, high, &mut trail.recorder(0));
+                    }
+                    _ => {
+                        remove(&mut domains, &mut trail, 0, v);
+                    }
+                }
+            }
+            trail.undo_to(0, &mut domains);
+            prop_assert_eq!(&domains, &snapshots[0]);
+        }
+
         #[test]
         fn any_sequence_of_levels_prunings_and_undos_restores_each_level(
             ops in proptest::collection::vec((0usize..3, -5i32..80, 0u8..4), 0..80)

@@ -345,3 +345,60 @@ fn extreme_numbers_are_errors_not_overflows() {
         assert!(result.is_err(), "{text}");
     }
 }
+
+/// The value of `name` in a solution block (`name = value;`).
+fn value_in(solution: &str, name: &str) -> i64 {
+    let prefix = format!("{name} = ");
+    solution
+        .lines()
+        .find_map(|line| line.strip_prefix(&prefix))
+        .and_then(|rest| rest.trim_end_matches(';').parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {solution}"))
+}
+
+#[test]
+fn arithmetic_at_the_ends_of_i32_is_solved_within_its_time_limit() {
+    // x = -2³¹ and y, z over the whole i32 range: a search over y or z value by value would
+    // take hours; the bounds of mod, div, times and pow leave a handful of values.
+    type Definition = fn(i64, i64) -> Option<i64>;
+    let cases: [(&str, Definition); 4] = [
+        ("int_mod", |x, y| (y != 0).then(|| x % y)),
+        ("int_div", |x, y| (y != 0).then(|| x / y)),
+        ("int_times", |x, y| Some(x * y)),
+        ("int_pow", |x, y| {
+            u32::try_from(y).ok().and_then(|y| x.checked_pow(y))
+        }),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let full = "-2147483648..2147483647";
+    for (name, definition) in cases {
+        for (x, search) in [
+            (format!("var {full}: x :: output_var = -2147483648;"), ""),
+            (
+                format!("var {full}: x :: output_var;"),
+                ":: int_search([x, y, z], input_order, indomain_min, complete)",
+            ),
+        ] {
+            let text = format!(
+                "{x}\nvar {full}: y :: output_var;\nvar {full}: z :: output_var;\n\
+                 constraint {name}(x, y, z);\nsolve {search} satisfy;\n"
+            );
+            let path = dir.join(format!("{name}_at_the_ends.fzn"));
+            std::fs::write(&path, &text).unwrap();
+            let run = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+                .args(["fzn", "-t", "20000"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&run.stdout);
+            assert!(stdout.contains("----------"), "{text}\n{stdout}");
+            let (x, y, z) = (
+                value_in(&stdout, "x"),
+                value_in(&stdout, "y"),
+                value_in(&stdout, "z"),
+            );
+            assert_eq!(x, -2147483648, "{text}\n{stdout}");
+            assert_eq!(definition(x, y), Some(z), "{text}\n{stdout}");
+        }
+    }
+}

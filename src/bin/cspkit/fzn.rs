@@ -99,9 +99,11 @@ fn run(args: &[String]) -> Result<u8, String> {
     }
     let file = file.ok_or("no model file given (see cspkit fzn --help)")?;
     let text = read_model(file)?;
-    let model = flatzinc::parse(&text)
-        .and_then(|items| flatzinc::build(&items))
-        .map_err(|e| format!("{file}: {e}"))?;
+    // The text, then the items, are let go as soon as read: a model's data can be large.
+    let items = flatzinc::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+    drop(text);
+    let model = flatzinc::build(&items).map_err(|e| format!("{file}: {e}"))?;
+    drop(items);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let status = match flatzinc::run(&model, &options, &mut out) {
