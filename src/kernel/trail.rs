@@ -56,6 +56,11 @@ pub(crate) struct Trail {
     /// For each flagged entry, in order: the position its variable's previous record of the
     /// same kind had, put back when the entry is undone.
     previous: Vec<usize>,
+    /// While `noting`: the variables changed with no new entry (a record kept once per level,
+    /// or one amended), for those that follow the changes through the entries (the engine's
+    /// index of domain sizes). Emptied by [`take_quiet`](Self::take_quiet).
+    noting: bool,
+    quiet: Vec<u32>,
 }
 
 impl Trail {
@@ -72,6 +77,7 @@ impl Trail {
         self.entries.clear();
         self.marks.clear();
         self.previous.clear();
+        self.quiet.clear();
         self.once_at.fill(NOWHERE);
         self.amendable_at.fill(NOWHERE);
         self.words.copy_from_slice(&self.initial_words);
@@ -135,6 +141,17 @@ impl Trail {
         self.vars_since(from)
     }
 
+    /// From now on, notes the variables changed with no new entry, for
+    /// [`take_quiet`](Self::take_quiet).
+    pub(crate) fn note_quiet_changes(&mut self) {
+        self.noting = true;
+    }
+
+    /// The variables changed with no new entry since the last call (while noting).
+    pub(crate) fn take_quiet(&mut self) -> std::vec::Drain<'_, u32> {
+        self.quiet.drain(..)
+    }
+
     /// Opens a new level; changes from now on are undone by `undo_to(level() - 1)`.
     #[inline]
     pub(crate) fn push_level(&mut self) {
@@ -159,6 +176,9 @@ impl Trail {
         let at = self.once_at.get(var as usize).copied().unwrap_or(NOWHERE);
         if at != NOWHERE && at >= mark {
             debug_assert_eq!(self.entries[at].word, word | ONCE, "one word per variable");
+            if self.noting {
+                self.quiet.push(var);
+            }
             return;
         }
         self.push_flagged(var, word | ONCE, old);
@@ -202,16 +222,13 @@ impl Trail {
         let entry = &mut self.entries[at];
         if entry.word == word | AMENDABLE && entry.old == old {
             entry.old = new;
+            if self.noting {
+                self.quiet.push(var);
+            }
             true
         } else {
             false
         }
-    }
-
-    /// The number of records kept.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.entries.len()
     }
 
     /// A recorder for the changes of one variable.

@@ -331,7 +331,8 @@ impl<'m> Engine<'m> {
             } else {
                 if self.sizes.is_wanted() {
                     let branch = self.branch.as_deref();
-                    self.sizes.sync(&self.domains, &self.trail, depth, branch);
+                    self.sizes
+                        .sync(&self.domains, &mut self.trail, depth, branch);
                 }
                 view = view.with_sizes(&self.sizes);
             }
