@@ -1,6 +1,6 @@
 //! Every limit (decisions, time, cancellation) on every search path: first solution, count,
 //! listing, parallel count and listing, restarts, branch and bound, stepping, textbook forward
-//! checking, the least-constraining value order. The model is the pigeonhole problem with
+//! checking, the least-constraining value order, and FlatZinc's `-t`. The model is the pigeonhole problem with
 //! pairwise `≠` at forward checking: no solution, and a search far too long to finish, so each
 //! path must be stopped by its limit, say which, and keep to it.
 
@@ -167,5 +167,57 @@ fn every_search_path_keeps_to_every_limit() {
                 Set::Time(_) => {}
             }
         }
+    }
+}
+
+/// The same pigeons in FlatZinc, to satisfy or to minimise the sum of the holes.
+fn pigeons_fzn(goal: &str) -> String {
+    let mut text = String::new();
+    for i in 0..13 {
+        text.push_str(&format!("var 1..12: x{i} :: output_var;\n"));
+    }
+    text.push_str("var 13..156: total :: output_var;\n");
+    for i in 0..13 {
+        for j in i + 1..13 {
+            text.push_str(&format!("constraint int_ne(x{i}, x{j});\n"));
+        }
+    }
+    let xs: Vec<String> = (0..13).map(|i| format!("x{i}")).collect();
+    let ones = vec!["1"; 13].join(", ");
+    text.push_str(&format!(
+        "constraint int_lin_eq([{ones}, -1], [{}, total], 0);\n",
+        xs.join(", ")
+    ));
+    text.push_str(&format!("solve {goal};\n"));
+    text
+}
+
+#[test]
+fn a_flatzinc_time_limit_holds_to_satisfy_to_list_and_to_optimise() {
+    use cspkit::flatzinc::{self, Options, Status};
+    for (goal, all) in [
+        ("satisfy", false),
+        ("satisfy", true),
+        ("minimize total", false),
+        ("minimize total", true),
+    ] {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let items = flatzinc::parse(&pigeons_fzn(goal)).unwrap();
+            let built = flatzinc::build(&items).unwrap();
+            let options = Options {
+                all,
+                time_limit: Some(Duration::from_millis(100)),
+                ..Options::default()
+            };
+            let mut out = Vec::new();
+            let status = flatzinc::run(&built, &options, &mut out).unwrap();
+            let _ = sender.send((status, String::from_utf8(out).unwrap()));
+        });
+        let (status, out) = receiver
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{goal}, all = {all}: the search ran past -t"));
+        assert_eq!(status, Status::Unknown, "{goal}, all = {all}");
+        assert_eq!(out, "=====UNKNOWN=====\n", "{goal}, all = {all}");
     }
 }
