@@ -697,37 +697,66 @@ fn every_help_page_has_examples() {
     }
 }
 
-/// Endless input never fills the memory: stepping reads a key a line, at most a few bytes of
-/// it (a stream of zero bytes with no line break ends the stepping), and `cspkit fzn` refuses a
-/// model larger than it reads.
+/// The most virtual memory the runs on endless input may take (768 MiB): what a reader that
+/// kept its input would exceed in a second or two, with room for the model cap of `cspkit
+/// fzn` (256 MiB read before it refuses).
+const MEMORY_CAP_KIB: u32 = 786_432;
+
+/// `cspkit args…` in a shell that caps its virtual memory at [`MEMORY_CAP_KIB`] first.
+fn capped(args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_CAP_KIB} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_cspkit"))
+        .args(args);
+    command
+}
+
+/// Endless input never fills the memory, as runs under a memory cap show: stepping reads a key
+/// a line, at most a few bytes of it (a stream of zero bytes with no line break ends the
+/// stepping), `cspkit fzn` refuses a model larger than it reads, and the grid reader an input
+/// longer than any grid.
 #[test]
 fn endless_input_is_read_in_bounded_pieces() {
     let zeros = || std::fs::File::open("/dev/zero").expect("/dev/zero");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(["queens", "8", "--count", "--step"])
-        .stdin(zeros())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert!(wait(&mut child, &["--step"]).success());
+    let run = |args: &[&str]| {
+        let mut child = capped(args)
+            .stdin(zeros())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = String::new();
+        child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        (wait(&mut child, args), out, err)
+    };
+    let (status, out, err) = run(&["queens", "8", "--count", "--step"]);
+    assert!(status.success(), "{err}");
     assert!(out.contains("\n92\n"), "{out}");
 
-    let output = cspkit(&["fzn", "/dev/zero"], "");
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        stderr(&output).contains("larger than"),
-        "{}",
-        stderr(&output)
-    );
-    assert!(output.stdout.is_empty());
+    for (args, says) in [
+        (&["fzn", "/dev/zero"][..], "larger than 256 MiB"),
+        (&["fzn", "/dev/stdin"][..], "larger than 256 MiB"),
+        (&["sudoku", "/dev/zero"][..], "longer than 1048576 bytes"),
+    ] {
+        let (status, out, err) = run(args);
+        assert_eq!(status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
 }
 
 /// A trace whose reader has gone stops the search (it would otherwise run to its end for
