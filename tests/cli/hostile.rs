@@ -73,6 +73,15 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Everything left to read from a child's piped stream.
+fn read_all(pipe: Option<impl Read>) -> String {
+    let mut text = String::new();
+    pipe.expect("the stream is piped")
+        .read_to_string(&mut text)
+        .expect("the stream reads as UTF-8");
+    text
+}
+
 /// The run ended normally: it did not panic.
 fn assert_no_panic(output: &Output, case: &str) {
     assert!(
@@ -727,20 +736,8 @@ fn endless_input_is_read_in_bounded_pieces() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut out = String::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut out)
-            .unwrap();
-        let mut err = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut err)
-            .unwrap();
+        let out = read_all(child.stdout.take());
+        let err = read_all(child.stderr.take());
         (wait(&mut child, args), out, err)
     };
     let (status, out, err) = run(&["queens", "8", "--count", "--step"]);
@@ -776,13 +773,7 @@ fn a_closed_trace_or_an_interrupt_stops_the_search_and_reports_it() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut head = String::new();
-    piped
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut head)
-        .unwrap();
+    let head = read_all(piped.stdout.take());
     wait(&mut piped, &["queens", "16", "--trace", "| head -3"]);
     assert_eq!(head.lines().count(), 3, "{head}");
 
@@ -800,20 +791,8 @@ fn a_closed_trace_or_an_interrupt_stops_the_search_and_reports_it() {
         .unwrap();
     assert!(killed.success());
     let status = wait(&mut child, &["queens", "30", "--count"]);
-    let mut err = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
+    let err = read_all(child.stderr.take());
+    let out = read_all(child.stdout.take());
     assert_eq!(status.code(), Some(3), "{err}");
     assert!(err.contains("\ndecisions "), "{err}");
     assert!(err.contains("cancelled"), "{err}");
