@@ -103,10 +103,14 @@ fn counting_queens_allocates_the_same_for_1000_and_100000_nodes() {
 #[test]
 fn counting_wide_queens_allocates_the_same_for_1000_and_100000_nodes() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    // 40 queens: the diagonals span 79 values, beyond the 64-value masks. Régin's filtering on
-    // such domains (`Full`) allocates per call and is left out.
+    // 40 queens: the diagonals span 79 values, beyond the 64-value masks; at `Full`, Régin's
+    // filtering by the propagator that keeps its buffers.
     let queens = Queens::new(40).unwrap();
-    for level in [PropagationLevel::None, PropagationLevel::Forward] {
+    for level in [
+        PropagationLevel::None,
+        PropagationLevel::Forward,
+        PropagationLevel::Full,
+    ] {
         for smallest_domain in [false, true] {
             assert_no_allocation_per_node(queens.model(), level, smallest_domain);
         }

@@ -334,6 +334,40 @@ impl Domain {
         }
     }
 
+    /// The windows at `base`, `base + 64`, … (`count` of them), each as [`window`](Self::window)
+    /// gives it, passed to `f` in order; `base` may lie outside the `i32` range, where the
+    /// domain has no values. On a bitset domain each window is one or two blocks shifted, not a
+    /// search for the blocks: this is how a propagator reads a wide domain a word at a time.
+    pub(crate) fn windows(&self, base: i64, count: usize, mut f: impl FnMut(u64)) {
+        match &self.bits {
+            Bits::Set(set) if BLOCK_BITS == 64 => {
+                let blocks = set.as_slice();
+                let at = |block: i64| {
+                    usize::try_from(block)
+                        .ok()
+                        .and_then(|b| blocks.get(b))
+                        .map_or(0, |&w| w as u64)
+                };
+                let start = base - i64::from(self.offset);
+                let (mut block, shift) = (start.div_euclid(64), start.rem_euclid(64) as u32);
+                for _ in 0..count {
+                    let word = match shift {
+                        0 => at(block),
+                        _ => at(block) >> shift | at(block + 1) << (64 - shift),
+                    };
+                    f(word);
+                    block += 1;
+                }
+            }
+            _ => {
+                for k in 0..count as i64 {
+                    let word = i32::try_from(base + 64 * k).map_or(0, |b| self.window(b));
+                    f(word);
+                }
+            }
+        }
+    }
+
     fn index_of(&self, value: i32) -> Option<usize> {
         let i = i64::from(value) - i64::from(self.offset);
         let width = match &self.bits {
@@ -1103,6 +1137,31 @@ mod tests {
         assert_eq!(wide.window(70), 1 | 1 << 60);
         assert_eq!(wide.window(67), 0b1000 | 1 << 63);
         assert_eq!(wide.window(-1), 0b10);
+    }
+
+    #[test]
+    fn consecutive_windows_read_at_once_are_the_windows_one_by_one() {
+        let values: Vec<i32> = (-200..600).filter(|v| v % 7 == 0 || v % 11 == 3).collect();
+        let domains = [
+            Domain::from_values(values.iter().copied()).unwrap(),
+            Domain::from_values([5, 9, 60]).unwrap(),
+            Domain::from_values([-3, 2_000_000, 5_000_000]).unwrap(),
+        ];
+        for domain in &domains {
+            for base in [
+                -400i64, -201, -200, -137, -1, 0, 1, 63, 64, 65, 300, 1_999_990,
+            ] {
+                let mut read = Vec::new();
+                domain.windows(base, 14, |w| read.push(w));
+                let one_by_one: Vec<u64> = (0..14)
+                    .map(|k| domain.window((base + 64 * k) as i32))
+                    .collect();
+                assert_eq!(read, one_by_one, "{domain:?} at {base}");
+            }
+            let mut beyond = Vec::new();
+            domain.windows(i64::from(i32::MAX) + 1, 2, |w| beyond.push(w));
+            assert_eq!(beyond, [0, 0]);
+        }
     }
 
     #[test]

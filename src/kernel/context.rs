@@ -162,7 +162,41 @@ impl<'a> PropagationContext<'a> {
     /// [`Conflict`] if the domain is left empty.
     #[inline]
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<bool, Conflict> {
-        self.update(var, |d, rec| d.remove(value, rec))
+        let domain = &mut self.domains[var.index()];
+        if !domain.remove(value, &mut self.trail.recorder(var.index)) {
+            return Ok(false);
+        }
+        // One value gone: the bounds after the removal tell whether the domain is empty or
+        // fixed, and whether a bound moved (the value lay beyond them), without reading the
+        // bounds before it (a scan of the words each, on a bitset domain).
+        let (fixed, moved) = match domain.small() {
+            Some((_, 0)) => return Err(Conflict),
+            Some((offset, word)) => {
+                let bit = i64::from(value) - i64::from(offset);
+                let (low, high) = (word.trailing_zeros(), 63 - word.leading_zeros());
+                (
+                    word.is_power_of_two(),
+                    bit < i64::from(low) || bit > i64::from(high),
+                )
+            }
+            None => {
+                let (Some(min), Some(max)) = (domain.min(), domain.max()) else {
+                    return Err(Conflict);
+                };
+                (min == max, value < min || value > max)
+            }
+        };
+        if let Some(wake) = &mut self.wake {
+            let event = if fixed {
+                DomainEvent::Fixed
+            } else if moved && wake.is_precise(var.index) {
+                DomainEvent::Bounds
+            } else {
+                DomainEvent::Removed
+            };
+            wake.changed(var.index, event);
+        }
+        Ok(true)
     }
 
     /// Reduces the domain of `var` to `value` alone.

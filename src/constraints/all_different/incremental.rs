@@ -1,5 +1,6 @@
 //! The propagators an [`AllDifferent`] creates for a search: forward checking (and, at `None`,
-//! the check of fixed values) that starts from the newly fixed variables only.
+//! the check of fixed values) that starts from the newly fixed variables only; and, at `Full` on
+//! values wider than a 64-value window, Régin's filtering with state (`regin_wide.rs`).
 //!
 //! The stateless [`AllDifferent::propagate`](crate::Constraint::propagate) stays the reference:
 //! each propagator runs it on its first call (the root) and then keeps what it needs to work
@@ -51,6 +52,9 @@ pub(super) fn create<'a>(
             places: (0..n as u32).collect(),
             size: setup.reversible(0),
         })),
+        PropagationLevel::Full if !window => Some(Box::new(super::regin_wide::ReginWide::new(
+            constraint, setup,
+        ))),
         _ => None,
     }
 }
