@@ -354,11 +354,28 @@ pub(crate) trait RunHook {
 
 impl RunHook for () {}
 
+/// How a call of [`fixpoint`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fixpoint {
+    /// The queue ran empty: no propagator has anything left to do.
+    Reached,
+    /// The constraint with this index failed; the queue is empty.
+    Failed(u32),
+    /// `interrupt` asked to stop between two runs; the queue keeps the constraints still to
+    /// run, and a later call goes on where this one stopped.
+    Interrupted,
+}
+
+/// Propagator runs (counted over the whole search) between two questions to `interrupt` in
+/// [`fixpoint`]: a counter test on the way of every run, and a question (a clock read when a
+/// time limit is set) every this many runs, some microseconds of propagation apart.
+pub(crate) const RUNS_BETWEEN_INTERRUPTS: u64 = 64;
+
 /// Runs the queued constraints to a fixpoint, each through its propagator if it has one.
 ///
-/// Returns the index of the constraint that failed, if one did; the queue is then empty.
 /// `runs` counts the propagator calls; `changes` is scratch space for the changes handed over;
-/// `hook` sees every run.
+/// `hook` sees every run; `interrupt` is asked every [`RUNS_BETWEEN_INTERRUPTS`] runs whether
+/// to stop before the next (a time limit reached during a long fixpoint).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fixpoint(
     constraints: &[Box<dyn Constraint>],
@@ -371,7 +388,8 @@ pub(crate) fn fixpoint(
     level: PropagationLevel,
     runs: &mut u64,
     hook: &mut impl RunHook,
-) -> Result<(), u32> {
+    interrupt: &mut impl FnMut() -> bool,
+) -> Fixpoint {
     while let Some((c, known)) = queue.pop(changes) {
         *runs += 1;
         hook.before(c, domains);
@@ -394,10 +412,13 @@ pub(crate) fn fixpoint(
         hook.after(c, domains, result.is_err());
         if result.is_err() {
             queue.clear();
-            return Err(c);
+            return Fixpoint::Failed(c);
+        }
+        if runs.is_multiple_of(RUNS_BETWEEN_INTERRUPTS) && queue.len > 0 && interrupt() {
+            return Fixpoint::Interrupted;
         }
     }
-    Ok(())
+    Fixpoint::Reached
 }
 
 /// Schedules every constraint (the root of a search).

@@ -20,7 +20,7 @@ use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::kernel::propagation::{
-    Propagators, Queue, RunHook, Wake, Watchers, fixpoint, schedule_all,
+    Fixpoint, Propagators, Queue, RunHook, Wake, Watchers, fixpoint, schedule_all,
 };
 use crate::kernel::trail::Trail;
 use crate::model::Model;
@@ -53,6 +53,8 @@ enum Phase {
     Running,
     /// At a solution: resuming must leave it.
     AtSolution,
+    /// In the middle of a fixpoint a limit interrupted: resuming must finish it.
+    Interrupted,
     /// The tree is exhausted.
     Done,
 }
@@ -130,6 +132,11 @@ pub(crate) struct Engine<'m> {
     /// The index of domain sizes behind [`SearchView::smallest_domain`], kept in step with the
     /// domains once an order has asked for it.
     sizes: SizeIndex,
+    /// The limit that interrupted the last fixpoint, until the search returns it.
+    halted: Option<Limit>,
+    /// Whether the interrupted fixpoint is a decision's, still to be counted in `nassigns`
+    /// (which asks whether it failed).
+    uncounted: bool,
 }
 
 /// The bound of a branch-and-bound search: the terms of the objective (negated for a
@@ -185,6 +192,8 @@ impl<'m> Engine<'m> {
             root_open_from: 0,
             objective: None,
             sizes: SizeIndex::default(),
+            halted: None,
+            uncounted: false,
         }
     }
 
@@ -204,6 +213,8 @@ impl<'m> Engine<'m> {
         self.sibling = None;
         self.decided.iter_mut().for_each(|d| *d = false);
         self.sizes.reset();
+        self.halted = None;
+        self.uncounted = false;
     }
 
     /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
@@ -262,6 +273,9 @@ impl<'m> Engine<'m> {
 
     /// Leaves the current node's subtree unexplored: the next call backtracks from it.
     pub(crate) fn skip_subtree(&mut self) {
+        // An interrupted fixpoint is left unfinished with the node.
+        self.queue.clear();
+        self.uncounted = false;
         self.phase = Phase::AtSolution;
     }
 
@@ -303,12 +317,23 @@ impl<'m> Engine<'m> {
             }
             Phase::AtSolution => true,
             Phase::Running => false,
+            Phase::Interrupted => {
+                let failed = self.settle(run).is_err();
+                if self.halted.is_none() && std::mem::take(&mut self.uncounted) {
+                    self.count_assignment(run, failed && self.level == PropagationLevel::None);
+                }
+                failed
+            }
         };
         self.phase = Phase::Running;
         loop {
             if failed && !self.backtrack(run) {
                 self.phase = Phase::Done;
                 return Step::Exhausted;
+            }
+            if let Some(limit) = self.halted.take() {
+                self.phase = Phase::Interrupted;
+                return Step::Limit(limit);
             }
             let depth = self.frames.len();
             if let Some(sibling) = self.sibling {
@@ -498,6 +523,11 @@ impl<'m> Engine<'m> {
             return branch.is_err() || self.settle(run).is_err();
         }
         let failed = branch.is_err() || self.settle(run).is_err();
+        if self.halted.is_some() {
+            // Counted once the fixpoint is finished, when it is known whether it failed.
+            self.uncounted = true;
+            return false;
+        }
         // With plain backtracking every failure is a constraint's check against the fixed
         // variables: the value did not pass AIMA's consistency check.
         self.count_assignment(run, failed && self.level == PropagationLevel::None);
@@ -531,7 +561,7 @@ impl<'m> Engine<'m> {
         }
         self.propagate(run)?;
         // Branch and bound: the objective's bound, then the fixpoint again, until both hold.
-        while self.objective.is_some() {
+        while self.objective.is_some() && self.halted.is_none() {
             match self.bound_pass() {
                 Ok(false) => break,
                 Ok(true) => self.propagate(run)?,
@@ -798,15 +828,17 @@ impl<'m> Engine<'m> {
         result
     }
 
-    /// Runs the queue to a fixpoint with `hook` watching each propagator run; returns the
-    /// index of the constraint that failed, if one did.
+    /// Runs the queue to a fixpoint with `hook` watching each propagator run, unless the time
+    /// limit or the cancellation flag of `budget` interrupts it.
     #[inline]
     fn fixpoint(
         &mut self,
         model: &Model,
+        budget: &Budget<'_>,
         runs: &mut u64,
         hook: &mut impl RunHook,
-    ) -> Result<(), u32> {
+    ) -> Fixpoint {
+        let halted = &mut self.halted;
         fixpoint(
             model.constraint_list(),
             &mut self.domains,
@@ -818,14 +850,20 @@ impl<'m> Engine<'m> {
             self.level,
             runs,
             hook,
+            &mut || {
+                *halted = budget.interrupted();
+                halted.is_some()
+            },
         )
     }
 
-    /// Runs the queue to a fixpoint, reporting a failure to the statistics and the observer.
+    /// Runs the queue to a fixpoint, reporting a failure to the statistics and the observer;
+    /// a limit that interrupts it is kept in `halted`, and the node is no failure.
     fn propagate<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
+        let budget = run.budget;
         let (result, wiped) = if run.observer.observes_propagation() {
             let mut tracer = Tracer {
                 observer: &mut *run.observer,
@@ -834,9 +872,9 @@ impl<'m> Engine<'m> {
                 before: Vec::new(),
                 wiped: None,
             };
-            let result = self.fixpoint(run.model, &mut run.stats.propagations, &mut tracer);
+            let result = self.fixpoint(run.model, budget, &mut run.stats.propagations, &mut tracer);
             let wiped = tracer.wiped;
-            if result.is_ok() {
+            if result == Fixpoint::Reached {
                 run.observer.event(&Event::Propagated {
                     node: self.node,
                     domains: &self.domains,
@@ -844,19 +882,23 @@ impl<'m> Engine<'m> {
             }
             (result, wiped)
         } else {
-            let result = self.fixpoint(run.model, &mut run.stats.propagations, &mut ());
+            let result = self.fixpoint(run.model, budget, &mut run.stats.propagations, &mut ());
             (result, None)
         };
-        result.map_err(|c| {
-            report_failure(
-                run,
-                self.node,
-                Some(ConstraintId(c)),
-                wiped,
-                self.frames.len(),
-            );
-            Conflict
-        })
+        match result {
+            // An interrupted fixpoint is no failure: `halted` says why it stopped.
+            Fixpoint::Reached | Fixpoint::Interrupted => Ok(()),
+            Fixpoint::Failed(c) => {
+                report_failure(
+                    run,
+                    self.node,
+                    Some(ConstraintId(c)),
+                    wiped,
+                    self.frames.len(),
+                );
+                Err(Conflict)
+            }
+        }
     }
 
     /// In debug builds, re-checks a solution against every constraint before it is reported.

@@ -2,9 +2,10 @@
 //!
 //! Costs: every limit is checked before every decision: the decision limit is a compare, the flag a
 //! relaxed atomic load, and the time limit a read of the monotonic clock (tens of nanoseconds,
-//! and only when a time limit is set). A search therefore stops within one decision and its
-//! propagation of its limit; propagation itself is not interrupted, so a model whose single
-//! fixpoint is long (N-Queens with thousands of queens) may overrun a time limit by that much.
+//! and only when a time limit is set). The time limit and the flag are also checked between
+//! propagator runs, every 64 runs, so a long fixpoint (the root of N-Queens with thousands of
+//! queens) stops within 64 runs of its limit, and one propagator run is never cut short. A
+//! search stopped in the middle of a fixpoint resumes it where it stopped.
 
 use std::cell::Cell;
 use std::sync::Arc;
@@ -222,6 +223,23 @@ impl<'a> Budget<'a> {
         if self.pause_reached(nodes) {
             self.paused.set(true);
             return Some(Limit::Cancelled);
+        }
+        None
+    }
+
+    /// The limit reached, if any, among those that can come during propagation: the time
+    /// limit and the cancellation flag (asked between propagator runs, so that a long fixpoint
+    /// does not overrun them).
+    pub(crate) fn interrupted(&self) -> Option<Limit> {
+        if let Some(flag) = &self.limits.cancel
+            && flag.load(Ordering::Relaxed)
+        {
+            return Some(Limit::Cancelled);
+        }
+        if let Some(max) = self.limits.time
+            && self.elapsed() >= max
+        {
+            return Some(Limit::Time);
         }
         None
     }

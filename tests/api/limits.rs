@@ -221,3 +221,80 @@ fn a_flatzinc_time_limit_holds_to_satisfy_to_list_and_to_optimise() {
         assert_eq!(out, "=====UNKNOWN=====\n", "{goal}, all = {all}");
     }
 }
+
+/// `x < y` and `y < x` over `0..=max`: bounds reasoning takes one value off each bound per
+/// propagator run, so the root fixpoint takes some `max` runs before it empties a domain.
+fn bounds_ping_pong(max: i32) -> Model {
+    let mut model = Model::new();
+    let x = model.new_var(0..=max).unwrap();
+    let y = model.new_var(0..=max).unwrap();
+    model.post(LinearExpr::from(x).lt(y)).unwrap();
+    model.post(LinearExpr::from(y).lt(x)).unwrap();
+    model
+}
+
+#[test]
+fn a_time_limit_interrupts_a_long_fixpoint() {
+    // About 2 * 10^9 propagator runs: minutes if the root fixpoint ran to its end.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let model = bounds_ping_pong(i32::MAX - 1);
+        let mut solver = model.solver().with_time_limit(Duration::from_millis(100));
+        let outcome = solver.next_solution();
+        let _ = sender.send((limit_of(&outcome), solver.stats().decisions));
+    });
+    let (stopped, decisions) = receiver
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the root fixpoint ran past the time limit");
+    assert_eq!(stopped, Some(Limit::Time));
+    assert_eq!(decisions, 0);
+}
+
+#[test]
+fn a_search_interrupted_in_a_fixpoint_resumes_it() {
+    // A flag raised before the search stops the root fixpoint within its first runs; lowered,
+    // the search goes on from there to the answer an uninterrupted search gives.
+    let flag = Arc::new(AtomicBool::new(true));
+    let unsatisfiable = bounds_ping_pong(10_000);
+    let mut solver = unsatisfiable.solver().with_cancel_flag(Arc::clone(&flag));
+    assert_eq!(limit_of(&solver.next_solution()), Some(Limit::Cancelled));
+    let runs = solver.stats().propagations;
+    assert!(
+        runs < 1_000,
+        "{runs} propagator runs before the flag was seen"
+    );
+    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    assert!(matches!(solver.next_solution(), Outcome::Exhausted));
+    let whole = {
+        let mut solver = unsatisfiable.solver();
+        assert!(matches!(solver.next_solution(), Outcome::Exhausted));
+        solver.stats()
+    };
+    assert_eq!(solver.stats().propagations, whole.propagations);
+    assert_eq!(solver.stats().failures, whole.failures);
+
+    // A chain x0 < x1 < ... < x99 over 0..=10_000: solutions, listed in the same order.
+    let mut chain = Model::new();
+    let xs = chain.new_vars(100, 0..=10_000).unwrap();
+    for pair in xs.windows(2) {
+        chain.post(LinearExpr::from(pair[0]).lt(pair[1])).unwrap();
+    }
+    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut solver = chain.solver().with_cancel_flag(Arc::clone(&flag));
+    assert_eq!(limit_of(&solver.next_solution()), Some(Limit::Cancelled));
+    assert_eq!(solver.stats().decisions, 0);
+    flag.store(false, std::sync::atomic::Ordering::Relaxed);
+    let resumed: Vec<Vec<i32>> = solver
+        .solutions()
+        .take(3)
+        .map(|s| s.values().to_vec())
+        .collect();
+    let fresh: Vec<Vec<i32>> = chain
+        .solver()
+        .solutions()
+        .take(3)
+        .map(|s| s.values().to_vec())
+        .collect();
+    assert_eq!(resumed.len(), 3);
+    assert_eq!(resumed, fresh);
+}
