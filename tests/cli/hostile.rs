@@ -756,6 +756,75 @@ fn endless_input_is_read_in_bounded_pieces() {
     }
 }
 
+/// A batch read from a pipe that stays open answers each line as it comes: the answer to a
+/// line typed at a terminal does not wait for the next line or the end of the input.
+#[test]
+fn a_batch_answers_a_line_before_its_input_ends() {
+    let (line, answer) = line_puzzle();
+    for jobs in ["1", "2"] {
+        let mut child = command(&["sudoku", "--batch", "--jobs", jobs])
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let mut stdout = child.stdout.take().unwrap();
+        thread::spawn(move || {
+            let mut first = Vec::new();
+            let mut byte = [0];
+            while stdout.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
+                first.push(byte[0]);
+            }
+            let _ = sender.send(String::from_utf8_lossy(&first).into_owned());
+        });
+        let first = receiver.recv_timeout(DEADLINE);
+        drop(stdin);
+        let status = wait(&mut child, &["sudoku", "--batch", "--jobs", jobs]);
+        let first = first.unwrap_or_else(|_| panic!("--jobs {jobs}: no answer while open"));
+        assert_eq!(first, answer, "--jobs {jobs}");
+        assert!(status.success(), "--jobs {jobs}");
+    }
+}
+
+/// A batch line that never ends is reported once it is longer than any grid, not waited for;
+/// the reader then skips the rest of it in bounded memory (for ever, on `/dev/zero`: the test
+/// stops it once the report is read).
+#[test]
+fn a_batch_line_that_never_ends_is_reported_at_once() {
+    for jobs in ["1", "2"] {
+        let mut child = capped(&["sudoku", "--batch", "--jobs", jobs])
+            .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let mut stdout = child.stdout.take().unwrap();
+        thread::spawn(move || {
+            let mut first = Vec::new();
+            let mut byte = [0];
+            while stdout.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
+                first.push(byte[0]);
+            }
+            let _ = sender.send(String::from_utf8_lossy(&first).into_owned());
+        });
+        let first = receiver.recv_timeout(DEADLINE);
+        let still_running = child.try_wait().unwrap().is_none();
+        let _ = child.kill();
+        let _ = child.wait();
+        let first = first.unwrap_or_else(|_| panic!("--jobs {jobs}: no answer for line 1"));
+        assert_eq!(
+            first, "malformed: line 1: longer than 4096 bytes",
+            "--jobs {jobs}"
+        );
+        assert!(
+            still_running,
+            "--jobs {jobs}: the run ended (under the memory cap?)"
+        );
+    }
+}
+
 /// A trace whose reader has gone stops the search (it would otherwise run to its end for
 /// nobody), and Ctrl-C stops a search cleanly: the statistics so far, and the exit code of a
 /// search stopped before its answer.

@@ -6,7 +6,10 @@
 //! standard error, with a progress bar when standard error is a terminal.
 //!
 //! The input is streamed: memory stays bounded whatever its size, and a line longer than any
-//! puzzle is skipped without being stored. Puzzles of one size share a model, that of the empty
+//! puzzle is reported once that is known and the rest of it skipped without being stored. The
+//! answers are written in blocks, at least every [`FLUSH_EVERY`], and before a read that may
+//! wait (for a pipe or a terminal, or to skip a long line): a slow puzzle, a slow writer or an
+//! endless line holds back no answer already found. Puzzles of one size share a model, that of the empty
 //! grid, built on first use; each puzzle restarts its size's solver with its givens. Lines end
 //! with LF, CRLF or CR, as in [`Grid::parse`].
 //!
@@ -19,7 +22,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
@@ -36,6 +39,9 @@ use crate::{CliSolver, bad_input, configure, counted, exit, output_failed, print
 /// Lines longer than this are malformed without being read into memory (a 25x25 grid on one
 /// line is 625 characters).
 const MAX_LINE_BYTES: usize = 4096;
+
+/// The longest the answers found wait before they are written out.
+const FLUSH_EVERY: Duration = Duration::from_millis(100);
 
 /// The UTF-8 byte order mark, skipped at the start of the input.
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
@@ -146,11 +152,13 @@ pub(crate) fn run(args: &SudokuArgs) -> u8 {
     }
     let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
     let source = path.map_or("standard input".into(), |p| p.display().to_string());
-    let (reader, size): (Box<dyn BufRead>, Option<u64>) = match path {
+    let (reader, size, regular): (Box<dyn Read>, Option<u64>, bool) = match path {
         Some(path) => match File::open(path) {
             Ok(file) => {
-                let size = file.metadata().ok().map(|m| m.len());
-                (Box::new(BufReader::new(file)), size)
+                let metadata = file.metadata().ok();
+                let size = metadata.as_ref().map(|m| m.len());
+                let regular = metadata.is_some_and(|m| m.is_file());
+                (Box::new(file), size, regular)
             }
             Err(e) => return bad_input(format_args!("{source}: {e}")),
         },
@@ -160,21 +168,21 @@ pub(crate) fn run(args: &SudokuArgs) -> u8 {
                     "cspkit: reading puzzles from standard input, one per line (end with Ctrl-D)"
                 );
             }
-            (Box::new(io::stdin().lock()), None)
+            (Box::new(io::stdin().lock()), None, false)
         }
     };
     let progress = progress_bar(size);
     let started = Instant::now();
     let mut summary = Summary::default();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let reader = LineReader::new(reader);
+    let mut out = Paced::new(BufWriter::new(io::stdout().lock()));
+    let reader = LineReader::new(reader, !regular);
     let jobs = args.strategy.jobs;
     let result = if jobs.get() > 1 {
         solve_lines_in_parallel(reader, &mut out, args, &mut summary, &progress, jobs)
     } else {
         solve_lines(reader, &mut out, args, &mut summary, &progress)
     }
-    .and_then(|()| out.flush().map_err(Failure::Write));
+    .and_then(|()| out.flush());
     progress.finish_and_clear();
     let code = match result {
         Ok(()) if summary.puzzles() == 0 => {
@@ -211,7 +219,7 @@ fn progress_bar(size: Option<u64>) -> ProgressBar {
 
 fn solve_lines(
     mut reader: LineReader,
-    out: &mut impl Write,
+    out: &mut Paced<impl Write>,
     args: &SudokuArgs,
     summary: &mut Summary,
     progress: &ProgressBar,
@@ -220,6 +228,9 @@ fn solve_lines(
     let mut solvers = Solvers::new(&models, args, None);
     let mut buffer = Vec::with_capacity(128);
     loop {
+        if reader.may_wait() {
+            out.flush()?;
+        }
         buffer.clear();
         let Some(line) = reader.read_line(&mut buffer).map_err(Failure::Read)? else {
             return Ok(());
@@ -231,7 +242,7 @@ fn solve_lines(
         }
         let answer = answer_line(&buffer, &line, summary.lines, &mut solvers, args);
         summary.record(&answer);
-        writeln!(out, "{}", answer.text).map_err(Failure::Write)?;
+        out.write_line(&answer.text)?;
     }
 }
 
@@ -252,7 +263,7 @@ struct Chunk {
 /// As [`solve_lines`], on `jobs` threads, writing the answers in input order.
 fn solve_lines_in_parallel(
     mut reader: LineReader,
-    out: &mut impl Write,
+    out: &mut Paced<impl Write>,
     args: &SudokuArgs,
     summary: &mut Summary,
     progress: &ProgressBar,
@@ -315,7 +326,7 @@ fn feed_and_write(
     reader: &mut LineReader,
     work: mpsc::SyncSender<Chunk>,
     answers: &mpsc::Receiver<(usize, Vec<Answer>)>,
-    out: &mut impl Write,
+    out: &mut Paced<impl Write>,
     summary: &mut Summary,
     progress: &ProgressBar,
     jobs: usize,
@@ -333,8 +344,12 @@ fn feed_and_write(
         while let Ok((rank, answers)) = answers.try_recv() {
             output.add(rank, answers, summary)?;
         }
-        // Hand the chunk over when it is full, or at once when a thread may be idle.
-        if chunk.len() >= CHUNK_LINES || (!chunk.is_empty() && sent - output.written < jobs) {
+        // Hand the chunk over when it is full, at once when a thread may be idle, and before
+        // a read that may wait.
+        let may_wait = reader.may_wait();
+        if chunk.len() >= CHUNK_LINES
+            || (!chunk.is_empty() && (sent - output.written < jobs || may_wait))
+        {
             while sent - output.written >= window {
                 match answers.recv() {
                     Ok((rank, answers)) => output.add(rank, answers, summary)?,
@@ -346,6 +361,17 @@ fn feed_and_write(
                 return Ok(()); // Every thread panicked: the scope reports it.
             }
             sent += 1;
+        }
+        if may_wait {
+            // The read may wait for ever (a terminal, an endless line): every answer so far
+            // out first.
+            while output.written < sent {
+                match answers.recv() {
+                    Ok((rank, answers)) => output.add(rank, answers, summary)?,
+                    Err(_) => return Ok(()), // A thread panicked: the scope reports it.
+                }
+            }
+            output.out.flush()?;
         }
         buffer.clear();
         let line = match reader.read_line(&mut buffer) {
@@ -391,7 +417,7 @@ struct InOrder<'o, O> {
     pending: BTreeMap<usize, Vec<Answer>>,
     /// The chunks written so far, and the rank of the next one.
     written: usize,
-    out: &'o mut O,
+    out: &'o mut Paced<O>,
 }
 
 impl<O: Write> InOrder<'_, O> {
@@ -405,11 +431,39 @@ impl<O: Write> InOrder<'_, O> {
         while let Some(answers) = self.pending.remove(&self.written) {
             for answer in answers {
                 summary.record(&answer);
-                writeln!(self.out, "{}", answer.text).map_err(Failure::Write)?;
+                self.out.write_line(&answer.text)?;
             }
             self.written += 1;
         }
         Ok(())
+    }
+}
+
+/// Buffered output written out at least every [`FLUSH_EVERY`] (checked at each line).
+struct Paced<W> {
+    out: W,
+    flushed: Instant,
+}
+
+impl<W: Write> Paced<W> {
+    fn new(out: W) -> Self {
+        Paced {
+            out,
+            flushed: Instant::now(),
+        }
+    }
+
+    fn write_line(&mut self, text: &str) -> Result<(), Failure> {
+        writeln!(self.out, "{text}").map_err(Failure::Write)?;
+        if self.flushed.elapsed() >= FLUSH_EVERY {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), Failure> {
+        self.flushed = Instant::now();
+        self.out.flush().map_err(Failure::Write)
     }
 }
 
@@ -447,25 +501,42 @@ struct Line {
 /// Reads lines ending with LF, CRLF or CR, keeping at most [`MAX_LINE_BYTES`] of each, so that
 /// memory stays bounded whatever the input.
 struct LineReader {
-    reader: Box<dyn BufRead>,
+    reader: BufReader<Box<dyn Read>>,
+    /// Whether a read may wait for the input (a pipe or a terminal, not a file).
+    waits: bool,
     /// The last line ended with a CR: an LF right after it belongs to the same line ending.
     after_cr: bool,
     /// Bytes consumed so far.
     consumed: u64,
+    /// The last line was cut at [`MAX_LINE_BYTES`]: the rest of it is still to be skipped.
+    skipping: bool,
 }
 
 impl LineReader {
-    fn new(reader: Box<dyn BufRead>) -> LineReader {
+    fn new(reader: Box<dyn Read>, waits: bool) -> LineReader {
         LineReader {
-            reader,
+            reader: BufReader::new(reader),
+            waits,
             after_cr: false,
             consumed: 0,
+            skipping: false,
         }
     }
 
+    /// Whether the next [`read_line`](LineReader::read_line) may take long for reasons other
+    /// than the size of the line: it waits for more input, or skips the rest of a long line.
+    fn may_wait(&self) -> bool {
+        self.skipping || (self.waits && self.reader.buffer().is_empty())
+    }
+
     /// Reads the next line, without its line ending, into `buffer`; `None` at the end of the
-    /// input. A byte order mark at the start of the input is skipped.
+    /// input. A byte order mark at the start of the input is skipped. A line longer than
+    /// [`MAX_LINE_BYTES`] is returned as soon as it is known to be, and the rest of it skipped
+    /// by the next call: a line that never ends is reported, not waited for.
     fn read_line(&mut self, buffer: &mut Vec<u8>) -> io::Result<Option<Line>> {
+        if std::mem::take(&mut self.skipping) {
+            self.skip_rest_of_line()?;
+        }
         let mut too_long = false;
         let mut empty = true;
         loop {
@@ -496,6 +567,32 @@ impl LineReader {
             self.consumed += used as u64;
             if end.is_some() {
                 return Ok(Some(Line { too_long }));
+            }
+            if too_long {
+                self.skipping = true;
+                return Ok(Some(Line { too_long }));
+            }
+        }
+    }
+
+    /// Consumes the input up to the end of the current line, its line ending included.
+    fn skip_rest_of_line(&mut self) -> io::Result<()> {
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if available.is_empty() {
+                return Ok(());
+            }
+            let end = available.iter().position(|&b| b == b'\n' || b == b'\r');
+            self.after_cr = end.is_some_and(|i| available[i] == b'\r');
+            let used = end.map_or(available.len(), |i| i + 1);
+            self.reader.consume(used);
+            self.consumed += used as u64;
+            if end.is_some() {
+                return Ok(());
             }
         }
     }
