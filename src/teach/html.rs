@@ -1,18 +1,46 @@
-//! The search tree as one self-contained HTML page: the tree and the board side by side, a
-//! node selected by a click or by the arrow keys (search order), and the board and the
-//! domains at that node. No network, no external script: the page carries its data, its style
-//! and its script.
+//! The search tree as one self-contained HTML page, made to be read from the back of a
+//! lecture room: the tree drawn to fit the window, with zoom and pan, the board and the domains
+//! at the selected node, keys to walk the tree, auto-play, collapsible subtrees, and at a failed
+//! node the variables that clash marked on the board. A pixel tree of the whole search sits
+//! above the tree, the nodes beyond `--tree-limit` included. No network, no external script:
+//! the page carries its data, its style and its script, and opens in any browser.
 //!
-//! For scripted use (tests, screenshots), the page reads two things from its address: a
-//! fragment `#node=N` selects node `N` on load, and a query `?keys=RRL` replays arrow keys
-//! (`R` right, `L` left) through the same handler the keyboard uses.
+//! [`render_comparison`] puts the trees of several searches of one model side by side, on one
+//! scale, with the first node where they part marked in each.
+//!
+//! The tree is drawn on a canvas, nodes outside the window skipped and labels drawn only when
+//! they fit, so that a tree of 100,000 nodes opens in about a second and pans smoothly.
+//!
+//! # Keys
+//!
+//! | key | does |
+//! |---|---|
+//! | ← → | previous / next node in search order |
+//! | ↑ ↓ | parent / first child |
+//! | `[` `]` | previous / next sibling |
+//! | `f` `F` | next / previous failure |
+//! | `s` `S` | next / previous solution |
+//! | `c` | collapse or expand the selected subtree |
+//! | `x` `e` | collapse every failed subtree / expand all |
+//! | space | play or pause (search order, at the speed of the slider) |
+//! | `+` `-` `0` | zoom in, zoom out, fit to the window |
+//! | Home | the root |
+//!
+//! For scripted use (tests, screenshots), the page reads its address: a fragment `#node=N`
+//! selects node `N` on load, and a query `?keys=…` replays keys through the page's own handler
+//! (`R` `L` `U` `D` for the arrows, `H` for Home, `_` for space, any other character as
+//! itself), in the first panel or in the panel `?panel=K`. The page writes its state on the
+//! `body` element's `data-` attributes (selected node, scale, nodes drawn, the selected node's
+//! place on the screen, load time) for the same tests.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::svg::{self, class, escape};
-use super::tree::SearchTree;
+use super::svg::escape;
+use super::tree::{NodeStatus, SearchTree};
 use crate::domain::Domain;
 use crate::ids::VarId;
+use crate::search::observer::BranchKind;
 
 /// How to draw the puzzle beside the tree.
 #[derive(Debug, Clone)]
@@ -35,6 +63,19 @@ pub enum Board {
     },
     /// Any model: a table of the variables and their domains.
     Table,
+}
+
+/// One search of a comparison page ([`render_comparison`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Panel<'a> {
+    /// The tree the search made.
+    pub tree: &'a SearchTree<'a>,
+    /// How to draw the puzzle.
+    pub board: &'a Board,
+    /// The panel's heading, such as the strategy's name.
+    pub title: &'a str,
+    /// A line of statistics under the heading.
+    pub stats: &'a str,
 }
 
 /// A JSON string literal, safe inside a `<script>` element.
@@ -72,40 +113,169 @@ fn json_domain(domain: &Domain) -> String {
     )
 }
 
-/// The page's data: variables, initial domains, nodes with their changes, the board.
-fn json_data(tree: &SearchTree<'_>, board: &Board, title: &str) -> String {
-    let model = tree.model();
-    let mut out = String::from("{");
-    let _ = write!(out, "\"title\":{},", json_string(title));
-    let names: Vec<String> = model
-        .variables()
-        .map(|v| json_string(&model.var_name(v)))
-        .collect();
-    let _ = write!(out, "\"names\":[{}],", names.join(","));
-    let initial: Vec<String> = model.initial_domains().iter().map(json_domain).collect();
-    let _ = write!(out, "\"initial\":[{}],", initial.join(","));
-    out.push_str("\"nodes\":[");
-    for (id, node) in tree.nodes().iter().enumerate() {
-        if id > 0 {
+/// Distinct JSON values, each numbered in the order first met: the page refers to repeated
+/// labels, reasons and domains by number.
+#[derive(Default)]
+struct Distinct {
+    numbers: HashMap<String, usize>,
+    items: Vec<String>,
+}
+
+impl Distinct {
+    fn number(&mut self, json: String) -> usize {
+        if let Some(&n) = self.numbers.get(&json) {
+            return n;
+        }
+        let n = self.items.len();
+        self.items.push(json.clone());
+        self.numbers.insert(json, n);
+        n
+    }
+}
+
+/// Writes `"name":[items],`.
+fn json_array<T: std::fmt::Display>(out: &mut String, name: &str, items: impl Iterator<Item = T>) {
+    let _ = write!(out, "\"{name}\":[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
             out.push(',');
         }
-        let changes: Vec<String> = node
-            .changes
-            .iter()
-            .map(|(var, domain)| format!("[{},{}]", var.index(), json_domain(domain)))
-            .collect();
-        let _ = write!(
-            out,
-            "{{\"p\":{},\"l\":{},\"s\":\"{}\",\"r\":{},\"c\":[{}]}}",
-            node.parent.map_or(-1, |p| p as i64),
-            json_string(&tree.label(id as u64)),
-            class(node.status),
-            json_string(&tree.reason(id as u64)),
-            changes.join(",")
-        );
+        let _ = write!(out, "{item}");
     }
     out.push_str("],");
-    let board = match board {
+}
+
+/// The one-letter code of a node's status on the page.
+fn status_code(status: NodeStatus) -> char {
+    match status {
+        NodeStatus::Inner => 'i',
+        NodeStatus::Failed { .. } => 'f',
+        NodeStatus::Solution => 's',
+        NodeStatus::Open => 'o',
+    }
+}
+
+/// A panel's data: variables, domains, nodes (as columns of equal length), the scopes of the
+/// constraints that failed, the board and the overview.
+fn json_panel(panel: &Panel<'_>) -> String {
+    let tree = panel.tree;
+    let model = tree.model();
+    let nodes = tree.nodes();
+    let mut out = String::from("{");
+    let _ = write!(
+        out,
+        "\"title\":{},\"stats\":{},",
+        json_string(panel.title),
+        json_string(panel.stats)
+    );
+    json_array(
+        &mut out,
+        "names",
+        model.variables().map(|v| json_string(&model.var_name(v))),
+    );
+    let mut domains = Distinct::default();
+    let initial: Vec<usize> = model
+        .initial_domains()
+        .iter()
+        .map(|d| domains.number(json_domain(d)))
+        .collect();
+    json_array(&mut out, "initial", initial.iter());
+    let mut reasons = Distinct::default();
+    let reason: Vec<i64> = nodes
+        .iter()
+        .enumerate()
+        .map(|(id, node)| match node.status {
+            NodeStatus::Failed { .. } => {
+                reasons.number(json_string(&tree.reason(id as u64))) as i64
+            }
+            _ => -1,
+        })
+        .collect();
+    json_array(&mut out, "parent", nodes.iter().map(|n| n.parent.map_or(-1, |p| p as i64)));
+    json_array(&mut out, "var", nodes.iter().map(|n| n.branch.map_or(-1, |b| b.var.index() as i64)));
+    json_array(&mut out, "value", nodes.iter().map(|n| n.branch.map_or(0, |b| b.value)));
+    let status: String = nodes.iter().map(|n| status_code(n.status)).collect();
+    let _ = write!(out, "\"status\":\"{status}\",");
+    json_array(&mut out, "reason", reason.iter());
+    let mut failing = Vec::new();
+    let failure = |n: &super::tree::TreeNode| match n.status {
+        NodeStatus::Failed { constraint, var } => (constraint, var),
+        _ => (None, None),
+    };
+    json_array(
+        &mut out,
+        "emptied",
+        nodes.iter().map(|n| failure(n).1.map_or(-1, |v| v.index() as i64)),
+    );
+    json_array(
+        &mut out,
+        "constraint",
+        nodes.iter().map(|n| {
+            failure(n).0.map_or(-1, |c| {
+                failing.push(c);
+                c.index() as i64
+            })
+        }),
+    );
+    // The branch's kind: 1 `=`, 2 `≠`, 3 `≤`, 4 `>` (0 for the root).
+    json_array(
+        &mut out,
+        "kind",
+        nodes.iter().map(|n| match n.branch.map(|b| b.kind) {
+            None => 0,
+            Some(BranchKind::Equal) => 1,
+            Some(BranchKind::NotEqual) => 2,
+            Some(BranchKind::AtMost) => 3,
+            Some(BranchKind::Above) => 4,
+        }),
+    );
+    json_array(
+        &mut out,
+        "changes",
+        nodes.iter().map(|n| {
+            let pairs: Vec<String> = n
+                .changes
+                .iter()
+                .map(|(var, domain)| {
+                    format!("{},{}", var.index(), domains.number(json_domain(domain)))
+                })
+                .collect();
+            format!("[{}]", pairs.join(","))
+        }),
+    );
+    let _ = write!(out, "\"recorded\":{},", tree.has_domains());
+    json_array(&mut out, "reasons", reasons.items.iter());
+    json_array(&mut out, "domains", domains.items.iter());
+    // The clashing variables of each failed node, by node id.
+    let clashes: Vec<String> = nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| matches!(n.status, NodeStatus::Failed { .. }))
+        .filter_map(|(id, _)| {
+            let clash = tree.clash(id as u64);
+            (!clash.is_empty()).then(|| {
+                let vars: Vec<String> = clash.iter().map(|v| v.index().to_string()).collect();
+                format!("\"{id}\":[{}]", vars.join(","))
+            })
+        })
+        .collect();
+    let _ = write!(out, "\"clash\":{{{}}},", clashes.join(","));
+    failing.sort_unstable();
+    failing.dedup();
+    let scopes: Vec<String> = failing
+        .iter()
+        .filter_map(|&c| {
+            let (_, constraint) = model.constraints().nth(c.index())?;
+            let vars: Vec<String> = constraint
+                .scope()
+                .iter()
+                .map(|v| v.index().to_string())
+                .collect();
+            Some(format!("\"{}\":[{}]", c.index(), vars.join(",")))
+        })
+        .collect();
+    let _ = write!(out, "\"scopes\":{{{}}},", scopes.join(","));
+    let board = match panel.board {
         Board::Grid { columns, cells } => format!(
             "{{\"kind\":\"grid\",\"columns\":{columns},\"cells\":[{}]}}",
             cells
@@ -123,14 +293,29 @@ fn json_data(tree: &SearchTree<'_>, board: &Board, title: &str) -> String {
         ),
         Board::Table => "{\"kind\":\"table\"}".to_owned(),
     };
-    let _ = write!(out, "\"board\":{board},\"cut\":{}}}", tree.cut());
+    let overview = tree.overview();
+    let columns: Vec<String> = overview
+        .columns()
+        .iter()
+        .map(|cells| {
+            let digits: String = cells.iter().map(|&f| char::from(b'0' + f)).collect();
+            format!("\"{digits}\"")
+        })
+        .collect();
+    let _ = write!(
+        out,
+        "\"board\":{board},\"total\":{},\"overview\":{{\"width\":{},\"columns\":[{}]}}}}",
+        nodes.len() as u64 + tree.cut(),
+        overview.column_width(),
+        columns.join(",")
+    );
     out
 }
 
-/// The page: the tree (at most `budget` nodes drawn) beside the board of `board`.
+/// The page: the tree beside the board of `board`, under `title`.
 ///
 /// Record the tree with domains ([`SearchTree::with_domains`]) for the page to show them;
-/// without, it shows the model's domains with each path's decisions.
+/// without, it shows the model's domains.
 ///
 /// # Examples
 ///
@@ -143,148 +328,90 @@ fn json_data(tree: &SearchTree<'_>, board: &Board, title: &str) -> String {
 /// let mut tree = SearchTree::new(queens.model()).with_domains(true);
 /// let _ = queens.model().solver().with_observer(&mut tree).next_solution();
 /// let board = Board::Queens { rows: queens.rows().to_vec(), first_column: 1 };
-/// let page = html::render(&tree, &board, "4-Queens", 400);
+/// let page = html::render(&tree, &board, "4-Queens");
 /// assert!(page.starts_with("<!DOCTYPE html>"));
-/// assert!(!page.contains("http://") || page.contains("http://www.w3.org/2000/svg"));
+/// assert!(!page.contains("http://") && !page.contains("https://"));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn render(tree: &SearchTree<'_>, board: &Board, title: &str, budget: usize) -> String {
-    let picture = svg::render(tree, budget);
-    let data = json_data(tree, board, title);
-    let mut out = String::with_capacity(picture.len() + data.len() + PAGE.len());
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+pub fn render(tree: &SearchTree<'_>, board: &Board, title: &str) -> String {
+    let panel = Panel {
+        tree,
+        board,
+        title: "",
+        stats: "",
+    };
+    page(title, &[panel])
+}
+
+/// One page with the trees of several searches of the same model side by side, drawn on one
+/// scale, each with its heading, its statistics and its own board; the first node (in search
+/// order) where the trees differ is marked in each.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::queens::Queens;
+/// use cspkit::teach::html::{self, Board, Panel};
+/// use cspkit::teach::tree::SearchTree;
+/// use cspkit::{Descending, PropagationLevel};
+///
+/// let queens = Queens::new(5)?;
+/// let model = queens.model();
+/// let mut ascending = SearchTree::new(model).with_domains(true);
+/// let _ = model.solver().with_observer(&mut ascending).next_solution();
+/// let mut descending = SearchTree::new(model).with_domains(true);
+/// let _ = model
+///     .solver()
+///     .with_value_order(Descending)
+///     .with_observer(&mut descending)
+///     .next_solution();
+/// let board = Board::Queens { rows: queens.rows().to_vec(), first_column: 1 };
+/// let page = html::render_comparison(
+///     "5-Queens, two value orders",
+///     &[
+///         Panel { tree: &ascending, board: &board, title: "ascending", stats: "" },
+///         Panel { tree: &descending, board: &board, title: "descending", stats: "" },
+///     ],
+/// );
+/// assert!(page.contains("\"title\":\"descending\""));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn render_comparison(title: &str, panels: &[Panel<'_>]) -> String {
+    page(title, panels)
+}
+
+fn page(title: &str, panels: &[Panel<'_>]) -> String {
+    let data: Vec<String> = panels.iter().map(json_panel).collect();
+    let data_len: usize = data.iter().map(String::len).sum();
+    let mut out = String::with_capacity(data_len + STYLE.len() + SCRIPT.len() + 4096);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
     out.push_str(&escape(title));
     out.push_str("</title>\n<style>");
-    out.push_str(PAGE_STYLE);
+    out.push_str(STYLE);
     out.push_str("</style></head>\n<body data-selected=\"0\">\n<header><h1>");
     out.push_str(&escape(title));
-    out.push_str(
-        "</h1><p>Click a node, or step with ← and → (search order).</p></header>\n\
-         <main><section id=\"tree\">",
-    );
-    out.push_str(&picture);
-    out.push_str(
-        "</section>\n<aside><h2 id=\"label\"></h2><p id=\"status\"></p>\
-         <div id=\"board\"></div><table id=\"domains\"></table></aside></main>\n<script>\nconst DATA = ",
-    );
-    out.push_str(&data);
-    out.push_str(";\n");
-    out.push_str(PAGE);
+    out.push_str("</h1>");
+    out.push_str(TOOLBAR);
+    out.push_str("</header>\n<main id=\"panels\"></main>\n<script>\nconst PANELS = [");
+    out.push_str(&data.join(",\n"));
+    out.push_str("];\n");
+    out.push_str(SCRIPT);
     out.push_str("</script>\n</body></html>\n");
     out
 }
 
-const PAGE_STYLE: &str = "
-body { font-family: sans-serif; margin: 0 1em; color: #222 }
-main { display: flex; gap: 1.5em; align-items: flex-start }
-#tree { overflow: auto; max-width: 65vw; max-height: 85vh; border: 1px solid #ddd }
-aside { min-width: 18em }
-.point, .collapsed { cursor: pointer }
-.selected circle, .selected polygon { stroke: #1f77b4; stroke-width: 3 }
-table.board { border-collapse: collapse; margin: 0.5em 0 }
-table.board td { width: 2em; height: 2em; text-align: center; border: 1px solid #999;
-  font-size: 1.1em }
-table.board td.candidates { font-size: 0.6em; color: #777 }
-table.board td.dark { background: #eee }
-table.board td.queen { color: #000; font-weight: bold }
-table.board td.maybe { color: #1f77b4 }
-#domains td { padding: 0 0.6em; font-size: 0.9em }
-.failed-text { color: #d62728 } .solution-text { color: #2ca02c }
-";
+const TOOLBAR: &str = "<nav id=\"toolbar\">\
+<button id=\"fit\" title=\"fit to the window (0)\">Fit</button>\
+<button id=\"zoom-in\" title=\"zoom in (+)\">+</button>\
+<button id=\"zoom-out\" title=\"zoom out (-)\">−</button>\
+<button id=\"play\" title=\"play or pause (space)\">▶ Play</button>\
+<label>speed <input id=\"speed\" type=\"range\" min=\"1\" max=\"30\" value=\"4\"></label>\
+<button id=\"collapse-failed\" title=\"collapse every failed subtree (x)\">Collapse failed</button>\
+<button id=\"expand-all\" title=\"expand all (e)\">Expand all</button>\
+<span class=\"keys\">← → search order · ↑ ↓ parent, child · [ ] siblings · f F failures · \
+s S solutions · c collapse</span></nav>";
 
-const PAGE: &str = r#"
-const nodes = DATA.nodes;
-let selected = 0;
+const STYLE: &str = include_str!("page/tree_page.css");
 
-function domainsAt(id) {
-  const path = [];
-  for (let n = id; n >= 0; n = nodes[n].p) path.push(n);
-  const domains = DATA.initial.slice();
-  for (const n of path.reverse()) for (const [v, d] of nodes[n].c) domains[v] = d;
-  return domains;
-}
-
-function el(tag, attrs, text) {
-  const e = document.createElement(tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function drawBoard(domains) {
-  const box = document.getElementById('board');
-  box.textContent = '';
-  const b = DATA.board;
-  if (b.kind === 'grid') {
-    const t = el('table', {class: 'board'});
-    for (let r = 0; r * b.columns < b.cells.length; r++) {
-      const tr = el('tr', {});
-      for (let c = 0; c < b.columns; c++) {
-        const d = domains[b.cells[r * b.columns + c]];
-        const fixed = d.v && d.v.length === 1;
-        tr.appendChild(el('td', {class: fixed ? 'value' : 'candidates'},
-          fixed ? String(d.v[0]) : (d.v ? d.v.join(' ') : d.t)));
-      }
-      t.appendChild(tr);
-    }
-    box.appendChild(t);
-  } else if (b.kind === 'queens') {
-    const n = b.rows.length;
-    const t = el('table', {class: 'board'});
-    for (let r = 0; r < n; r++) {
-      const d = domains[b.rows[r]];
-      const tr = el('tr', {});
-      for (let c = 0; c < n; c++) {
-        const value = b.first + c;
-        const has = d.v ? d.v.includes(value) : true;
-        const fixed = d.v && d.v.length === 1 && has;
-        const cls = ((r + c) % 2 ? 'dark ' : '') + (fixed ? 'queen' : has ? 'maybe' : '');
-        tr.appendChild(el('td', {class: cls}, fixed ? '♛' : has ? '·' : ''));
-      }
-      t.appendChild(tr);
-    }
-    box.appendChild(t);
-  }
-}
-
-function select(id) {
-  if (id < 0 || id >= nodes.length) return;
-  selected = id;
-  document.body.dataset.selected = String(id);
-  for (const g of document.querySelectorAll('.selected')) g.classList.remove('selected');
-  const mark = document.querySelector('[data-id="' + id + '"]');
-  if (mark) mark.classList.add('selected');
-  const node = nodes[id];
-  document.getElementById('label').textContent = 'node ' + id + ': ' + node.l;
-  const status = document.getElementById('status');
-  status.className = node.s + '-text';
-  status.textContent = node.s === 'failed' ? 'failed: ' + node.r
-    : node.s === 'solution' ? 'solution' : node.s === 'open' ? 'open' : 'branched';
-  const domains = domainsAt(id);
-  drawBoard(domains);
-  const table = document.getElementById('domains');
-  table.textContent = '';
-  DATA.names.forEach((name, i) => {
-    const tr = el('tr', {});
-    tr.appendChild(el('td', {}, name));
-    tr.appendChild(el('td', {class: 'domain'}, domains[i].t));
-    table.appendChild(tr);
-  });
-}
-
-document.addEventListener('keydown', (e) => {
-  if (e.key === 'ArrowRight') { select(selected + 1); e.preventDefault(); }
-  if (e.key === 'ArrowLeft') { select(selected - 1); e.preventDefault(); }
-});
-for (const g of document.querySelectorAll('[data-id]')) {
-  g.addEventListener('click', () => select(Number(g.dataset.id)));
-}
-
-const start = /node=(\d+)/.exec(location.hash);
-select(start ? Number(start[1]) : 0);
-const keys = new URLSearchParams(location.search).get('keys') || '';
-for (const k of keys) {
-  const key = k === 'R' ? 'ArrowRight' : k === 'L' ? 'ArrowLeft' : '';
-  if (key) document.dispatchEvent(new KeyboardEvent('keydown', {key}));
-}
-"#;
+const SCRIPT: &str = include_str!("page/tree_page.js");

@@ -1,7 +1,10 @@
 //! [`SearchTree`]: the tree a search explored, recorded from the event stream, for drawing.
 
 use super::replay::Replay;
+use crate::PropagationLevel;
+use crate::constraints::PropagationContext;
 use crate::domain::Domain;
+use crate::kernel::trail::Trail;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
 use crate::search::observer::{BranchKind, Event, SearchObserver};
@@ -89,6 +92,93 @@ pub struct SearchTree<'m> {
     domains: bool,
     /// The domains along the current path, rebuilt from the events.
     replay: Replay,
+    /// Every node of the search, recorded or not, in a picture of bounded size.
+    overview: Overview,
+}
+
+/// The whole search at a glance, in bounded memory however long it runs: the nodes in search
+/// order, gathered into at most [`Overview::MAX_COLUMNS`] columns of equal width (in nodes),
+/// and for each column and depth whether it holds a node, a failure or a solution (a "pixel
+/// tree", as in CP-Profiler). When the columns run out, neighbouring columns merge and each
+/// column covers twice as many nodes.
+#[derive(Debug, Clone, Default)]
+pub struct Overview {
+    /// Nodes per column (a power of two).
+    width: u64,
+    /// Nodes seen.
+    nodes: u64,
+    /// Per column, per depth (at most [`Overview::MAX_DEPTH`]), the flags
+    /// [`Overview::NODE`], [`Overview::FAILURE`] and [`Overview::SOLUTION`].
+    columns: Vec<Vec<u8>>,
+}
+
+impl Overview {
+    /// The most columns kept.
+    pub const MAX_COLUMNS: usize = 1024;
+    /// Depths beyond this one are drawn at it.
+    pub const MAX_DEPTH: usize = 1024;
+    /// A column's flag: a node at this depth.
+    pub const NODE: u8 = 1;
+    /// A column's flag: a failed node at this depth.
+    pub const FAILURE: u8 = 2;
+    /// A column's flag: a solution at this depth.
+    pub const SOLUTION: u8 = 4;
+
+    /// Nodes per column.
+    pub fn column_width(&self) -> u64 {
+        self.width.max(1)
+    }
+
+    /// The nodes seen, recorded in the tree or not.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The columns, in search order: for each, its flags by depth.
+    pub fn columns(&self) -> &[Vec<u8>] {
+        &self.columns
+    }
+
+    /// Marks `flag` at node `id` (ids in search order) and `depth`.
+    fn mark(&mut self, id: u64, depth: usize, flag: u8) {
+        self.width = self.width.max(1);
+        let mut column = (id / self.width) as usize;
+        while column >= Self::MAX_COLUMNS {
+            self.merge();
+            column = (id / self.width) as usize;
+        }
+        if self.columns.len() <= column {
+            self.columns.resize_with(column + 1, Vec::new);
+        }
+        let cells = &mut self.columns[column];
+        let depth = depth.min(Self::MAX_DEPTH);
+        if cells.len() <= depth {
+            cells.resize(depth + 1, 0);
+        }
+        cells[depth] |= flag;
+    }
+
+    /// Halves the number of columns: each pair becomes one, twice as wide.
+    fn merge(&mut self) {
+        let merged = self
+            .columns
+            .chunks_mut(2)
+            .map(|pair| {
+                let mut cells = std::mem::take(&mut pair[0]);
+                if let Some(right) = pair.get(1) {
+                    if cells.len() < right.len() {
+                        cells.resize(right.len(), 0);
+                    }
+                    for (cell, flag) in cells.iter_mut().zip(right) {
+                        *cell |= flag;
+                    }
+                }
+                cells
+            })
+            .collect();
+        self.columns = merged;
+        self.width *= 2;
+    }
 }
 
 impl<'m> SearchTree<'m> {
@@ -98,6 +188,9 @@ impl<'m> SearchTree<'m> {
     /// A recorder for searches of `model`, keeping up to [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT)
     /// nodes, without their domains.
     pub fn new(model: &'m Model) -> Self {
+        let mut overview = Overview::default();
+        overview.nodes = 1;
+        overview.mark(0, 0, Overview::NODE);
         SearchTree {
             model,
             nodes: vec![TreeNode {
@@ -112,6 +205,7 @@ impl<'m> SearchTree<'m> {
             cut: 0,
             domains: false,
             replay: Replay::new(model),
+            overview,
         }
     }
 
@@ -141,6 +235,11 @@ impl<'m> SearchTree<'m> {
     /// How many nodes the search made beyond the limit (not recorded).
     pub fn cut(&self) -> u64 {
         self.cut
+    }
+
+    /// The whole search, recorded nodes and those beyond the limit, as a pixel tree.
+    pub fn overview(&self) -> &Overview {
+        &self.overview
     }
 
     /// Whether domains are recorded.
@@ -195,6 +294,92 @@ impl<'m> SearchTree<'m> {
         domains
     }
 
+    /// At a failed node recorded with its domains, the variables of the failing constraint that
+    /// clash: a set of its variables fixed at the node, none of which can be left out, such
+    /// that the constraint alone, with them fixed and every other variable free (its declared
+    /// domain), fails at full propagation; if no such set exists, the same with the other
+    /// variables at their domains at the parent. Found by deletion: each fixed variable is
+    /// freed in turn, and stays free if the constraint still fails. Empty at any other node,
+    /// and if the constraint alone fails neither way (the failure needed other constraints'
+    /// pruning).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::teach::tree::{NodeStatus, SearchTree};
+    /// use cspkit::PropagationLevel;
+    ///
+    /// let queens = Queens::new(4)?;
+    /// let mut tree = SearchTree::new(queens.model()).with_domains(true);
+    /// let _ = queens
+    ///     .model()
+    ///     .solver()
+    ///     .with_propagation(PropagationLevel::None)
+    ///     .with_observer(&mut tree)
+    ///     .next_solution();
+    /// // Node 2 is row 2 = 1 under row 1 = 1: the columns clash.
+    /// assert!(matches!(tree.nodes()[2].status, NodeStatus::Failed { .. }));
+    /// let names: Vec<_> = tree.clash(2).iter().map(|&v| queens.model().var_name(v)).collect();
+    /// assert_eq!(names, ["row 1", "row 2"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn clash(&self, id: u64) -> Vec<VarId> {
+        let Some(node) = self.nodes.get(id as usize) else {
+            return Vec::new();
+        };
+        let (NodeStatus::Failed {
+            constraint: Some(c),
+            ..
+        }, Some(parent), true) = (node.status, node.parent, self.domains)
+        else {
+            return Vec::new();
+        };
+        let Some((_, constraint)) = self.model.constraints().nth(c.index()) else {
+            return Vec::new();
+        };
+        let at = self.domains_at(id);
+        let mut trail = Trail::default();
+        let mut fails = |work: &mut Vec<Domain>| {
+            let level = trail.level();
+            trail.push_level();
+            let failed = {
+                let mut ctx =
+                    PropagationContext::new(work, &mut trail, None, PropagationLevel::Full);
+                constraint.propagate(&mut ctx).is_err()
+            };
+            trail.undo_to(level, work);
+            failed
+        };
+        let mut scope_fixed: Vec<VarId> = Vec::new();
+        for &var in constraint.scope() {
+            if at[var.index()].is_fixed() && !scope_fixed.contains(&var) {
+                scope_fixed.push(var);
+            }
+        }
+        // The other variables free first (the clash alone), else at their parent's domains.
+        for base in [self.model.initial_domains().to_vec(), self.domains_at(parent)] {
+            let mut work = base.clone();
+            for &var in &scope_fixed {
+                work[var.index()].clone_from(&at[var.index()]);
+            }
+            if scope_fixed.is_empty() || !fails(&mut work) {
+                continue;
+            }
+            let mut fixed = scope_fixed.clone();
+            fixed.retain(|&var| {
+                work[var.index()].clone_from(&base[var.index()]);
+                if fails(&mut work) {
+                    return false;
+                }
+                work[var.index()].clone_from(&at[var.index()]);
+                true
+            });
+            return fixed;
+        }
+        Vec::new()
+    }
+
     /// Keeps, for node `id`, the domains that differ from its parent's.
     fn close(&mut self, id: u64) {
         if !self.domains || id as usize >= self.nodes.len() {
@@ -232,6 +417,8 @@ impl SearchObserver for SearchTree<'_> {
                 kind,
                 depth,
             } => {
+                self.overview.nodes += 1;
+                self.overview.mark(node, depth, Overview::NODE);
                 if self.nodes.len() >= self.limit || node as usize != self.nodes.len() {
                     self.cut += 1;
                     return;
@@ -262,14 +449,16 @@ impl SearchObserver for SearchTree<'_> {
                 node,
                 constraint,
                 var,
-                ..
+                depth,
             } => {
+                self.overview.mark(node, depth, Overview::FAILURE);
                 self.close(node);
                 if let Some(n) = self.nodes.get_mut(node as usize) {
                     n.status = NodeStatus::Failed { constraint, var };
                 }
             }
-            Event::Solution { node, .. } => {
+            Event::Solution { node, depth } => {
+                self.overview.mark(node, depth, Overview::SOLUTION);
                 if let Some(n) = self.nodes.get_mut(node as usize) {
                     n.status = NodeStatus::Solution;
                 }

@@ -176,6 +176,19 @@ pub struct CompareArgs {
     /// How to print the table.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub format: TableFormat,
+    /// Also write the runs' search trees side by side, on one scale, to FILE (.html), the
+    /// first node where they part marked (at most 4 runs: narrow the lists).
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
+    /// The most nodes each run's tree records; the searches themselves run to their end.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = DEFAULT_TREE_LIMIT,
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
+    pub tree_limit: u64,
 }
 
 /// The N-Queens models.

@@ -1,8 +1,11 @@
 //! `cspkit compare`: one puzzle, every combination of the strategies asked for, one table.
 
+use std::fs::File;
 use std::io::{self, Write};
 
+use cspkit::teach::html::{self, Board, Panel};
 use cspkit::teach::table::{self, Row};
+use cspkit::teach::tree::SearchTree;
 use cspkit::{Branching, Limit, Model, Outcome, PropagationLevel};
 
 use crate::args::{BranchingArg, CompareArgs, Propagation, Puzzle, ValOrder, VarOrder, name_of};
@@ -46,12 +49,46 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
     );
     let branchings = or_all(&args.branching, &[BranchingArg::Assign]);
     let seed = args.seed.unwrap_or_default();
+    let runs = branchings.len() * var_orders.len() * value_orders.len() * levels.len();
+    // The page's file is checked and created before any search runs.
+    let mut page = match args.tree.as_deref() {
+        None => None,
+        Some(path) => {
+            let html = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+            if !html {
+                return bad_input(format_args!(
+                    "--tree {}: compare writes its trees as one page, a file ending in .html",
+                    path.display()
+                ));
+            }
+            if runs > MAX_TREES {
+                return bad_input(format_args!(
+                    "--tree draws at most {MAX_TREES} runs side by side, and the lists make \
+                     {runs}: name fewer orders, levels or branchings"
+                ));
+            }
+            match File::create(path) {
+                Ok(file) => Some(file),
+                Err(error) => {
+                    return bad_input(format_args!(
+                        "cannot write the trees to {}: {error}",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    };
+    let tree_limit = usize::try_from(args.tree_limit).unwrap_or(usize::MAX);
+    let mut trees: Vec<(String, String, SearchTree<'_>)> = Vec::new();
     let mut rows = Vec::new();
     for &branching in &branchings {
         for &var_order in &var_orders {
             for &value_order in &value_orders {
                 for &level in &levels {
-                    let mut solver = model
+                    let solver = model
                         .solver()
                         .with_variable_order(var_order.build(seed))
                         .with_value_order(value_order.build(seed))
@@ -60,6 +97,12 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                         .with_textbook_forward_checking(level == Propagation::Fc)
                         .with_decision_limit(args.decision_limit)
                         .with_time_limit(args.time_limit);
+                    let mut tree = page.is_some().then(|| {
+                        SearchTree::new(model)
+                            .with_limit(tree_limit)
+                            .with_domains(true)
+                    });
+                    let mut solver = solver.with_observer(&mut tree);
                     let stopped = if args.count || args.all {
                         solver.count().stopped_by
                     } else {
@@ -68,6 +111,8 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                             _ => None,
                         }
                     };
+                    let stats = solver.stats();
+                    drop(solver);
                     let status =
                         stopped.map_or_else(|| "done".to_owned(), |l: Limit| l.to_string());
                     let names = [
@@ -77,9 +122,41 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                         name_of(branching),
                     ];
                     let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
-                    rows.push(Row::new(names, &solver.stats(), &status));
+                    if let Some(tree) = tree {
+                        let summary = format!(
+                            "{}; decisions {}, tree nodes {}, failures {}, solutions {}",
+                            status,
+                            stats.decisions,
+                            stats.tree_nodes(),
+                            stats.failures,
+                            stats.solutions
+                        );
+                        trees.push((names.join(", "), summary, tree));
+                    }
+                    rows.push(Row::new(names, &stats, &status));
                 }
             }
+        }
+    }
+    if let (Some(file), Some(path)) = (page.take(), args.tree.as_deref()) {
+        let board = built.board();
+        let panels: Vec<Panel<'_>> = trees
+            .iter()
+            .map(|(title, stats, tree)| Panel {
+                tree,
+                board: &board,
+                title,
+                stats,
+            })
+            .collect();
+        let title = format!("cspkit compare {} {}", name_of(args.puzzle), args.target);
+        let text = html::render_comparison(&title, &panels);
+        let mut file = file;
+        if let Err(error) = file.write_all(text.as_bytes()) {
+            return bad_input(format_args!(
+                "cannot write the trees to {}: {error}",
+                path.display()
+            ));
         }
     }
     let text = table::render(&rows, args.format.into());
@@ -89,6 +166,9 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         Err(error) => output_failed(error, exit::SOLVED),
     }
 }
+
+/// The most runs `--tree` draws on one page.
+const MAX_TREES: usize = 4;
 
 /// The lists given, or every choice.
 fn or_all<T: Copy>(given: &[T], all: &[T]) -> Vec<T> {
@@ -112,6 +192,21 @@ impl Built {
             Built::Queens(q) => q.model(),
             Built::Sudoku(s) => s.model(),
             Built::Colour(c) => c.model(),
+        }
+    }
+
+    /// How the page draws the puzzle.
+    fn board(&self) -> Board {
+        match self {
+            Built::Queens(q) => Board::Queens {
+                rows: q.rows().to_vec(),
+                first_column: 1,
+            },
+            Built::Sudoku(s) => Board::Grid {
+                columns: s.cells().len().isqrt(),
+                cells: s.cells().to_vec(),
+            },
+            Built::Colour(_) => Board::Table,
         }
     }
 }

@@ -444,7 +444,7 @@ fn watched(
             TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
             TreeFormat::Html => {
                 let title = tree_title(&tree);
-                html::render(&tree, &board, &title, svg::DEFAULT_BUDGET)
+                html::render(&tree, &board, &title)
             }
         };
         let written = tree_file
