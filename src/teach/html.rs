@@ -191,9 +191,23 @@ fn json_panel(panel: &Panel<'_>) -> String {
             _ => -1,
         })
         .collect();
-    json_array(&mut out, "parent", nodes.iter().map(|n| n.parent.map_or(-1, |p| p as i64)));
-    json_array(&mut out, "var", nodes.iter().map(|n| n.branch.map_or(-1, |b| b.var.index() as i64)));
-    json_array(&mut out, "value", nodes.iter().map(|n| n.branch.map_or(0, |b| b.value)));
+    json_array(
+        &mut out,
+        "parent",
+        nodes.iter().map(|n| n.parent.map_or(-1, |p| p as i64)),
+    );
+    json_array(
+        &mut out,
+        "var",
+        nodes
+            .iter()
+            .map(|n| n.branch.map_or(-1, |b| b.var.index() as i64)),
+    );
+    json_array(
+        &mut out,
+        "value",
+        nodes.iter().map(|n| n.branch.map_or(0, |b| b.value)),
+    );
     let status: String = nodes.iter().map(|n| status_code(n.status)).collect();
     let _ = write!(out, "\"status\":\"{status}\",");
     json_array(&mut out, "reason", reason.iter());
@@ -205,7 +219,9 @@ fn json_panel(panel: &Panel<'_>) -> String {
     json_array(
         &mut out,
         "emptied",
-        nodes.iter().map(|n| failure(n).1.map_or(-1, |v| v.index() as i64)),
+        nodes
+            .iter()
+            .map(|n| failure(n).1.map_or(-1, |v| v.index() as i64)),
     );
     json_array(
         &mut out,
@@ -385,7 +401,9 @@ fn page(title: &str, panels: &[Panel<'_>]) -> String {
     let data_len: usize = data.iter().map(String::len).sum();
     let mut out = String::with_capacity(data_len + STYLE.len() + SCRIPT.len() + 4096);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
-    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    out.push_str(
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+    );
     out.push_str(&escape(title));
     out.push_str("</title>\n<style>");
     out.push_str(STYLE);

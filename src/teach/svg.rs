@@ -13,8 +13,8 @@ use super::tree::{NodeStatus, SearchTree};
 /// The most nodes a drawing shows by default; deeper subtrees are collapsed.
 pub const DEFAULT_BUDGET: usize = 400;
 
-const DX: f64 = 64.0;
-const DY: f64 = 56.0;
+const DX: f64 = 96.0;
+const DY: f64 = 72.0;
 const MARGIN: f64 = 40.0;
 const RADIUS: f64 = 7.0;
 
@@ -188,7 +188,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
             placed.x,
             placed.y,
             placed.x,
-            placed.y - RADIUS - 4.0,
+            placed.y - RADIUS - 6.0,
         );
     }
     for placed in &layout.nodes {
@@ -231,7 +231,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
             let _ = write!(
                 out,
                 "<text class=\"why\" x=\"{x:.1}\" y=\"{:.1}\">{short}</text>",
-                y + 18.0
+                y + 24.0
             );
         }
         out.push_str("</g>\n");
@@ -239,9 +239,10 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
     if tree.cut() > 0 {
         let _ = writeln!(
             out,
-            "<text class=\"note\" x=\"{MARGIN}\" y=\"{:.0}\">{} more tree nodes were not recorded</text>",
-            layout.height - 8.0,
-            tree.cut()
+            "<text class=\"note\" x=\"8\" y=\"18\">the first {} of {} tree nodes \
+             (--tree-limit)</text>",
+            tree.nodes().len(),
+            tree.nodes().len() as u64 + tree.cut()
         );
     }
     out.push_str("</svg>\n");
@@ -250,14 +251,14 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
 
 const STYLE: &str = "<style>
 .edge { stroke: #888; stroke-width: 1 }
-.decision { font-size: 9px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px }
+.decision { font-size: 16px; fill: #333; paint-order: stroke; stroke: #fff; stroke-width: 3px }
 .node { stroke: #333; stroke-width: 1; fill: #fff }
 .node.failed { fill: #d62728 }
 .node.solution { fill: #2ca02c }
 .node.open { fill: #ccc }
-.why { font-size: 8px; fill: #d62728; text-anchor: middle }
+.why { font-size: 14px; fill: #d62728; text-anchor: middle }
 polygon.collapsed { fill: #ddd; stroke: #888 }
-.count { font-size: 9px; text-anchor: middle }
-.note { font-size: 11px; fill: #555 }
+.count { font-size: 14px; text-anchor: middle }
+.note { font-size: 16px; fill: #555 }
 </style>
 ";

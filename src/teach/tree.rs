@@ -4,8 +4,8 @@ use super::replay::Replay;
 use crate::PropagationLevel;
 use crate::constraints::PropagationContext;
 use crate::domain::Domain;
-use crate::kernel::trail::Trail;
 use crate::ids::{ConstraintId, VarId};
+use crate::kernel::trail::Trail;
 use crate::model::Model;
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 
@@ -188,8 +188,10 @@ impl<'m> SearchTree<'m> {
     /// A recorder for searches of `model`, keeping up to [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT)
     /// nodes, without their domains.
     pub fn new(model: &'m Model) -> Self {
-        let mut overview = Overview::default();
-        overview.nodes = 1;
+        let mut overview = Overview {
+            nodes: 1,
+            ..Overview::default()
+        };
         overview.mark(0, 0, Overview::NODE);
         SearchTree {
             model,
@@ -296,8 +298,8 @@ impl<'m> SearchTree<'m> {
 
     /// At a failed node recorded with its domains, the variables of the failing constraint that
     /// clash: a set of its variables fixed at the node, none of which can be left out, such
-    /// that the constraint alone, with them fixed and every other variable free (its declared
-    /// domain), fails at full propagation; if no such set exists, the same with the other
+    /// that the constraint alone, with them fixed and every other variable free (over the
+    /// values of the scope's declared domains), fails at full propagation; if no such set exists, the same with the other
     /// variables at their domains at the parent. Found by deletion: each fixed variable is
     /// freed in turn, and stays free if the constraint still fails. Empty at any other node,
     /// and if the constraint alone fails neither way (the failure needed other constraints'
@@ -328,10 +330,14 @@ impl<'m> SearchTree<'m> {
         let Some(node) = self.nodes.get(id as usize) else {
             return Vec::new();
         };
-        let (NodeStatus::Failed {
-            constraint: Some(c),
-            ..
-        }, Some(parent), true) = (node.status, node.parent, self.domains)
+        let (
+            NodeStatus::Failed {
+                constraint: Some(c),
+                ..
+            },
+            Some(parent),
+            true,
+        ) = (node.status, node.parent, self.domains)
         else {
             return Vec::new();
         };
@@ -357,8 +363,29 @@ impl<'m> SearchTree<'m> {
                 scope_fixed.push(var);
             }
         }
-        // The other variables free first (the clash alone), else at their parent's domains.
-        for base in [self.model.initial_domains().to_vec(), self.domains_at(parent)] {
+        // The scope free first (the clash alone: every variable of the scope over the values
+        // any of them was declared with, so that a given is free too), else the variables at
+        // their parent's domains.
+        let initial = self.model.initial_domains();
+        let mut free = initial.to_vec();
+        let low = constraint
+            .scope()
+            .iter()
+            .filter_map(|v| initial[v.index()].min())
+            .min();
+        let high = constraint
+            .scope()
+            .iter()
+            .filter_map(|v| initial[v.index()].max())
+            .max();
+        if let (Some(low), Some(high)) = (low, high)
+            && let Ok(hull) = Domain::range(low, high)
+        {
+            for &var in constraint.scope() {
+                free[var.index()].clone_from(&hull);
+            }
+        }
+        for base in [free, self.domains_at(parent)] {
             let mut work = base.clone();
             for &var in &scope_fixed {
                 work[var.index()].clone_from(&at[var.index()]);
@@ -465,5 +492,61 @@ impl SearchObserver for SearchTree<'_> {
             }
             Event::Improved { .. } => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_overview_keeps_every_node_in_bounded_columns() {
+        let mut overview = Overview::default();
+        overview.mark(0, 0, Overview::NODE);
+        // 10,000 nodes: a path down to depth 9 and back, failures at the bottom.
+        for id in 1..10_000u64 {
+            let depth = (id % 10) as usize;
+            overview.mark(id, depth, Overview::NODE);
+            if depth == 9 {
+                overview.mark(id, depth, Overview::FAILURE);
+            }
+        }
+        overview.mark(9_999, 9, Overview::SOLUTION);
+        assert!(overview.columns().len() <= Overview::MAX_COLUMNS);
+        // 10,000 nodes in at most 1,024 columns: 16 nodes each.
+        assert_eq!(overview.column_width(), 16);
+        assert_eq!(overview.columns().len(), 625);
+        for column in overview.columns() {
+            // Each column of 16 consecutive nodes meets every depth, and a failure at 9.
+            assert_eq!(column.len(), 10);
+            assert!(column.iter().all(|&f| f & Overview::NODE != 0));
+            assert!(column[9] & Overview::FAILURE != 0);
+            assert!(column[..9].iter().all(|&f| f & Overview::FAILURE == 0));
+        }
+        assert!(overview.columns()[624][9] & Overview::SOLUTION != 0);
+        assert!(
+            overview.columns()[..624]
+                .iter()
+                .all(|c| c[9] & Overview::SOLUTION == 0)
+        );
+    }
+
+    #[test]
+    fn the_tree_counts_the_nodes_beyond_its_limit_in_the_overview() {
+        let queens = crate::models::queens::Queens::new(6).unwrap();
+        let mut tree = SearchTree::new(queens.model()).with_limit(10);
+        let mut solver = queens.model().solver().with_observer(&mut tree);
+        let _ = solver.count();
+        let made = solver.stats().tree_nodes();
+        drop(solver);
+        assert_eq!(tree.nodes().len(), 10);
+        assert_eq!(tree.overview().nodes(), made);
+        let solutions: u64 = tree
+            .overview()
+            .columns()
+            .iter()
+            .map(|c| c.iter().filter(|&&f| f & Overview::SOLUTION != 0).count() as u64)
+            .sum();
+        assert!((1..=4).contains(&solutions));
     }
 }
