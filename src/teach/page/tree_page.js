@@ -8,6 +8,7 @@ const started = performance.now();
 const UX = 34;          // layout unit across, in CSS pixels at scale 1
 const UY = 64;          // one level down
 const FONT = '18px sans-serif';
+const NAMES = 70;       // room for the rows' names, in CSS pixels
 const SYMBOL = ['', '=', '≠', '≤', '>'];
 const COLOUR = { i: '#4a7fb5', f: '#d62728', s: '#2ca02c', o: '#bbbbbb' };
 const multi = PANELS.length > 1;
@@ -341,10 +342,10 @@ function draw(P) {
       if (v === 0) continue;
       const x = sx(P, v), y = sy(P, v);
       if (!inView(x, y)) continue;
-      const text = named[P.depth[v]] >= 0
-        ? SYMBOL[D.kind[v]] + ' ' + D.value[v]
-        : label(P, v);
-      if (ctx.measureText(text).width > spacing * 1.9) continue;
+      // Under a named row, `= v` is the value alone.
+      const text = named[P.depth[v]] < 0 ? label(P, v)
+        : D.kind[v] === 1 ? String(D.value[v]) : SYMBOL[D.kind[v]] + ' ' + D.value[v];
+      if (ctx.measureText(text).width > spacing * 1.6) continue;
       halo(ctx, text, x, y - r - 3, '#333');
       labels++;
     }
@@ -426,7 +427,8 @@ function drawOverview(P) {
 function fitScale(P) {
   const { w, h } = sizeCanvas(P.ui.canvas);
   const width = (P.maxX - P.minX) * UX + 2 * UX, height = P.maxDepth * UY + UY;
-  const across = (w - 20) / width, down = (h - 60) / height;
+  // Room at the left for the names of the rows.
+  const across = (w - 20 - NAMES) / width, down = (h - 60) / height;
   const scale = Math.min(2, across, down);
   return [scale, Math.max(scale, Math.min(down, 1.2))];
 }
@@ -439,7 +441,7 @@ function fit(quiet) {
     P.scale = scale;
     P.yscale = yscale;
     const { w } = sizeCanvas(P.ui.canvas);
-    P.tx = w / 2 - ((P.minX + P.maxX) / 2) * UX * scale;
+    P.tx = (w + NAMES) / 2 - ((P.minX + P.maxX) / 2) * UX * scale;
     P.ty = 36;
     if (!quiet) draw(P);
   }

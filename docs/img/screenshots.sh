@@ -1,0 +1,31 @@
+#!/bin/sh
+# Regenerates the pictures of docs/img from this build: the SVG trees, and the tree pages
+# photographed at 1280 x 720 in headless Chromium (Debian's chromium package).
+# Run from the repository's root: sh docs/img/screenshots.sh
+set -eu
+cargo build --release --quiet
+cspkit=target/release/cspkit
+out=docs/img
+pages=$(mktemp -d)
+trap 'rm -rf "$pages"' EXIT
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome)
+
+shot() { # shot PAGE SUFFIX PICTURE
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+        --window-size=1280,720 --virtual-time-budget=3000 \
+        --screenshot="$out/$3" "file://$pages/$1$2" 2>/dev/null
+}
+
+$cspkit queens 4 --count --branching dway --propagation none --tree $out/queens4-dway-none.svg >/dev/null
+$cspkit queens 4 --count --tree $out/queens4-tree.svg >/dev/null
+
+# 4-Queens, d-way, no propagation (60 tree nodes): the third failure, two queens clashing.
+$cspkit queens 4 --count --branching dway --propagation none --tree "$pages/q4.html" >/dev/null
+shot q4.html '?keys=fff' queens4-dway-page.png
+# A Sudoku without propagation (2,644 tree nodes): a failure and the cells that clash.
+$cspkit sudoku samples/sudoku/2239.txt --propagation none --tree "$pages/sudoku.html" >/dev/null
+shot sudoku.html '?keys=fff' sudoku-page.png
+# Two strategies side by side: no propagation against forward checking on 6-Queens.
+$cspkit compare queens 6 --var-order input --value-order asc --propagation none,forward \
+    --tree "$pages/compare.html" >/dev/null
+shot compare.html '?keys=RR' compare-page.png
