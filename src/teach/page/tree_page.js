@@ -336,7 +336,7 @@ function draw(P) {
   const spacing = UX * P.scale;
   const named = P.rowVar;
   let labels = 0;
-  if (spacing >= 28 && UY * P.yscale >= 40) {
+  if (spacing >= 16 && UY * P.yscale >= 40) {
     ctx.textBaseline = 'bottom';
     for (const v of P.visible) {
       if (v === 0) continue;
