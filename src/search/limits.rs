@@ -210,15 +210,8 @@ impl<'a> Budget<'a> {
         if decision_limit {
             return Some(Limit::Decisions);
         }
-        if let Some(flag) = &self.limits.cancel
-            && flag.load(Ordering::Relaxed)
-        {
-            return Some(Limit::Cancelled);
-        }
-        if let Some(max) = self.limits.time
-            && self.elapsed() >= max
-        {
-            return Some(Limit::Time);
+        if let Some(limit) = self.interrupted() {
+            return Some(limit);
         }
         if self.pause_reached(nodes) {
             self.paused.set(true);
@@ -230,6 +223,7 @@ impl<'a> Budget<'a> {
     /// The limit reached, if any, among those that can come during propagation: the time
     /// limit and the cancellation flag (asked between propagator runs, so that a long fixpoint
     /// does not overrun them).
+    #[inline]
     pub(crate) fn interrupted(&self) -> Option<Limit> {
         if let Some(flag) = &self.limits.cancel
             && flag.load(Ordering::Relaxed)

@@ -756,6 +756,24 @@ fn endless_input_is_read_in_bounded_pieces() {
     }
 }
 
+/// The first line the child writes on its piped standard output, if it comes within `time`.
+fn first_line_within(
+    child: &mut std::process::Child,
+    time: Duration,
+) -> Result<String, std::sync::mpsc::RecvTimeoutError> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut stdout = child.stdout.take().expect("the output is piped");
+    thread::spawn(move || {
+        let mut first = Vec::new();
+        let mut byte = [0];
+        while stdout.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
+            first.push(byte[0]);
+        }
+        let _ = sender.send(String::from_utf8_lossy(&first).into_owned());
+    });
+    receiver.recv_timeout(time)
+}
+
 /// A batch read from a pipe that stays open answers each line as it comes: the answer to a
 /// line typed at a terminal does not wait for the next line or the end of the input.
 #[test]
@@ -768,17 +786,7 @@ fn a_batch_answers_a_line_before_its_input_ends() {
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
         stdin.flush().unwrap();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let mut stdout = child.stdout.take().unwrap();
-        thread::spawn(move || {
-            let mut first = Vec::new();
-            let mut byte = [0];
-            while stdout.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
-                first.push(byte[0]);
-            }
-            let _ = sender.send(String::from_utf8_lossy(&first).into_owned());
-        });
-        let first = receiver.recv_timeout(DEADLINE);
+        let first = first_line_within(&mut child, DEADLINE);
         drop(stdin);
         let status = wait(&mut child, &["sudoku", "--batch", "--jobs", jobs]);
         let first = first.unwrap_or_else(|_| panic!("--jobs {jobs}: no answer while open"));
@@ -799,17 +807,7 @@ fn a_batch_line_that_never_ends_is_reported_at_once() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let mut stdout = child.stdout.take().unwrap();
-        thread::spawn(move || {
-            let mut first = Vec::new();
-            let mut byte = [0];
-            while stdout.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
-                first.push(byte[0]);
-            }
-            let _ = sender.send(String::from_utf8_lossy(&first).into_owned());
-        });
-        let first = receiver.recv_timeout(DEADLINE);
+        let first = first_line_within(&mut child, DEADLINE);
         let still_running = child.try_wait().unwrap().is_none();
         let _ = child.kill();
         let _ = child.wait();
