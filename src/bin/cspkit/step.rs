@@ -145,7 +145,8 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                     };
                     let shown = self.show(&frame, &board, false).and_then(|_| {
                         if !answer.mode.count {
-                            write!(self.out, "{}", (views.render)(&solution))?;
+                            let separator = if found > 1 { answer.separator } else { "" };
+                            write!(self.out, "{separator}{}", (views.render)(&solution))?;
                         }
                         Ok(if last { Key::Next } else { self.wait()? })
                     });
