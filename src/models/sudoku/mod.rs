@@ -182,17 +182,25 @@ impl Sudoku {
     ///
     /// ```
     /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::StepEvent;
     ///
     /// let sudoku = Sudoku::new(&Grid::parse("1..4..1..1..4...", None)?)?;
     /// let mut solver = sudoku.model().solver();
-    /// // Before the search: the givens, and the four values of every other cell.
+    /// // Before the search: the givens, and four candidates in every other cell.
     /// assert_eq!(
     ///     sudoku.board_at(solver.domains()),
     ///     "1 . | . 4\n. . | 1 .\n----+----\n. 1 | . .\n4 . | . .\n"
     /// );
-    /// // After the root's propagation, every cell is one of at most two values.
-    /// let _ = solver.step();
-    /// assert!(!sudoku.board_at(solver.domains()).contains('.'));
+    /// // After the root's propagation: three more cells fixed, two candidates in the others.
+    /// let root = loop {
+    ///     if let StepEvent::Propagated { domains, .. } = solver.step() {
+    ///         break domains;
+    ///     }
+    /// };
+    /// assert_eq!(
+    ///     sudoku.board_at(&root),
+    ///     "1  23 | 23 4\n23 4  | 1  23\n------+------\n23 1  | 4  23\n4  23 | 23 1\n"
+    /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
