@@ -86,9 +86,7 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
     ) -> u8 {
         let listing = answer.mode.count || answer.mode.all;
         let mut found = 0u64;
-        note!(
-            "cspkit: Enter shows the next node and the board; c then Enter runs to the end; q quits"
-        );
+        note!("cspkit: Enter shows the next node; c then Enter runs to the end; q quits");
         let mut frame = Frame {
             root: true,
             indent: 0,
@@ -193,12 +191,13 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
 
     /// Shows the node gathered: its trace lines, then, while waiting, `board` (if not empty)
     /// and, if `wait`, a wait for a key. A node without lines (past `--trace-limit`) is not
-    /// shown, except the root.
+    /// shown, nor the root if it has neither lines nor a board (a graph to colour, without
+    /// `--trace-domains`).
     fn show(&mut self, frame: &Frame, board: &str, wait: bool) -> io::Result<Key> {
         self.trace.flush();
         let lines = std::mem::take(self.trace.writer_mut());
         self.out.write_all(&lines)?;
-        if !self.waiting || (lines.is_empty() && !frame.root) {
+        if !self.waiting || (lines.is_empty() && (!frame.root || board.is_empty())) {
             return Ok(Key::Next);
         }
         for line in board.lines() {
