@@ -209,6 +209,11 @@
 //! A [`SearchObserver`] receives every decision, failure (with the constraint that failed),
 //! backtrack and solution. The solver is generic over it, so the default [`NoObserver`] costs
 //! nothing. [`EventRecorder`] keeps the events in a vector; [`SearchStats`] counts them.
+//! [`Solver::step`] runs a search one event at a time ([`StepEvent`]); the domains after each
+//! node's propagation come with [`StepEvent::Propagated`], for drawing the state as it goes
+//! ([`Queens::board_at`](models::queens::Queens::board_at),
+//! [`Sudoku::board_at`](models::sudoku::Sudoku::board_at)). The [`teach`] module turns the
+//! events into a trace, a tree and a page.
 //!
 //! # Cargo features
 //!

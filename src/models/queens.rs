@@ -31,7 +31,8 @@
 //! ```
 
 use crate::{
-    AllDifferent, IntView, Model, ModelError, NotEqual, Outcome, PropagationLevel, Solution, VarId,
+    AllDifferent, Domain, IntView, Model, ModelError, NotEqual, Outcome, PropagationLevel,
+    Solution, VarId,
 };
 
 /// The N-Queens model.
@@ -156,10 +157,49 @@ impl Queens {
     ///
     /// If `solution` is not a solution of this model.
     pub fn board(&self, solution: &Solution) -> String {
+        self.draw(|row, column| if solution[row] == column { 'Q' } else { '.' })
+    }
+
+    /// The board where a search stands, from the domains there (those of a
+    /// [`StepEvent::Propagated`], or of [`SearchTree::domains_at`]): one line per row, `Q` for
+    /// a placed queen (a row left with one column), `o` for a square still open to its row's
+    /// queen, `.` for a square ruled out. A row with no column left (a failure) is all `.`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    ///
+    /// let queens = Queens::new(4)?;
+    /// // Before the search, every square is open.
+    /// let solver = queens.model().solver();
+    /// assert_eq!(queens.board_at(solver.domains()), "oooo\n".repeat(4));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `domains` are not those of this model (fewer than its variables).
+    ///
+    /// [`StepEvent::Propagated`]: crate::StepEvent::Propagated
+    /// [`SearchTree::domains_at`]: crate::teach::tree::SearchTree::domains_at
+    pub fn board_at(&self, domains: &[Domain]) -> String {
+        self.draw(|row, column| {
+            let domain = &domains[row.index()];
+            match domain.value() {
+                Some(value) if value == column => 'Q',
+                None if domain.contains(column) => 'o',
+                _ => '.',
+            }
+        })
+    }
+
+    /// One line per row, the square of each column (from 1) drawn by `square`.
+    fn draw(&self, square: impl Fn(VarId, i32) -> char) -> String {
         let n = self.n();
         let mut out = String::with_capacity(n * (n + 1));
-        for column in self.columns(solution) {
-            out.extend((1..=n).map(|c| if c == column { 'Q' } else { '.' }));
+        for &row in &self.rows {
+            out.extend((1..=n).map(|column| square(row, column as i32)));
             out.push('\n');
         }
         out
@@ -230,5 +270,20 @@ mod tests {
         let queens = Queens::new(4).unwrap();
         let solution = queens.model().solve().solution().unwrap();
         assert_eq!(queens.board(&solution), ".Q..\n...Q\nQ...\n..Q.\n");
+    }
+
+    #[test]
+    fn the_board_of_a_node_shows_queens_open_squares_and_an_emptied_row() {
+        let queens = Queens::new(4).unwrap();
+        let mut domains = queens.model().solver().domains().to_vec();
+        let rows = queens.rows();
+        for (row, columns) in rows.iter().zip([&[2][..], &[4], &[1, 3]]) {
+            domains[row.index()] = Domain::from_values(columns.iter().copied()).unwrap();
+        }
+        // Row 4 emptied, as at a failure.
+        let mut empty = Domain::from_values([1]).unwrap();
+        empty.remove(1, &mut |_, _| {});
+        domains[rows[3].index()] = empty;
+        assert_eq!(queens.board_at(&domains), ".Q..\n...Q\no.o.\n....\n");
     }
 }

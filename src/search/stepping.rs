@@ -5,7 +5,14 @@
 //! the stream (as [`StepEvent`]s, owning their domains) beside the solver's own observer; the
 //! events are then handed out one per call. The engine pauses before a decision exactly as it
 //! does for a decision limit, so a step costs what the same part of an uninterrupted search costs,
-//! plus the copies of the domains the events carry.
+//! plus the copies of the domains the events carry: the domains a propagator narrowed, and
+//! every variable's domain once per node that does not fail ([`StepEvent::Propagated`]).
+//!
+//! The engine runs ahead of the events handed out: after a decision that fails it has already
+//! moved on to the refutation when the decision's [`StepEvent::Node`] is handed out, and
+//! [`Solver::domains`] shows where it stands. The domains at a node, in step with the events,
+//! are those of its [`StepEvent::Propagated`] (or, at a failure, the node's parent's narrowed
+//! by the branch and the [`StepEvent::Pruned`] events in between).
 
 use std::time::Duration;
 
@@ -52,6 +59,16 @@ pub enum StepEvent {
         after: Domain,
         /// The constraint whose propagator made the change.
         constraint: ConstraintId,
+    },
+    /// The propagation of `node` reached a fixpoint without failing (see
+    /// [`Event::Propagated`]): the state to show after a node, such as a puzzle's board. Every
+    /// node that does not fail has one, after its [`Pruned`](StepEvent::Pruned) events and
+    /// before its solution if it is one; the root's (node 0) comes before the first decision.
+    Propagated {
+        /// The node.
+        node: u64,
+        /// Every variable's domain at the node, indexed by [`VarId::index`].
+        domains: Vec<Domain>,
     },
     /// See [`Event::Failure`].
     Failure {
@@ -147,7 +164,11 @@ impl<O: SearchObserver> SearchObserver for Recorder<'_, O> {
                 var,
                 depth,
             },
-            Event::Solution { .. } | Event::Propagated { .. } | Event::Improved { .. } => return,
+            Event::Propagated { node, domains } => StepEvent::Propagated {
+                node,
+                domains: domains.to_vec(),
+            },
+            Event::Solution { .. } | Event::Improved { .. } => return,
         };
         self.events.push_back(owned);
     }
@@ -161,6 +182,11 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// a few steps goes on from there (events not yet handed out are then dropped). Restarts
     /// ([`Solver::with_restarts`]) are not used by steps.
     ///
+    /// To show where the search stands after each node (a puzzle's board), use the domains of
+    /// its [`StepEvent::Propagated`]: they are in step with the events handed out, while
+    /// [`Solver::domains`] may be ahead of them (the engine runs a node at a time, and a failed
+    /// decision's events come out after the engine has moved on to its refutation).
+    ///
     /// # Examples
     ///
     /// ```
@@ -169,17 +195,24 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     ///
     /// let queens = Queens::new(4)?;
     /// let mut solver = queens.model().solver();
+    /// // The root's propagation comes first: no queen is placed yet.
+    /// assert!(matches!(solver.step(), StepEvent::Propagated { node: 0, .. }));
     /// let first = solver.step();
     /// assert!(matches!(first, StepEvent::Node { value: 1, kind: BranchKind::Equal, depth: 1, .. }));
     /// // Where the search stands: one decision, row 1 = 1.
     /// assert_eq!(solver.decisions(), [(queens.rows()[0], 1)]);
+    /// // The board after each node that does not fail, up to the first solution.
+    /// let mut boards = Vec::new();
     /// let solution = loop {
     ///     match solver.step() {
+    ///         StepEvent::Propagated { domains, .. } => boards.push(queens.board_at(&domains)),
     ///         StepEvent::Solution { solution, .. } => break solution,
     ///         StepEvent::Exhausted | StepEvent::Stopped(_) => unreachable!(),
     ///         _ => {}
     ///     }
     /// };
+    /// // After row 1 = 1: its queen, and the squares still open to the others.
+    /// assert_eq!(boards[0], "Q...\n..oo\n.o.o\n.oo.\n");
     /// assert_eq!(queens.columns(&solution), [2, 4, 1, 3]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -230,7 +263,10 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     }
 
     /// The domains where the search stands (the model's own before it starts): after a
-    /// solution, the solution's; after a step, the node's after its propagation.
+    /// solution, the solution's; after a step, those of the last node the engine made, after
+    /// its propagation. The engine may be ahead of the events [`Solver::step`] has handed out:
+    /// when a failed decision's events are handed out, it has already moved on to the
+    /// refutation. The domains in step with the events come with [`StepEvent::Propagated`].
     pub fn domains(&self) -> &[Domain] {
         match &self.engine {
             Some(engine) if self.started => engine.domains(),

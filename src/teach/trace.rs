@@ -186,6 +186,29 @@ impl<'m, W: Write> Trace<'m, W> {
         self.flush_pending();
     }
 
+    /// The domains where the trace stands, as it rebuilds them from the events it has seen (to
+    /// word its lines): after a node's propagation, the node's; at a failure, those the failing
+    /// propagator left, an emptied one included. For drawing the state of the search beside
+    /// the trace, such as a puzzle's board after each node.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::teach::trace::Trace;
+    ///
+    /// let queens = Queens::new(4)?;
+    /// let mut trace = Trace::new(queens.model(), std::io::sink());
+    /// let mut solver = queens.model().solver().with_observer(&mut trace);
+    /// assert!(solver.next_solution().is_solved());
+    /// drop(solver);
+    /// assert_eq!(queens.board_at(trace.domains()), ".Q..\n...Q\nQ...\n..Q.\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn domains(&self) -> &[Domain] {
+        self.replay.current()
+    }
+
     /// The writer (to drain a buffer between two steps of a search).
     pub fn writer_mut(&mut self) -> &mut W {
         &mut self.out

@@ -3,7 +3,7 @@
 
 use cspkit::models::queens::Queens;
 use cspkit::{
-    BranchKind, Branching, Event, Limit, Model, Outcome, PropagationLevel, SearchObserver,
+    BranchKind, Branching, Domain, Event, Limit, Model, Outcome, PropagationLevel, SearchObserver,
     StepEvent, VarId,
 };
 
@@ -97,6 +97,7 @@ fn stepping_to_the_end_meets_every_event_of_the_uninterrupted_search() {
                     }
                     solutions.push(node);
                 }
+                StepEvent::Propagated { .. } => {}
                 StepEvent::Exhausted => break,
                 other => panic!("unexpected {other:?}"),
             }
@@ -108,6 +109,92 @@ fn stepping_to_the_end_meets_every_event_of_the_uninterrupted_search() {
         assert_eq!(solver.stats().decisions, stats.decisions);
         assert_eq!(solver.stats().failures, stats.failures);
     }
+}
+
+/// The domains at the end of each node's propagation, as the stream gives them.
+#[derive(Default)]
+struct Fixpoints(Vec<(u64, Vec<Domain>)>);
+
+impl SearchObserver for Fixpoints {
+    fn observes_propagation(&self) -> bool {
+        true
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        if let Event::Propagated { node, domains } = *event {
+            self.0.push((node, domains.to_vec()));
+        }
+    }
+}
+
+#[test]
+fn each_node_that_does_not_fail_hands_out_its_domains_in_step_with_its_events() {
+    for (level, branching, textbook) in [
+        (PropagationLevel::Forward, Branching::Assign, false),
+        (PropagationLevel::None, Branching::DWay, true),
+        (PropagationLevel::Full, Branching::Split, false),
+    ] {
+        let q = queens(6);
+        let solver = || {
+            q.model()
+                .solver()
+                .with_propagation(level)
+                .with_branching(branching)
+                .with_textbook_forward_checking(textbook)
+        };
+        let mut fixpoints = Fixpoints::default();
+        let count = solver().with_observer(&mut fixpoints).count().solutions;
+        assert_eq!(count, 4);
+
+        let mut stepper = solver();
+        let mut stepped = Vec::new();
+        // The node whose events are being handed out: the root until the first decision.
+        let mut current = 0;
+        let mut failed = Vec::new();
+        loop {
+            match stepper.step() {
+                StepEvent::Node { node, .. } => current = node,
+                StepEvent::Propagated { node, domains } => {
+                    assert_eq!(node, current, "a node's domains come with its own events");
+                    assert!(!failed.contains(&node), "a failed node has no fixpoint");
+                    stepped.push((node, domains));
+                }
+                StepEvent::Failure { node, .. } => failed.push(node),
+                StepEvent::Exhausted => break,
+                _ => {}
+            }
+        }
+        assert_eq!(
+            stepped.first().map(|(node, _)| *node),
+            Some(0),
+            "the root first"
+        );
+        assert_eq!(stepped, fixpoints.0, "{level:?} {branching:?}");
+    }
+}
+
+#[test]
+fn the_board_after_a_step_is_that_of_the_node_handed_out_not_of_the_engine() {
+    // 4-Queens: row 1 = 1 holds, row 2 = 3 fails; when the failure is handed out, the engine
+    // has already refuted row 2 = 3, seen row 2 ≠ 3 fail too, and propagated row 1 ≠ 1.
+    let q = queens(4);
+    let mut solver = q.model().solver();
+    let mut boards = Vec::new();
+    loop {
+        match solver.step() {
+            StepEvent::Propagated { domains, .. } => boards.push(q.board_at(&domains)),
+            StepEvent::Failure { .. } => break,
+            _ => {}
+        }
+    }
+    assert_eq!(
+        boards,
+        ["oooo\n".repeat(4), "Q...\n..oo\n.o.o\n.oo.\n".to_owned()]
+    );
+    // The engine stands at row 1 ≠ 1, ahead of the events handed out.
+    assert_eq!(
+        q.board_at(solver.domains()),
+        ".ooo\n".to_owned() + &"oooo\n".repeat(3)
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `--trace`: the search as it runs, checked against the statistics of the same search and
 //! against an independent reading of the trace's own lines.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::common;
@@ -240,16 +241,117 @@ fn cspkit_with_input(args: &[&str], input: &str) -> Output {
     child.wait_with_output().expect("cspkit finishes")
 }
 
+/// The board of 4-Queens before the search: every square open.
+const OPEN_4: &str = "oooo\noooo\noooo\noooo\n";
+
 #[test]
-fn stepping_shows_one_line_per_enter_and_q_quits() {
-    let output = cspkit_with_input(&["queens", "6", "--step"], "\n\nq\n");
+fn stepping_shows_one_node_per_enter_with_its_board_and_q_quits() {
+    let output = cspkit_with_input(&["queens", "4", "--step"], "\n\nq\n");
     assert_eq!(output.status.code(), Some(3));
-    assert_eq!(
-        text(&output.stdout),
-        "row 1 = 1\n  row 2 = 3\n    row 3 = 5\n",
-        "the first line, then one per Enter, then q"
-    );
+    // The root, then one node per Enter, each with the board where the search stands: after
+    // row 1 = 1, its queen in column 1 and the squares still open; after row 2 = 3, the
+    // queens propagation placed and the clash on a diagonal. Then q.
+    let expected = [
+        OPEN_4,
+        "row 1 = 1\n",
+        "  Q...\n  ..oo\n  .o.o\n  .oo.\n",
+        "  row 2 = 3\n",
+        "    row 3 = 4 (only value left, columns)\n",
+        "    row 4 = 2 (only value left, columns)\n",
+        "    ✗ diagonals\n",
+        "    Q...\n    ..Q.\n    ...Q\n    .Q..\n",
+    ]
+    .concat();
+    assert_eq!(text(&output.stdout), expected);
     assert!(text(&output.stderr).contains("stopped by q"));
+}
+
+#[test]
+fn stepping_a_sudoku_shows_values_and_the_candidates_of_cells_with_few() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/sudoku/multi.txt");
+    let output = cspkit_with_input(&["sudoku", file.to_str().unwrap(), "--step"], "q\n");
+    assert_eq!(output.status.code(), Some(3));
+    let stdout = text(&output.stdout);
+    // The root's propagation fixes cells, then the grid after it: values, candidates up to
+    // three, `.` for more, boxes marked.
+    let board = [
+        "1   4   367 | 36  2   8   | 5   367 9",
+        "5   367 2   | 1   36  9   | 4   367 8",
+        "9   368 368 | 7   5   4   | 26  136 12",
+        "------------+-------------+------------",
+        "3   9   1   | 5   4   2   | 7   8   6",
+    ]
+    .join("\n");
+    assert!(
+        stdout.starts_with("r8c1 = 6 (only value left, row 8)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&format!("\n{board}\n")), "{stdout}");
+}
+
+#[test]
+fn stepping_with_trace_domains_prints_the_domains_beside_the_board() {
+    let output = cspkit_with_input(&["queens", "4", "--step", "--trace-domains"], "\nq\n");
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let expected = [
+        "· row 1 ∈ {1..4}, row 2 ∈ {1..4}, row 3 ∈ {1..4}, row 4 ∈ {1..4}\n",
+        OPEN_4,
+        "row 1 = 1\n",
+        "  · row 2 ∈ {3..4}, row 3 ∈ {2, 4}, row 4 ∈ {2..3}\n",
+        "  Q...\n  ..oo\n  .o.o\n  .oo.\n",
+    ]
+    .concat();
+    assert_eq!(text(&output.stdout), expected);
+}
+
+/// The `n{id} [` lines of a DOT tree: one per node.
+fn dot_nodes(dot: &str) -> usize {
+    dot.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            l.strip_prefix('n')
+                .and_then(|rest| rest.split_once(" ["))
+                .is_some_and(|(id, _)| id.parse::<u64>().is_ok())
+        })
+        .count()
+}
+
+#[test]
+fn stepping_writes_the_tree_of_the_nodes_stepped_through() {
+    let dir = std::env::temp_dir().join(format!("cspkit-step-tree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tree_nodes = {
+        let output = cspkit(&["queens", "5", "--count", "--stats"]);
+        stat(&text(&output.stderr), "tree nodes")
+    };
+    for extension in ["dot", "html"] {
+        let path = dir.join(format!("tree.{extension}"));
+        let path = path.to_str().unwrap();
+        let args = ["queens", "5", "--count", "--step", "--tree", path];
+        // q after the root and three nodes: the tree holds those four.
+        let quit = cspkit_with_input(&args, "\n\n\nq\n");
+        assert_eq!(quit.status.code(), Some(3), "{}", text(&quit.stderr));
+        let early = std::fs::read_to_string(path).expect("the tree is written when q quits");
+        // To the end, by c or by the end of the input: the whole tree.
+        let whole = cspkit_with_input(&args, "\nc\n");
+        assert!(whole.status.success(), "{}", text(&whole.stderr));
+        let full = std::fs::read_to_string(path).unwrap();
+        let _ = cspkit_with_input(&args, "");
+        assert_eq!(std::fs::read_to_string(path).unwrap(), full);
+        assert!(early.len() < full.len(), "{extension}");
+        if extension == "dot" {
+            assert_eq!(dot_nodes(&early), 4, "{early}");
+            assert_eq!(dot_nodes(&full) as u64, tree_nodes, "{full}");
+            // The same tree as a trace's (which, as stepping does, watches propagation, so
+            // a failure names the variable a propagator emptied).
+            let _ = cspkit(&["queens", "5", "--count", "--trace", "--tree", path]);
+            assert_eq!(std::fs::read_to_string(path).unwrap(), full);
+        } else {
+            assert!(early.contains("(4 tree nodes)"), "{early}");
+            assert!(full.contains(&format!("({tree_nodes} tree nodes)")));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -264,20 +366,18 @@ fn stepping_to_the_end_prints_what_the_trace_prints() {
         step.extend_from_slice(extra);
         let mut trace = vec!["queens", "5", "--trace"];
         trace.extend_from_slice(extra);
-        // `c` runs to the end; so does the end of the input.
+        // `c` runs to the end; so does the end of the input. Both come after the root's
+        // board, and the rest has none.
         for input in ["c\n", ""] {
             let stepped = cspkit_with_input(&step, input);
             let traced = cspkit(&trace);
             assert!(stepped.status.success(), "{extra:?}");
-            // A step ends at a decision: the line a failure would join is shown at once, so
-            // the failure may come on its own line; the events are the same.
-            let words = |o: &Output| -> Vec<String> {
-                text(&o.stdout)
-                    .split_whitespace()
-                    .map(str::to_owned)
-                    .collect()
-            };
-            assert_eq!(words(&stepped), words(&traced), "{extra:?} {input:?}");
+            let stepped = text(&stepped.stdout);
+            let rest = stepped
+                .strip_prefix(&"ooooo\n".repeat(5))
+                .unwrap_or_else(|| panic!("no board of the root: {stepped}"));
+            // The same events through the same trace: the same lines, and the same answers.
+            assert_eq!(rest, text(&traced.stdout), "{extra:?} {input:?}");
         }
     }
 }

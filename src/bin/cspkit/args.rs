@@ -771,8 +771,12 @@ pub struct ShowArgs {
         value_parser = parse_count
     )]
     pub trace_limit: u64,
-    /// Step through the search: one event per Enter; c continues to the end, q quits.
-    #[arg(long, conflicts_with_all = ["trace", "trace_domains"])]
+    /// Step through the search, one node per Enter: its trace lines, then the board where the
+    /// search stands (queens: Q placed, o still open, . ruled out; Sudoku: values, and the
+    /// candidates of cells with few). The root comes first. With --trace-domains, the domains
+    /// too; with --tree, the tree of the nodes stepped through. c then Enter runs to the end
+    /// (the trace without the boards, as does the end of the input); q quits.
+    #[arg(long)]
     pub step: bool,
     /// Write the search tree to FILE: .dot (Graphviz), .svg (a picture), or .html (a page to
     /// step through, with the board at each node).
@@ -850,9 +854,6 @@ impl ShowArgs {
         }
         if self.tree.is_some() && strategy.jobs.get() > 1 {
             return Some("--tree draws one search: it cannot be combined with --jobs");
-        }
-        if self.tree.is_some() && self.step {
-            return Some("--tree cannot be combined with --step (use --trace with --tree)");
         }
         None
     }

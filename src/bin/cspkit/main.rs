@@ -34,7 +34,7 @@ use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
 use cspkit::teach::{dot, svg, table};
 use cspkit::{
-    Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
+    Domain, Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
 };
 
 use args::{
@@ -277,9 +277,12 @@ fn sudoku(args: &SudokuArgs) -> u8 {
         columns: grid.side(),
         cells: sudoku.cells().to_vec(),
     };
-    watched(solver, &args.show, answer, board, |solution| {
-        sudoku.grid_of(solution).to_text(format).unwrap_or_default()
-    })
+    let views = Views {
+        render: |solution: &Solution| sudoku.grid_of(solution).to_text(format).unwrap_or_default(),
+        state: |domains: &[Domain]| sudoku.board_at(domains),
+        board,
+    };
+    watched(solver, &args.show, answer, views)
 }
 
 /// Reads and parses one grid from `file` (standard input if absent or `-`); a bad input is
@@ -338,9 +341,13 @@ fn colour(args: &ColourArgs) -> u8 {
         separator: "",
         level: "full",
     };
-    watched(solver, &args.show, answer, Board::Table, |solution| {
-        format!("{}\n", graph.describe(solution))
-    })
+    // A graph has no board: --trace-domains shows the domains instead.
+    let views = Views {
+        render: |solution: &Solution| format!("{}\n", graph.describe(solution)),
+        state: |_: &[Domain]| String::new(),
+        board: Board::Table,
+    };
+    watched(solver, &args.show, answer, views)
 }
 
 fn queens(args: &QueensArgs) -> u8 {
@@ -362,14 +369,19 @@ fn queens(args: &QueensArgs) -> u8 {
         rows: queens.rows().to_vec(),
         first_column: 1,
     };
-    watched(solver, &args.show, answer, board, |solution| {
-        let columns: Vec<String> = queens
-            .columns(solution)
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        format!("{}{}\n", queens.board(solution), columns.join(" "))
-    })
+    let views = Views {
+        render: |solution: &Solution| {
+            let columns: Vec<String> = queens
+                .columns(solution)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            format!("{}{}\n", queens.board(solution), columns.join(" "))
+        },
+        state: |domains: &[Domain]| queens.board_at(domains),
+        board,
+    };
+    watched(solver, &args.show, answer, views)
 }
 
 /// What to print and how: the mode, the strategy (for `--jobs` and `--stats`), and what goes
@@ -384,37 +396,26 @@ pub(crate) struct Answer<'a> {
 }
 
 /// Runs [`search`] with the observers `show` asks for (none by default, at full speed): a
-/// trace, a tree written to a file, or stepping.
+/// trace, a tree written to a file, or stepping (which shows the board drawn by `state` after
+/// each node).
 fn watched(
     solver: CliSolver<'_>,
     show: &ShowArgs,
     answer: Answer<'_>,
-    board: Board,
-    render: impl Fn(&Solution) -> String,
+    views: Views<impl Fn(&Solution) -> String, impl Fn(&[Domain]) -> String>,
 ) -> u8 {
     // Ctrl-C (or SIGTERM) stops the search cleanly: the answer so far and --stats are printed.
     let solver = solver.with_cancel_flag(Arc::clone(interrupt()));
-    if show.step {
-        return step::run(solver, show, answer, render);
-    }
-    let format = show.tree_format().and_then(Result::ok);
-    if !show.tracing() && format.is_none() {
-        return search(solver, answer, render);
-    }
-    // The tree's file is created before the search, so that a path that cannot be written
-    // is reported before any time is spent.
-    let mut tree_file = match (format, show.tree.as_deref()) {
-        (Some(_), Some(path)) => match File::create(path) {
-            Ok(file) => Some(file),
-            Err(error) => {
-                return bad_input(format_args!(
-                    "cannot write the tree to {}: {error}",
-                    path.display()
-                ));
-            }
-        },
-        _ => None,
+    let tree_file = match TreeFile::create(show) {
+        Ok(file) => file,
+        Err(code) => return code,
     };
+    if show.step {
+        return step::run(solver, show, answer, &views, tree_file);
+    }
+    if !show.tracing() && tree_file.is_none() {
+        return search(solver, answer, views.render);
+    }
     let model = solver.model();
     let lines = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
     let trace = show.tracing().then(|| {
@@ -424,38 +425,82 @@ fn watched(
             // A reader gone (`--trace | head`): no point searching on.
             .with_stop_on_error(Arc::clone(interrupt()))
     });
-    let tree = format.map(|format| {
-        let nodes = usize::try_from(show.tree_limit).unwrap_or(usize::MAX);
-        SearchTree::new(model)
-            .with_limit(nodes)
-            .with_domains(format == TreeFormat::Html)
-    });
+    let tree = tree_file.as_ref().map(|file| file.recorder(model, show));
     let mut observers = (trace, tree);
-    let mut code = search(solver.with_observer(&mut observers), answer, render);
+    let mut code = search(solver.with_observer(&mut observers), answer, views.render);
     let (trace, tree) = observers;
     if let Some(mut trace) = trace
         && let Err(error) = trace.finish()
     {
         code = output_failed(error, code);
     }
-    if let (Some(tree), Some(format), Some(path)) = (tree, format, show.tree.as_deref()) {
-        let text = match format {
-            TreeFormat::Dot => dot::render(&tree),
-            TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
+    if let (Some(tree), Some(file)) = (tree, tree_file)
+        && let Err(failed) = file.write(&tree, &views.board)
+    {
+        return failed;
+    }
+    code
+}
+
+/// How a puzzle is shown: its solutions (`render`), the state of a search at a node for
+/// `--step` (`state`, from the domains there; empty for no board), and its board on the
+/// `--tree` page.
+pub(crate) struct Views<R, S> {
+    pub(crate) render: R,
+    pub(crate) state: S,
+    pub(crate) board: Board,
+}
+
+/// The file `--tree` names, created before the search so that a path that cannot be written
+/// is reported before any time is spent, and the format its extension asks for.
+pub(crate) struct TreeFile<'a> {
+    path: &'a Path,
+    format: TreeFormat,
+    file: File,
+}
+
+impl<'a> TreeFile<'a> {
+    /// Creates the file of `--tree`, if there is one; a file that cannot be created is
+    /// reported, and the exit code returned.
+    fn create(show: &'a ShowArgs) -> Result<Option<Self>, u8> {
+        let (Some(Ok(format)), Some(path)) = (show.tree_format(), show.tree.as_deref()) else {
+            return Ok(None);
+        };
+        match File::create(path) {
+            Ok(file) => Ok(Some(TreeFile { path, format, file })),
+            Err(error) => Err(bad_input(format_args!(
+                "cannot write the tree to {}: {error}",
+                path.display()
+            ))),
+        }
+    }
+
+    /// A recorder of the tree, with the domains at each node if the format shows them (the
+    /// page).
+    pub(crate) fn recorder<'m>(&self, model: &'m Model, show: &ShowArgs) -> SearchTree<'m> {
+        let nodes = usize::try_from(show.tree_limit).unwrap_or(usize::MAX);
+        SearchTree::new(model)
+            .with_limit(nodes)
+            .with_domains(self.format == TreeFormat::Html)
+    }
+
+    /// Draws `tree` in the file's format and writes it, saying on standard error if the tree
+    /// was cut; a file that cannot be written is reported, and the exit code returned.
+    pub(crate) fn write(mut self, tree: &SearchTree<'_>, board: &Board) -> Result<(), u8> {
+        let text = match self.format {
+            TreeFormat::Dot => dot::render(tree),
+            TreeFormat::Svg => svg::render(tree, svg::DEFAULT_BUDGET),
             TreeFormat::Html => {
-                let title = tree_title(&tree);
-                html::render(&tree, &board, &title)
+                let title = tree_title(tree);
+                html::render(tree, board, &title)
             }
         };
-        let written = tree_file
-            .take()
-            .map_or(Ok(()), |mut file| file.write_all(text.as_bytes()));
-        if let Err(error) = written {
+        if let Err(error) = self.file.write_all(text.as_bytes()) {
             note!(
                 "cspkit: cannot write the tree to {}: {error}",
-                path.display()
+                self.path.display()
             );
-            return exit::BAD_INPUT;
+            return Err(exit::BAD_INPUT);
         }
         if tree.cut() > 0 {
             note!(
@@ -464,8 +509,8 @@ fn watched(
                 tree.cut()
             );
         }
+        Ok(())
     }
-    code
 }
 
 /// The title of a tree's page: how many nodes it holds, and of how many when it was cut.

@@ -1,103 +1,272 @@
-//! `--step`: the search one event at a time, driven from the keyboard.
+//! `--step`: the search one node at a time, driven from the keyboard.
 //!
-//! The search runs one node per [`Solver::step`] with a [`Trace`] writing into a buffer; each
-//! line of the buffer waits for Enter. `c` (then Enter) prints the rest without waiting, `q`
-//! quits. End of input counts as `c`, so `--step < /dev/null` prints the whole trace.
+//! The search runs by [`Solver::step`], one event per call; the events feed a [`Trace`]
+//! writing into a buffer, and the `--tree` recorder, here at the reader's pace, so that the
+//! tree holds exactly the nodes stepped through. The events of a node are shown together: its
+//! trace lines, then the board where the search stands (the domains after the node's
+//! propagation, or at its failure, as the trace rebuilds them), then a wait for Enter. The root
+//! comes first. `c` (then Enter) prints the rest of the trace without waiting and without the
+//! boards, as `--trace` does; `q` quits. End of input counts as `c`, so `--step < /dev/null`
+//! prints the whole trace.
 
 use std::io::{self, BufRead, Write};
 
 use cspkit::teach::trace::Trace;
-use cspkit::{Solution, Solver, StepEvent};
+use cspkit::teach::tree::SearchTree;
+use cspkit::{BranchKind, Domain, Event, SearchObserver, Solution, StepEvent};
 
 use crate::args::ShowArgs;
-use crate::{Answer, ChosenValueOrder, ChosenVariableOrder, CliSolver, exit, output_failed};
+use crate::{Answer, CliSolver, TreeFile, Views, exit, output_failed};
 
-/// What the reader asked for after a line.
+/// What the reader asked for after a node.
 enum Key {
     Next,
     Continue,
     Quit,
 }
 
+/// The node being gathered: where its board goes, and whether it has events not yet shown.
+struct Frame {
+    /// The root, shown even without trace lines.
+    root: bool,
+    /// The indentation of the node's board: that of the lines under its branch.
+    indent: usize,
+    /// Decisions on the path to the node.
+    depth: usize,
+    /// Events fed since the node was last shown.
+    open: bool,
+}
+
+/// The stepping's observers and terminal.
+struct Stepper<'m, I, O> {
+    trace: Trace<'m, Vec<u8>>,
+    tree: Option<SearchTree<'m>>,
+    input: I,
+    out: O,
+    /// Whether to show the boards and wait for a key: until `c` or the end of the input.
+    waiting: bool,
+}
+
 /// Steps through the search the mode asks for (a first solution, or all of them with `--all`
-/// or `--count`); returns the exit code.
+/// or `--count`), showing the board `views.state` draws after each node, and writes the
+/// `--tree` file of the nodes stepped through however the stepping ends; returns the exit code.
 pub(crate) fn run(
     solver: CliSolver<'_>,
     show: &ShowArgs,
     answer: Answer<'_>,
-    render: impl Fn(&Solution) -> String,
+    views: &Views<impl Fn(&Solution) -> String, impl Fn(&[Domain]) -> String>,
+    tree_file: Option<TreeFile<'_>>,
 ) -> u8 {
+    let model = solver.model();
     let limit = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
-    let trace = Trace::new(solver.model(), Vec::new()).with_limit(limit);
-    let mut solver: Solver<'_, ChosenVariableOrder, ChosenValueOrder, Trace<'_, Vec<u8>>> =
-        solver.with_observer(trace);
-    let listing = answer.mode.count || answer.mode.all;
-    let mut input = io::stdin().lock();
-    let mut out = io::stdout().lock();
-    let mut waiting = true;
-    let mut found = 0u64;
-    if waiting {
-        note!("cspkit: Enter shows the next event; c then Enter runs to the end; q quits");
+    let mut stepper = Stepper {
+        trace: Trace::new(model, Vec::new())
+            .with_domains(show.trace_domains)
+            .with_limit(limit),
+        tree: tree_file.as_ref().map(|file| file.recorder(model, show)),
+        input: io::stdin().lock(),
+        out: io::stdout().lock(),
+        waiting: true,
+    };
+    let code = stepper.steps(solver, answer, views);
+    if let (Some(tree), Some(file)) = (&stepper.tree, tree_file)
+        && let Err(failed) = file.write(tree, &views.board)
+    {
+        return failed;
     }
-    loop {
-        let event = solver.step();
-        solver.observer_mut().flush();
-        let lines = std::mem::take(solver.observer_mut().writer_mut());
-        for line in String::from_utf8_lossy(&lines).lines() {
-            if let Err(error) = writeln!(out, "{line}").and_then(|()| out.flush()) {
-                return output_failed(error, exit::SOLVED);
-            }
-            if waiting {
-                match read_key(&mut input) {
-                    Key::Next => {}
-                    Key::Continue => waiting = false,
-                    Key::Quit => {
+    code
+}
+
+impl<I: BufRead, O: Write> Stepper<'_, I, O> {
+    fn steps(
+        &mut self,
+        mut solver: CliSolver<'_>,
+        answer: Answer<'_>,
+        views: &Views<impl Fn(&Solution) -> String, impl Fn(&[Domain]) -> String>,
+    ) -> u8 {
+        let listing = answer.mode.count || answer.mode.all;
+        let mut found = 0u64;
+        note!("cspkit: Enter shows the next node; c then Enter runs to the end; q quits");
+        let mut frame = Frame {
+            root: true,
+            indent: 0,
+            depth: 0,
+            open: true,
+        };
+        // An event that starts the next node waits here while the last one is shown.
+        let mut held = None;
+        loop {
+            let event = held.take().unwrap_or_else(|| solver.step());
+            let next_node = matches!(event, StepEvent::Node { .. });
+            if frame.open
+                && (next_node || matches!(event, StepEvent::Exhausted | StepEvent::Stopped(_)))
+            {
+                frame.open = false;
+                let board = (views.state)(self.trace.domains());
+                match self.show(&frame, &board, next_node) {
+                    Ok(Key::Quit) => {
                         note!("cspkit: stopped by q");
                         return exit::STOPPED;
                     }
+                    Ok(_) => {}
+                    Err(error) => return output_failed(error, exit::SOLVED),
                 }
+                held = Some(event);
+                continue;
             }
-        }
-        match event {
-            StepEvent::Solution { solution, .. } => {
-                found += 1;
-                if !answer.mode.count {
-                    let text = render(&solution);
-                    if let Err(error) = write!(out, "{text}") {
-                        return output_failed(error, exit::SOLVED);
+            if let Some(seen) = as_event(&event, frame.depth) {
+                self.trace.event(&seen);
+                if let Some(tree) = &mut self.tree {
+                    tree.event(&seen);
+                }
+                frame.open = true;
+            }
+            match event {
+                StepEvent::Node { kind, depth, .. } => {
+                    let left = matches!(kind, BranchKind::Equal | BranchKind::AtMost);
+                    frame = Frame {
+                        root: false,
+                        indent: 2 * if left { depth } else { depth + 1 },
+                        depth,
+                        open: true,
+                    };
+                }
+                StepEvent::Solution { solution, .. } => {
+                    found += 1;
+                    frame.open = false;
+                    let last = !listing || answer.mode.limit.is_some_and(|max| found >= max);
+                    // The board of a solution is the answer, printed below unless counting.
+                    let board = if answer.mode.count {
+                        (views.state)(self.trace.domains())
+                    } else {
+                        String::new()
+                    };
+                    let shown = self.show(&frame, &board, false).and_then(|_| {
+                        if !answer.mode.count {
+                            let separator = if found > 1 { answer.separator } else { "" };
+                            write!(self.out, "{separator}{}", (views.render)(&solution))?;
+                        }
+                        Ok(if last { Key::Next } else { self.wait()? })
+                    });
+                    match shown {
+                        Ok(Key::Quit) => {
+                            note!("cspkit: stopped by q");
+                            return exit::STOPPED;
+                        }
+                        Ok(_) => {}
+                        Err(error) => return output_failed(error, exit::SOLVED),
+                    }
+                    if last {
+                        break;
                     }
                 }
-                if !listing || answer.mode.limit.is_some_and(|max| found >= max) {
-                    break;
+                StepEvent::Exhausted => break,
+                StepEvent::Stopped(limit) => {
+                    note!("cspkit: search stopped ({limit})");
+                    return exit::STOPPED;
                 }
+                _ => {}
             }
-            StepEvent::Exhausted => break,
-            StepEvent::Stopped(limit) => {
-                note!("cspkit: search stopped ({limit})");
-                return exit::STOPPED;
-            }
-            _ => {}
         }
+        if answer.mode.count
+            && let Err(error) = writeln!(self.out, "{found}")
+        {
+            return output_failed(error, exit::SOLVED);
+        }
+        // What the trace still holds: the line of the last node, and what a limit cut.
+        if let Err(error) = self.trace.finish() {
+            return output_failed(error, exit::SOLVED);
+        }
+        let rest = std::mem::take(self.trace.writer_mut());
+        if let Err(error) = self.out.write_all(&rest).and_then(|()| self.out.flush()) {
+            return output_failed(error, exit::SOLVED);
+        }
+        crate::print_stats(&solver.stats(), answer.strategy, answer.level, "done");
+        if found == 0 {
+            note!("cspkit: no solution");
+            return exit::NO_SOLUTION;
+        }
+        exit::SOLVED
     }
-    if answer.mode.count
-        && let Err(error) = writeln!(out, "{found}")
-    {
-        return output_failed(error, exit::SOLVED);
+
+    /// Shows the node gathered: its trace lines, then, while waiting, `board` (if not empty)
+    /// and, if `wait`, a wait for a key. A node without lines (past `--trace-limit`) is not
+    /// shown, nor the root if it has neither lines nor a board (a graph to colour, without
+    /// `--trace-domains`).
+    fn show(&mut self, frame: &Frame, board: &str, wait: bool) -> io::Result<Key> {
+        self.trace.flush();
+        let lines = std::mem::take(self.trace.writer_mut());
+        self.out.write_all(&lines)?;
+        if !self.waiting || (lines.is_empty() && (!frame.root || board.is_empty())) {
+            return Ok(Key::Next);
+        }
+        for line in board.lines() {
+            writeln!(self.out, "{:indent$}{line}", "", indent = frame.indent)?;
+        }
+        if wait { self.wait() } else { Ok(Key::Next) }
     }
-    // What the trace still holds: the line of the last node, and what a limit cut.
-    if let Err(error) = solver.observer_mut().finish() {
-        return output_failed(error, exit::SOLVED);
+
+    /// Waits for a key, if still waiting.
+    fn wait(&mut self) -> io::Result<Key> {
+        if !self.waiting {
+            return Ok(Key::Next);
+        }
+        self.out.flush()?;
+        let key = read_key(&mut self.input);
+        if matches!(key, Key::Continue) {
+            self.waiting = false;
+        }
+        Ok(key)
     }
-    let rest = std::mem::take(solver.observer_mut().writer_mut());
-    if let Err(error) = out.write_all(&rest) {
-        return output_failed(error, exit::SOLVED);
-    }
-    crate::print_stats(&solver.stats(), answer.strategy, answer.level, "done");
-    if found == 0 {
-        note!("cspkit: no solution");
-        return exit::NO_SOLUTION;
-    }
-    exit::SOLVED
+}
+
+/// The event of the stream a step event is, for the trace and the tree; `depth` is that of
+/// the current node, for a solution's.
+fn as_event(event: &StepEvent, depth: usize) -> Option<Event<'_>> {
+    Some(match *event {
+        StepEvent::Node {
+            node,
+            parent,
+            var,
+            value,
+            kind,
+            depth,
+        } => Event::Node {
+            node,
+            parent,
+            var,
+            value,
+            kind,
+            depth,
+        },
+        StepEvent::Pruned {
+            node,
+            var,
+            ref before,
+            ref after,
+            constraint,
+        } => Event::Pruned {
+            node,
+            var,
+            before,
+            after,
+            constraint,
+        },
+        StepEvent::Propagated { node, ref domains } => Event::Propagated { node, domains },
+        StepEvent::Failure {
+            node,
+            constraint,
+            var,
+            depth,
+        } => Event::Failure {
+            node,
+            constraint,
+            var,
+            depth,
+        },
+        StepEvent::Solution { node, .. } => Event::Solution { node, depth },
+        _ => return None,
+    })
 }
 
 /// The most bytes of one line of input kept: a key is a letter, and endless input without a

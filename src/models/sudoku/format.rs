@@ -98,7 +98,7 @@ impl Grid {
 }
 
 /// The symbol for a value in the compact and line formats.
-fn symbol(value: u8) -> char {
+pub(super) fn symbol(value: u8) -> char {
     match value {
         0 => '0',
         1..=9 => char::from(b'0' + value),

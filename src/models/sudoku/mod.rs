@@ -47,7 +47,8 @@ pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
 pub use parse::{MAX_INPUT_BYTES, ParseError};
 
-use crate::{AllDifferent, Model, ModelError, Outcome, Solution, VarId};
+use crate::{AllDifferent, Domain, Model, ModelError, Outcome, Solution, VarId};
+use format::{MAX_SYMBOL_VALUE, symbol};
 
 /// A Sudoku grid as a [`Model`]: one variable per cell, [`AllDifferent`] over every row,
 /// column and box, the givens fixed.
@@ -168,6 +169,89 @@ impl Sudoku {
             box_size: self.box_size,
             cells: self.cells.iter().map(|&v| solution[v] as u8).collect(),
         }
+    }
+
+    /// The grid where a search stands, from the domains there (those of a
+    /// [`StepEvent::Propagated`], or of [`SearchTree::domains_at`]): a fixed cell shows its
+    /// value, an open cell its candidates when it has no more than the box size (3 in a 9x9
+    /// grid), `.` when it has more, and `✗` when it has none left (a failure). Grids above
+    /// 25x25 write values as numbers and open cells as `.`. Every cell is as wide as the widest;
+    /// `|` and `-` mark the boxes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::StepEvent;
+    ///
+    /// let sudoku = Sudoku::new(&Grid::parse("1..4..1..1..4...", None)?)?;
+    /// let mut solver = sudoku.model().solver();
+    /// // Before the search: the givens, and four candidates in every other cell.
+    /// assert_eq!(
+    ///     sudoku.board_at(solver.domains()),
+    ///     "1 . | . 4\n. . | 1 .\n----+----\n. 1 | . .\n4 . | . .\n"
+    /// );
+    /// // After the root's propagation: three more cells fixed, two candidates in the others.
+    /// let root = loop {
+    ///     if let StepEvent::Propagated { domains, .. } = solver.step() {
+    ///         break domains;
+    ///     }
+    /// };
+    /// assert_eq!(
+    ///     sudoku.board_at(&root),
+    ///     "1  23 | 23 4\n23 4  | 1  23\n------+------\n23 1  | 4  23\n4  23 | 23 1\n"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `domains` are not those of this Sudoku's model (fewer than its variables).
+    ///
+    /// [`StepEvent::Propagated`]: crate::StepEvent::Propagated
+    /// [`SearchTree::domains_at`]: crate::teach::tree::SearchTree::domains_at
+    pub fn board_at(&self, domains: &[Domain]) -> String {
+        let b = self.box_size;
+        let n = b * b;
+        let name = |value: i32| match u8::try_from(value) {
+            Ok(v @ 1..) if n <= MAX_SYMBOL_VALUE && usize::from(v) <= n => symbol(v).to_string(),
+            _ => value.to_string(),
+        };
+        let texts: Vec<String> = self
+            .cells
+            .iter()
+            .map(|&cell| {
+                let domain = &domains[cell.index()];
+                match domain.value() {
+                    Some(value) => name(value),
+                    None if domain.is_empty() => "✗".to_owned(),
+                    None if n <= MAX_SYMBOL_VALUE && domain.size() <= b => {
+                        domain.iter().map(name).collect()
+                    }
+                    None => ".".to_owned(),
+                }
+            })
+            .collect();
+        let width = texts.iter().map(|t| t.chars().count()).max().unwrap_or(1);
+        let rule = vec!["-".repeat(b * width + b - 1); b].join("-+-");
+        let mut out = String::new();
+        for (row, cells) in texts.chunks(n).enumerate() {
+            if row > 0 && row % b == 0 {
+                out.push_str(&rule);
+                out.push('\n');
+            }
+            let mut line = String::new();
+            for (col, text) in cells.iter().enumerate() {
+                if col > 0 {
+                    line.push_str(if col % b == 0 { " | " } else { " " });
+                }
+                line.push_str(text);
+                line.extend(std::iter::repeat_n(' ', width - text.chars().count()));
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
     }
 
     /// The lexicographically smallest completion, with the default strategy; `None` if there is
