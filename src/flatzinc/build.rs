@@ -163,6 +163,9 @@ struct Builder<'a> {
     output: Vec<OutputItem>,
     goal: Option<Goal>,
     search: Vec<SearchGroup>,
+    /// The label of the constraints posted for the item being read: its builtin and line
+    /// (`int_lin_eq (line 31)`), for traces and the tree page.
+    label: String,
 }
 
 type Args<'a> = &'a [(Expr, Pos)];
@@ -470,7 +473,7 @@ impl<'a> Builder<'a> {
             };
         }
         self.model
-            .post(constraint)
+            .post_named(self.label.clone(), constraint)
             .map(|_| ())
             .map_err(|e| Self::model_error(pos, e))
     }
@@ -500,7 +503,10 @@ impl<'a> Builder<'a> {
             };
         }
         let result = match reified {
-            None => self.model.post(linear).map(|_| ()),
+            None => self
+                .model
+                .post_named(self.label.clone(), linear)
+                .map(|_| ()),
             Some((b, true)) => self.model.reify_into(linear, b),
             Some((b, false)) => self.model.imply(b, linear),
         };
@@ -1187,6 +1193,43 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Names each variable of an output array that MiniZinc introduced (`X_INTRODUCED_17_`) after
+/// the array and its indices, as the model writes it: `q[3]`, `x[2,5]`. A variable in two
+/// arrays keeps the first name.
+fn name_output_elements(model: &mut Model, output: &[OutputItem]) {
+    let mut named = std::collections::HashSet::new();
+    for item in output {
+        let OutputItem::Array {
+            name,
+            ranges,
+            values,
+        } = item
+        else {
+            continue;
+        };
+        for (position, value) in values.iter().enumerate() {
+            let OutputValue::Var(var, _) = *value else {
+                continue;
+            };
+            let current = model.var_name(var);
+            let introduced = current.starts_with("X_INTRODUCED_");
+            if !introduced || !named.insert(var) {
+                continue;
+            }
+            // Row-major: the last index varies fastest.
+            let mut rest = position as i64;
+            let mut indices = vec![0i64; ranges.len()];
+            for (slot, &(low, high)) in indices.iter_mut().zip(ranges).rev() {
+                let len = (high - low + 1).max(1);
+                *slot = low + rest % len;
+                rest /= len;
+            }
+            let indices: Vec<String> = indices.iter().map(i64::to_string).collect();
+            model.set_name(var, format!("{name}[{}]", indices.join(",")));
+        }
+    }
+}
+
 /// Builds the cspkit model of FlatZinc `items`.
 ///
 /// # Errors
@@ -1201,17 +1244,24 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         output: Vec::new(),
         goal: None,
         search: Vec::new(),
+        label: String::new(),
     };
     for item in items {
         match item {
-            Item::Decl { .. } => match builder.declare(item) {
-                Err(error) if error.infeasible => builder.post_false(error.pos)?,
-                result => result?,
-            },
-            Item::Constraint { name, args, pos } => match builder.constraint(name, args, *pos) {
-                Err(error) if error.infeasible => builder.post_false(*pos)?,
-                result => result?,
-            },
+            Item::Decl { name, .. } => {
+                builder.label = format!("the declaration of {name}");
+                match builder.declare(item) {
+                    Err(error) if error.infeasible => builder.post_false(error.pos)?,
+                    result => result?,
+                }
+            }
+            Item::Constraint { name, args, pos } => {
+                builder.label = format!("{name} (line {})", pos.line);
+                match builder.constraint(name, args, *pos) {
+                    Err(error) if error.infeasible => builder.post_false(*pos)?,
+                    result => result?,
+                }
+            }
             Item::Solve {
                 goal,
                 annotations,
@@ -1239,6 +1289,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
     let goal = builder
         .goal
         .ok_or_else(|| FznError::at(Pos { line: 1, column: 1 }, "the model has no solve item"))?;
+    name_output_elements(&mut builder.model, &builder.output);
     Ok(FznModel {
         model: builder.model,
         goal,

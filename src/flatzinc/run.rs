@@ -9,7 +9,7 @@ use crate::flatzinc::build::{
 };
 use crate::ids::VarId;
 use crate::model::Solution;
-use crate::{Optimum, SearchStats, Solver};
+use crate::{Optimum, SearchObserver, SearchStats, Solver};
 use crate::{SearchView, ValueOrder, VariableOrder};
 
 /// The options MiniZinc passes to a FlatZinc solver.
@@ -202,6 +202,22 @@ fn print_statistics(
 ///
 /// An error writing to `out`.
 pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result<Status> {
+    run_observed(fzn, options, out, &mut crate::NoObserver)
+}
+
+/// [`run`], with `observer` watching the search: a [`Trace`](crate::teach::trace::Trace), a
+/// [`SearchTree`](crate::teach::tree::SearchTree), or any [`SearchObserver`] (pass `&mut` to
+/// read it after the run).
+///
+/// # Errors
+///
+/// An error writing to `out`.
+pub fn run_observed<O: SearchObserver>(
+    fzn: &FznModel,
+    options: &Options,
+    out: &mut dyn Write,
+    observer: O,
+) -> io::Result<Status> {
     let start = Instant::now();
     let mut choice = vec![ValueChoice::Min; fzn.model.num_variables()];
     let groups = if options.free {
@@ -216,7 +232,7 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
             }
         }
     }
-    let mut solver: Solver<'_, Box<dyn VariableOrder>, AnnotatedValues> = fzn
+    let mut solver: Solver<'_, Box<dyn VariableOrder>, AnnotatedValues, O> = fzn
         .model
         .solver()
         .with_variable_order(if options.free {
@@ -227,7 +243,8 @@ pub fn run(fzn: &FznModel, options: &Options, out: &mut dyn Write) -> io::Result
         .with_value_order(AnnotatedValues {
             choice,
             random: SplitMix64::new(options.seed),
-        });
+        })
+        .with_observer(observer);
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);
     }

@@ -475,6 +475,14 @@ impl Model {
         })
     }
 
+    /// Gives `var` the name `name` (the FlatZinc reader names the elements of an output array
+    /// after it).
+    pub(crate) fn set_name(&mut self, var: VarId, name: String) {
+        if let Some(slot) = self.names.get_mut(var.index()) {
+            *slot = Some(name.into_boxed_str());
+        }
+    }
+
     pub(crate) fn initial_domains(&self) -> &[Domain] {
         &self.domains
     }

@@ -402,3 +402,79 @@ fn arithmetic_at_the_ends_of_i32_is_solved_within_its_time_limit() {
         }
     }
 }
+
+/// A FlatZinc model watched as the built-in puzzles are: `--trace` and `--tree` speak of the
+/// model's own names (an output array's elements as `q[1]`, `x[2,1]`, its constraints by
+/// builtin and line), and the tree's file is checked before the model is read.
+#[test]
+fn a_flatzinc_search_can_be_traced_and_drawn_in_the_models_names() {
+    let text = "var 1..2: X_INTRODUCED_0_;\nvar 1..2: X_INTRODUCED_1_;\n\
+                var 1..2: X_INTRODUCED_2_;\nvar 1..2: X_INTRODUCED_3_;\n\
+                array [1..4] of var int: x :: output_array([1..2, 1..2]) = \
+                [X_INTRODUCED_0_, X_INTRODUCED_1_, X_INTRODUCED_2_, X_INTRODUCED_3_];\n\
+                constraint int_ne(X_INTRODUCED_0_, X_INTRODUCED_1_);\n\
+                constraint int_ne(X_INTRODUCED_2_, X_INTRODUCED_3_);\n\
+                constraint int_ne(X_INTRODUCED_0_, X_INTRODUCED_2_);\n\
+                solve satisfy;\n";
+    let items = flatzinc::parse(text).unwrap();
+    let built = flatzinc::build(&items).unwrap();
+    let names: Vec<String> = built
+        .model
+        .variables()
+        .map(|v| built.model.var_name(v).into_owned())
+        .collect();
+    assert_eq!(names, ["x[1,1]", "x[1,2]", "x[2,1]", "x[2,2]"]);
+    let labels: Vec<&str> = built
+        .model
+        .constraints()
+        .map(|(c, _)| built.model.constraint_name(c))
+        .collect();
+    assert_eq!(labels[0], "int_ne (line 6)");
+
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fzn-watch");
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("grid.fzn");
+    std::fs::write(&model, text).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cspkit"))
+            .arg("fzn")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let traced = run(&[model.to_str().unwrap(), "--trace"]);
+    assert!(traced.status.success());
+    let out = String::from_utf8(traced.stdout).unwrap();
+    assert!(out.starts_with("x[1,1] = 1\n"), "{out}");
+    assert!(
+        out.contains("x[1,2] = 2 (only value left, int_ne (line 6))"),
+        "{out}"
+    );
+    assert!(
+        out.contains("x = array2d(1..2, 1..2, [1, 2, 2, 1]);\n----------\n"),
+        "{out}"
+    );
+    assert!(!out.contains("X_INTRODUCED"), "{out}");
+
+    let page = dir.join("grid.html");
+    let drawn = run(&[model.to_str().unwrap(), "--tree", page.to_str().unwrap()]);
+    assert!(drawn.status.success());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"names\":[\"x[1,1]\",\"x[1,2]\",\"x[2,1]\",\"x[2,2]\"]"));
+    let dot = dir.join("grid.dot");
+    assert!(
+        run(&[model.to_str().unwrap(), "--tree", dot.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(
+        std::fs::read_to_string(&dot)
+            .unwrap()
+            .contains("x[1,1] = 1")
+    );
+
+    // A tree file of no known format is refused before the model is read.
+    let refused = run(&["no-such-model.fzn", "--tree", "t.png"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("must end in .dot, .svg or .html"));
+}

@@ -7,7 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use cspkit::flatzinc::{self, Options, Status};
+use cspkit::flatzinc::{self, FznModel, Options, Status};
+use cspkit::teach::html::{self, Board};
+use cspkit::teach::trace::Trace;
+use cspkit::teach::tree::SearchTree;
+use cspkit::teach::{dot, svg};
 
 /// Exit codes, as `cspkit`'s.
 const SOLVED: u8 = 0;
@@ -30,6 +34,14 @@ Options (MiniZinc's standard flags):
   -f            free search: ignore the search annotations
   -r SEED       seed of indomain_random
   -p N          threads (accepted; the search runs on one)
+
+Watching the search (cspkit fzn only; names are the model's: an output array's elements are
+q[1], q[2], ... and x[1,1], ...):
+  --trace              one line per event, interleaved with the output
+  --trace-domains      the trace, with the domains after each propagation
+  --trace-limit N      the most trace lines [default: 10000]
+  --tree FILE          the search tree: FILE.dot, FILE.svg or FILE.html (a page to step through)
+  --tree-limit N       the most tree nodes recorded [default: 5000]
   --install-msc [DIR]
                 write the solver configuration cspkit.msc and cspkit's MiniZinc library
                 into DIR (default: ~/.minizinc/solvers), for `minizinc --solver cspkit`
@@ -49,8 +61,56 @@ pub fn main(args: &[String]) -> u8 {
     }
 }
 
+/// What `cspkit fzn` shows of the search besides its answer.
+#[derive(Debug)]
+struct Watch {
+    trace: bool,
+    domains: bool,
+    trace_limit: usize,
+    tree: Option<PathBuf>,
+    tree_limit: usize,
+}
+
+impl Default for Watch {
+    fn default() -> Self {
+        Watch {
+            trace: false,
+            domains: false,
+            trace_limit: 10_000,
+            tree: None,
+            tree_limit: 5000,
+        }
+    }
+}
+
+/// The format of a `--tree` file, from its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TreeFormat {
+    Dot,
+    Svg,
+    Html,
+}
+
+fn tree_format(path: &Path) -> Result<TreeFormat, String> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("dot" | "gv") => Ok(TreeFormat::Dot),
+        Some("svg") => Ok(TreeFormat::Svg),
+        Some("html" | "htm") => Ok(TreeFormat::Html),
+        _ => Err(format!(
+            "--tree {}: the file must end in .dot, .svg or .html (the format to write)",
+            path.display()
+        )),
+    }
+}
+
 fn run(args: &[String]) -> Result<u8, String> {
     let mut options = Options::default();
+    let mut watch = Watch::default();
     let mut file: Option<&str> = None;
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| -> Result<u64, String> {
@@ -75,6 +135,22 @@ fn run(args: &[String]) -> Result<u8, String> {
             "-p" | "--parallel" => {
                 number(arg, args.next())?;
             }
+            "--trace" => watch.trace = true,
+            "--trace-domains" => {
+                watch.trace = true;
+                watch.domains = true;
+            }
+            "--trace-limit" => {
+                watch.trace_limit =
+                    usize::try_from(number(arg, args.next())?).unwrap_or(usize::MAX);
+            }
+            "--tree" => {
+                let path = args.next().ok_or("--tree needs a file")?;
+                watch.tree = Some(PathBuf::from(path));
+            }
+            "--tree-limit" => {
+                watch.tree_limit = usize::try_from(number(arg, args.next())?).unwrap_or(usize::MAX);
+            }
             "-h" | "--help" => {
                 println!("{HELP}");
                 println!(
@@ -98,26 +174,88 @@ fn run(args: &[String]) -> Result<u8, String> {
         }
     }
     let file = file.ok_or("no model file given (see cspkit fzn --help)")?;
+    // The tree's file is checked and created before the model is read and solved.
+    let tree_file = match watch.tree.as_deref() {
+        Some(path) => {
+            let format = tree_format(path)?;
+            let created = std::fs::File::create(path)
+                .map_err(|e| format!("cannot write the tree to {}: {e}", path.display()))?;
+            Some((format, created))
+        }
+        None => None,
+    };
     let text = read_model(file)?;
     // The text, then the items, are let go as soon as read: a model's data can be large.
     let items = flatzinc::parse(&text).map_err(|e| format!("{file}: {e}"))?;
     drop(text);
     let model = flatzinc::build(&items).map_err(|e| format!("{file}: {e}"))?;
     drop(items);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let status = match flatzinc::run(&model, &options, &mut out) {
+    let status = if watch.trace || tree_file.is_some() {
+        watched(&model, &options, &watch, tree_file, file)?
+    } else {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        let status = flatzinc::run(&model, &options, &mut out);
+        let _ = out.flush();
+        status
+    };
+    let status = match status {
         Ok(status) => status,
         // A closed standard output (a pipe to `head`) is no reason to fail loudly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(SOLVED),
         Err(e) => return Err(format!("cannot write the output: {e}")),
     };
-    let _ = out.flush();
     Ok(match status {
         Status::Solutions | Status::Complete => SOLVED,
         Status::Unsatisfiable => NO_SOLUTION,
         Status::Unknown => STOPPED,
     })
+}
+
+/// Solves the model with the trace and the tree asked for watching; writes the tree at the end.
+/// The trace and the answer share standard output, unbuffered, so that they come in order.
+fn watched(
+    model: &FznModel,
+    options: &Options,
+    watch: &Watch,
+    tree_file: Option<(TreeFormat, std::fs::File)>,
+    file: &str,
+) -> Result<std::io::Result<Status>, String> {
+    let trace = watch.trace.then(|| {
+        Trace::new(&model.model, std::io::stdout())
+            .with_domains(watch.domains)
+            .with_limit(watch.trace_limit)
+    });
+    let tree = tree_file.as_ref().map(|(format, _)| {
+        SearchTree::new(&model.model)
+            .with_limit(watch.tree_limit)
+            .with_domains(*format == TreeFormat::Html)
+    });
+    let mut observers = (trace, tree);
+    let status = flatzinc::run_observed(model, options, &mut std::io::stdout(), &mut observers);
+    let (trace, tree) = observers;
+    if let Some(mut trace) = trace {
+        let _ = trace.finish();
+    }
+    if let (Some(tree), Some((format, mut out))) = (tree, tree_file) {
+        let held = tree.nodes().len() as u64;
+        let title = if tree.cut() > 0 {
+            format!(
+                "cspkit fzn {file}: the search tree (the first {held} of {} tree nodes)",
+                held + tree.cut()
+            )
+        } else {
+            format!("cspkit fzn {file}: the search tree ({held} tree nodes)")
+        };
+        let text = match format {
+            TreeFormat::Dot => dot::render(&tree),
+            TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
+            TreeFormat::Html => html::render(&tree, &Board::Table, &title),
+        };
+        out.write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write the tree: {e}"))?;
+    }
+    Ok(status)
 }
 
 /// The largest FlatZinc file read: larger ones (or endless input, `/dev/zero`) are refused
