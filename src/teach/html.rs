@@ -63,6 +63,21 @@ pub enum Board {
     },
     /// Any model: a table of the variables and their domains.
     Table,
+    /// A model's own arrays (FlatZinc's output arrays): each drawn as a row of cells (one
+    /// index set) or a grid (two; more are drawn as rows of the last), a fixed cell with its
+    /// value and an open one with its candidates.
+    Arrays(Vec<BoardArray>),
+}
+
+/// One array of a [`Board::Arrays`].
+#[derive(Debug, Clone)]
+pub struct BoardArray {
+    /// The array's name.
+    pub name: String,
+    /// Cells per row (the length of the last index set).
+    pub columns: usize,
+    /// The cells, row by row; `None` for a constant.
+    pub cells: Vec<Option<VarId>>,
 }
 
 /// One search of a comparison page ([`render_comparison`]).
@@ -308,6 +323,25 @@ fn json_panel(panel: &Panel<'_>) -> String {
                 .join(",")
         ),
         Board::Table => "{\"kind\":\"table\"}".to_owned(),
+        Board::Arrays(arrays) => {
+            let list: Vec<String> = arrays
+                .iter()
+                .map(|a| {
+                    let cells: Vec<String> = a
+                        .cells
+                        .iter()
+                        .map(|c| c.map_or(-1, |v| v.index() as i64).to_string())
+                        .collect();
+                    format!(
+                        "{{\"name\":{},\"columns\":{},\"cells\":[{}]}}",
+                        json_string(&a.name),
+                        a.columns.max(1),
+                        cells.join(",")
+                    )
+                })
+                .collect();
+            format!("{{\"kind\":\"arrays\",\"arrays\":[{}]}}", list.join(","))
+        }
     };
     let overview = tree.overview();
     let columns: Vec<String> = overview

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use cspkit::flatzinc::{self, FznModel, Options, Status};
-use cspkit::teach::html::{self, Board};
+use cspkit::flatzinc::{self, FznModel, Options, OutputItem, OutputValue, Status};
+use cspkit::teach::html::{self, Board, BoardArray};
 use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
 use cspkit::teach::{dot, svg};
@@ -250,12 +250,50 @@ fn watched(
         let text = match format {
             TreeFormat::Dot => dot::render(&tree),
             TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
-            TreeFormat::Html => html::render(&tree, &Board::Table, &title),
+            TreeFormat::Html => html::render(&tree, &board_of(model), &title),
         };
         out.write_all(text.as_bytes())
             .map_err(|e| format!("cannot write the tree: {e}"))?;
     }
     Ok(status)
+}
+
+/// The page's board for a FlatZinc model: its output arrays (a row for one index set, a grid
+/// for two or more, rows of the last) and its output variables, one cell each; the table of
+/// all variables if it outputs none.
+fn board_of(model: &FznModel) -> Board {
+    let cell = |value: &OutputValue| match *value {
+        OutputValue::Var(var, _) => Some(var),
+        _ => None,
+    };
+    let arrays: Vec<BoardArray> = model
+        .output
+        .iter()
+        .map(|item| match item {
+            OutputItem::Scalar { name, value } => BoardArray {
+                name: name.clone(),
+                columns: 1,
+                cells: vec![cell(value)],
+            },
+            OutputItem::Array {
+                name,
+                ranges,
+                values,
+            } => BoardArray {
+                name: name.clone(),
+                columns: ranges.last().map_or(1, |&(low, high)| {
+                    usize::try_from(high - low + 1).unwrap_or(1)
+                }),
+                cells: values.iter().map(cell).collect(),
+            },
+        })
+        .filter(|a| a.cells.iter().any(Option::is_some))
+        .collect();
+    if arrays.is_empty() {
+        Board::Table
+    } else {
+        Board::Arrays(arrays)
+    }
 }
 
 /// The largest FlatZinc file read: larger ones (or endless input, `/dev/zero`) are refused

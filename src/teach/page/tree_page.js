@@ -205,6 +205,25 @@ function drawBoard(P, box, doms, m) {
       t.appendChild(tr);
     }
     box.appendChild(t);
+  } else if (b.kind === 'arrays') {
+    for (const a of b.arrays) {
+      box.appendChild(el('p', { class: 'array-name' }, a.name));
+      const t = el('table', { class: 'board' });
+      for (let r = 0; r * a.columns < a.cells.length; r++) {
+        const tr = el('tr');
+        for (let c = 0; c < a.columns && r * a.columns + c < a.cells.length; c++) {
+          const x = a.cells[r * a.columns + c];
+          if (x < 0) { tr.appendChild(el('td', { class: 'value' }, '·')); continue; }
+          const d = doms[x];
+          const fixed = d.v && d.v.length === 1;
+          const td = el('td', { class: (fixed ? 'value' : 'candidates') + cellClass(m, x),
+            'data-var': x, title: P.D.names[x] }, fixed ? String(d.v[0]) : d.v ? d.v.join(' ') : d.t);
+          tr.appendChild(td);
+        }
+        t.appendChild(tr);
+      }
+      box.appendChild(t);
+    }
   } else if (b.kind === 'queens') {
     const n = b.rows.length;
     const t = el('table', { class: 'board' });
