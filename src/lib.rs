@@ -249,6 +249,7 @@ pub use ids::{ConstraintId, VarId};
 pub use kernel::{IntView, ModelView};
 pub use model::{BoolVar, LinearExpr, Model, Solution};
 pub use search::limits::Limit;
+pub use search::min_conflicts::{LocalOutcome, LocalSearchStats, MinConflicts, MinConflictsStep};
 pub use search::observer::{
     BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
 };

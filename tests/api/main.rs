@@ -13,6 +13,7 @@ mod globals_in_models;
 mod guide;
 mod incremental;
 mod limits;
+mod local_search;
 mod linear;
 mod modelling;
 mod names;
