@@ -168,6 +168,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Local search
+//!
+//! [`MinConflicts`] is AIMA's MIN-CONFLICTS: a complete assignment repaired one variable in
+//! conflict at a time, seeded and reproducible. It is incomplete: [`LocalOutcome::NotFound`]
+//! never means that there is no solution. `docs/strategies.md` measures it on N-Queens up to
+//! 200 000 queens.
+//!
 //! # Parallel search
 //!
 //! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and

@@ -139,6 +139,7 @@ pub struct LocalSearchStats {
 /// match search.run() {
 ///     LocalOutcome::Solved(solution) => assert!(queens.model().is_solution(solution.values())),
 ///     LocalOutcome::NotFound { steps } => println!("no solution found in {steps} steps"),
+///     _ => unreachable!("a new kind of outcome"),
 /// }
 /// println!("{} steps", search.stats().steps);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
