@@ -168,6 +168,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Local search
+//!
+//! [`MinConflicts`] is AIMA's MIN-CONFLICTS: a complete assignment repaired one variable in
+//! conflict at a time, seeded and reproducible. It is incomplete: [`LocalOutcome::NotFound`]
+//! never means that there is no solution. `docs/strategies.md` measures it on N-Queens up to
+//! 200 000 queens.
+//!
 //! # Parallel search
 //!
 //! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and
@@ -249,6 +256,7 @@ pub use ids::{ConstraintId, VarId};
 pub use kernel::{IntView, ModelView};
 pub use model::{BoolVar, LinearExpr, Model, Solution};
 pub use search::limits::Limit;
+pub use search::min_conflicts::{LocalOutcome, LocalSearchStats, MinConflicts, MinConflictsStep};
 pub use search::observer::{
     BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
 };

@@ -84,6 +84,17 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         Ok(())
     }
 
+    /// If the constraint says exactly that these views take pairwise distinct values, the
+    /// views (in scope order); `None`, the default, otherwise.
+    ///
+    /// Only local search ([`MinConflicts`](crate::MinConflicts)) asks: it then counts the
+    /// constraint's violations per value in constant time, instead of calling
+    /// [`check`](Constraint::check). `None` is always correct; an answer must agree with
+    /// `check`.
+    fn distinct_views(&self) -> Option<Vec<crate::IntView>> {
+        None
+    }
+
     /// A short name for messages and traces; the type's name by default.
     fn name(&self) -> &str {
         let full = std::any::type_name::<Self>();
@@ -113,6 +124,9 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn prepare(&mut self, model: &ModelView<'_>) -> Result<(), ModelError> {
         (**self).prepare(model)
+    }
+    fn distinct_views(&self) -> Option<Vec<crate::IntView>> {
+        (**self).distinct_views()
     }
     fn name(&self) -> &str {
         (**self).name()

@@ -16,6 +16,14 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// The solution with these values, one per variable of `model` in declaration order.
+    pub(crate) fn from_values(model: &Model, values: Vec<i32>) -> Solution {
+        Solution {
+            model: model.id(),
+            values: values.into_boxed_slice(),
+        }
+    }
+
     /// The solution held by `domains`, all fixed.
     pub(crate) fn from_domains(model: &Model, domains: &[Domain]) -> Solution {
         Solution {

@@ -14,6 +14,7 @@
 
 mod engine;
 pub(crate) mod limits;
+pub(crate) mod min_conflicts;
 pub(crate) mod observer;
 pub(crate) mod optimize;
 pub(crate) mod ordering;

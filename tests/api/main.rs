@@ -14,6 +14,7 @@ mod guide;
 mod incremental;
 mod limits;
 mod linear;
+mod local_search;
 mod modelling;
 mod names;
 mod observer;

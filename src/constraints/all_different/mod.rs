@@ -244,6 +244,10 @@ impl Constraint for AllDifferent {
         &self.scope
     }
 
+    fn distinct_views(&self) -> Option<Vec<IntView>> {
+        Some(self.views())
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         let mut keys: SmallVec<[i64; INLINE]> = values
             .iter()

@@ -1,0 +1,615 @@
+//! Local search: AIMA's MIN-CONFLICTS (Russell and Norvig, *Artificial Intelligence: A Modern
+//! Approach*, 3rd ed., section 6.4).
+//!
+//! Unlike the tree search of [`Solver`](crate::Solver), local search keeps one complete
+//! assignment and repairs it: at each step it picks a variable involved in a violated
+//! constraint, at random, and gives it the value with the fewest conflicts (ties broken at
+//! random). It never proves anything: a run that stops without a solution
+//! ([`LocalOutcome::NotFound`]) says nothing about whether the model has one. Every solution
+//! it reports has passed [`Model::is_solution`].
+//!
+//! # Conflicts
+//!
+//! The conflicts of a variable `x` at value `v` are counted over the constraints on `x`, the
+//! other variables keeping their values: an all-different (any constraint whose
+//! [`Constraint::distinct_views`](crate::Constraint::distinct_views) answers) counts one
+//! conflict for every other position of its scope with the same view value, as its
+//! decomposition into `≠` constraints would; any other constraint counts one conflict if its
+//! [`check`](crate::Constraint::check) fails. With N-Queens' three all-differents this is
+//! AIMA's count: the number of queens attacking the square.
+//!
+//! # Costs
+//!
+//! All-different constraints keep, for each view value, how many positions take it, so the
+//! conflicts of a value cost one look-up, and a move updates two counters. Other constraints
+//! are re-checked, at the cost of their `check`. A step scans the whole domain of the chosen
+//! variable. The variables in conflict are kept in a set, updated on each move, so choosing
+//! one does not scan the model. (An all-different whose view values span more than
+//! `DENSE_LIMIT` values, or whose scope repeats a variable, is re-checked like any other
+//! constraint.)
+//!
+//! # Initial assignment
+//!
+//! AIMA starts from a greedy assignment; so does this one. Variables are assigned in
+//! declaration order, each to a value with the fewest conflicts with the variables already
+//! assigned (constraints with unassigned variables are not counted). A domain of at most
+//! `SMALL` values is scanned in full, ties broken at random; a larger one is scanned from a
+//! random value up (wrapping around) until a value without conflicts, at most `SCAN` values,
+//! so that a large N-Queens does not cost `n` values per queen.
+//!
+//! # Limits of this version
+//!
+//! There are no restarts: a run caught on a plateau (8-Queens with some seeds) uses all its
+//! steps. Try another seed.
+
+use std::time::{Duration, Instant};
+
+use crate::model::{Model, Solution};
+use crate::search::random::nth;
+use crate::{Constraint, VarId};
+
+/// The largest span of view values for which an all-different keeps dense counters.
+const DENSE_LIMIT: i64 = 1 << 24;
+
+/// The largest domain that the initial assignment scans in full.
+const SMALL: usize = 64;
+
+/// How many values the initial assignment scans at most, for a larger domain.
+const SCAN: usize = 1 << 16;
+
+/// The answer of a [`MinConflicts`] run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LocalOutcome {
+    /// A solution, checked with [`Model::is_solution`].
+    Solved(Solution),
+    /// No solution was found in `steps` steps. This is not a proof that there is none: local
+    /// search is incomplete.
+    NotFound {
+        /// The steps taken.
+        steps: u64,
+    },
+}
+
+impl LocalOutcome {
+    /// Whether this is [`LocalOutcome::Solved`].
+    pub fn is_solved(&self) -> bool {
+        matches!(self, LocalOutcome::Solved(_))
+    }
+
+    /// The solution, if one was found.
+    pub fn solution(&self) -> Option<&Solution> {
+        match self {
+            LocalOutcome::Solved(solution) => Some(solution),
+            LocalOutcome::NotFound { .. } => None,
+        }
+    }
+}
+
+/// One step of [`MinConflicts`]: a variable in conflict, and the value it was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MinConflictsStep {
+    /// The step's number, from 1.
+    pub step: u64,
+    /// The variable chosen (at random among those in conflict).
+    pub variable: VarId,
+    /// Its value before the step.
+    pub old_value: i32,
+    /// Its value after the step (may equal `old_value` when no value does better).
+    pub new_value: i32,
+    /// Its conflicts at `old_value`.
+    pub conflicts_before: u32,
+    /// Its conflicts at `new_value`.
+    pub conflicts_after: u32,
+}
+
+/// What a [`MinConflicts`] run did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LocalSearchStats {
+    /// Steps taken (variables reassigned, including reassignments to the same value).
+    pub steps: u64,
+    /// Variables in conflict after the initial assignment.
+    pub initial_conflicted: u64,
+    /// Restarts from a new initial assignment (always 0: this implementation does not
+    /// restart).
+    pub restarts: u64,
+    /// Wall-clock time of the run, initial assignment included.
+    pub elapsed: Duration,
+}
+
+/// AIMA's MIN-CONFLICTS local search over any [`Model`].
+///
+/// From a greedy complete assignment, each step picks a variable in conflict at random and
+/// gives it a value with the fewest conflicts, ties broken at random. The conflicts of a
+/// variable are counted per constraint: for an all-different (any constraint whose
+/// [`distinct_views`](Constraint::distinct_views) answers), the other positions with the same
+/// view value, counted incrementally; for any other constraint, one if its
+/// [`check`](Constraint::check) fails. A step scans the chosen variable's whole domain. The
+/// search is incomplete: [`LocalOutcome::NotFound`] never means that there is no solution.
+/// There are no restarts.
+///
+/// ```
+/// use cspkit::models::queens::Queens;
+/// use cspkit::{LocalOutcome, MinConflicts};
+///
+/// let queens = Queens::new(1000)?;
+/// let mut search = MinConflicts::new(queens.model()).with_seed(7).with_max_steps(10_000);
+/// match search.run() {
+///     LocalOutcome::Solved(solution) => assert!(queens.model().is_solution(solution.values())),
+///     LocalOutcome::NotFound { steps } => println!("no solution found in {steps} steps"),
+///     _ => unreachable!("a new kind of outcome"),
+/// }
+/// println!("{} steps", search.stats().steps);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct MinConflicts<'m> {
+    model: &'m Model,
+    seed: u64,
+    max_steps: u64,
+    stats: LocalSearchStats,
+}
+
+impl<'m> MinConflicts<'m> {
+    /// A search of `model` with seed 0 and at most 100 000 steps.
+    pub fn new(model: &'m Model) -> Self {
+        MinConflicts {
+            model,
+            seed: 0,
+            max_steps: 100_000,
+            stats: LocalSearchStats::default(),
+        }
+    }
+
+    /// The seed of the random choices: the same seed gives the same run.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// The most steps to take before giving up with [`LocalOutcome::NotFound`].
+    pub fn with_max_steps(mut self, max_steps: u64) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// The statistics of the last run.
+    pub fn stats(&self) -> LocalSearchStats {
+        self.stats
+    }
+
+    /// Runs the search from a fresh initial assignment.
+    pub fn run(&mut self) -> LocalOutcome {
+        self.run_with(|_| {})
+    }
+
+    /// Runs the search, calling `on_step` after every step.
+    pub fn run_with(&mut self, mut on_step: impl FnMut(&MinConflictsStep)) -> LocalOutcome {
+        let start = Instant::now();
+        let mut state = State::new(self.model, self.seed);
+        state.initial_assignment();
+        self.stats = LocalSearchStats {
+            initial_conflicted: state.collect_conflicted(),
+            ..LocalSearchStats::default()
+        };
+        let mut steps = 0;
+        let outcome = loop {
+            let Some(var) = state.pick_conflicted() else {
+                // No variable that can change is in conflict: a solution, unless the
+                // violations are among variables with one value, which no step can repair.
+                break if self.model.is_solution(&state.values) {
+                    LocalOutcome::Solved(Solution::from_values(self.model, state.values))
+                } else {
+                    LocalOutcome::NotFound { steps }
+                };
+            };
+            if steps == self.max_steps {
+                break LocalOutcome::NotFound { steps };
+            }
+            steps += 1;
+            let old_value = state.values[var];
+            let conflicts_before = state.conflicts(var, old_value);
+            let (new_value, conflicts_after) = state.min_conflicts_value(var);
+            state.assign(var, new_value);
+            self.stats.steps = steps;
+            on_step(&MinConflictsStep {
+                step: steps,
+                variable: state.var_ids[var],
+                old_value,
+                new_value,
+                conflicts_before,
+                conflicts_after,
+            });
+        };
+        self.stats.elapsed = start.elapsed();
+        outcome
+    }
+}
+
+/// A seeded stream of SplitMix64 numbers.
+struct Random {
+    seed: u64,
+    index: u64,
+}
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.index += 1;
+        nth(self.seed, self.index - 1)
+    }
+
+    /// A number in `0..bound` (`bound > 0`), by Lemire's multiply-shift.
+    fn below(&mut self, bound: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u64
+    }
+}
+
+/// How one constraint counts conflicts.
+enum Counter<'m> {
+    /// Pairwise distinct view values `factor·x + constant`: dense counts per view value.
+    Distinct(Distinct),
+    /// Any other constraint: its `check` on the current values.
+    Checked(&'m dyn Constraint),
+}
+
+struct Distinct {
+    vars: Vec<usize>,
+    factors: Vec<i64>,
+    constants: Vec<i64>,
+    base: i64,
+    /// How many positions take each view value (index `key - base`).
+    count: Vec<u32>,
+    /// The exclusive or of the positions taking each view value: when one position does, it.
+    xor: Vec<u32>,
+}
+
+impl Distinct {
+    fn new(constraint: &dyn Constraint, model: &Model) -> Option<Distinct> {
+        let views = constraint.distinct_views()?;
+        let mut vars: Vec<usize> = views.iter().map(|v| v.var().index()).collect();
+        let mut sorted = vars.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != vars.len() || views.iter().any(|v| v.factor() == 0) {
+            return None;
+        }
+        let (mut low, mut high) = (i64::MAX, i64::MIN);
+        for view in &views {
+            let domain = model.domain(view.var());
+            for value in [domain.min()?, domain.max()?] {
+                let key = view.apply(value);
+                low = low.min(key);
+                high = high.max(key);
+            }
+        }
+        if high - low >= DENSE_LIMIT {
+            return None;
+        }
+        let span = usize::try_from(high - low + 1).ok()?;
+        let factors = views.iter().map(|v| v.factor()).collect();
+        let constants = views.iter().map(|v| v.constant()).collect();
+        vars.shrink_to_fit();
+        Some(Distinct {
+            vars,
+            factors,
+            constants,
+            base: low,
+            count: vec![0; span],
+            xor: vec![0; span],
+        })
+    }
+
+    #[inline]
+    fn slot(&self, position: usize, value: i32) -> usize {
+        (self.factors[position] * i64::from(value) + self.constants[position] - self.base) as usize
+    }
+}
+
+/// The state of one run.
+struct State<'m> {
+    model: &'m Model,
+    var_ids: Vec<VarId>,
+    values: Vec<i32>,
+    assigned: Vec<bool>,
+    counters: Vec<Counter<'m>>,
+    /// The (counter, position) pairs of each variable, as a compressed sparse row.
+    occurrence_start: Vec<usize>,
+    occurrences: Vec<(u32, u32)>,
+    /// A superset of the variables in conflict that have more than one value.
+    candidates: Vec<u32>,
+    is_candidate: Vec<bool>,
+    random: Random,
+    buffer: Vec<i32>,
+    /// The conflicts of each value of the variable being moved (from its smallest value).
+    per_value: Vec<u32>,
+}
+
+impl<'m> State<'m> {
+    fn new(model: &'m Model, seed: u64) -> Self {
+        let var_ids: Vec<VarId> = model.variables().collect();
+        let n = var_ids.len();
+        let mut counters = Vec::with_capacity(model.num_constraints());
+        let mut per_var: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for (_, constraint) in model.constraints() {
+            let index = counters.len() as u32;
+            let counter = match Distinct::new(constraint, model) {
+                Some(distinct) => Counter::Distinct(distinct),
+                None => Counter::Checked(constraint),
+            };
+            let mut scope: Vec<usize> = constraint.scope().iter().map(|v| v.index()).collect();
+            if let Counter::Distinct(distinct) = &counter {
+                scope.clone_from(&distinct.vars);
+            } else {
+                scope.sort_unstable();
+                scope.dedup();
+            }
+            for (position, var) in scope.into_iter().enumerate() {
+                per_var[var].push((index, position as u32));
+            }
+            counters.push(counter);
+        }
+        let mut occurrence_start = Vec::with_capacity(n + 1);
+        let mut occurrences = Vec::new();
+        for list in per_var {
+            occurrence_start.push(occurrences.len());
+            occurrences.extend(list);
+        }
+        occurrence_start.push(occurrences.len());
+        State {
+            model,
+            values: var_ids
+                .iter()
+                .map(|&v| model.domain(v).min().unwrap_or(0))
+                .collect(),
+            assigned: vec![false; n],
+            is_candidate: vec![false; n],
+            var_ids,
+            counters,
+            occurrence_start,
+            occurrences,
+            candidates: Vec::new(),
+            random: Random { seed, index: 0 },
+            buffer: Vec::new(),
+            per_value: Vec::new(),
+        }
+    }
+
+    /// The conflicts of `var` at `value`, the others keeping their values (unassigned
+    /// variables do not count).
+    fn conflicts(&mut self, var: usize, value: i32) -> u32 {
+        let mut total = 0;
+        for k in self.occurrence_start[var]..self.occurrence_start[var + 1] {
+            let (counter, position) = self.occurrences[k];
+            total += self.conflicts_in(counter as usize, position as usize, var, value);
+        }
+        total
+    }
+
+    /// The conflicts of `var` (at `position` of counter `counter`) at `value` in that
+    /// constraint alone.
+    fn conflicts_in(&mut self, counter: usize, position: usize, var: usize, value: i32) -> u32 {
+        match &self.counters[counter] {
+            Counter::Distinct(d) => {
+                let here = d.count[d.slot(position, value)];
+                let own = self.assigned[var] && self.values[var] == value;
+                here - u32::from(own)
+            }
+            Counter::Checked(constraint) => {
+                let scope = constraint.scope();
+                if scope
+                    .iter()
+                    .any(|u| u.index() != var && !self.assigned[u.index()])
+                {
+                    return 0;
+                }
+                self.buffer.clear();
+                self.buffer.extend(scope.iter().map(|u| {
+                    if u.index() == var {
+                        value
+                    } else {
+                        self.values[u.index()]
+                    }
+                }));
+                u32::from(!constraint.check(&self.buffer))
+            }
+        }
+    }
+
+    /// Gives `value` to `var`, updating the counters and adding to the candidates every
+    /// variable the move may have put in conflict.
+    fn assign(&mut self, var: usize, value: i32) {
+        let old = self.assigned[var].then_some(self.values[var]);
+        self.values[var] = value;
+        self.assigned[var] = true;
+        for k in self.occurrence_start[var]..self.occurrence_start[var + 1] {
+            let (counter, position) = self.occurrences[k];
+            let position = position as usize;
+            match &mut self.counters[counter as usize] {
+                Counter::Distinct(d) => {
+                    if let Some(old) = old {
+                        let slot = d.slot(position, old);
+                        d.count[slot] -= 1;
+                        d.xor[slot] ^= position as u32;
+                    }
+                    let slot = d.slot(position, value);
+                    if d.count[slot] == 1 {
+                        let other = d.vars[d.xor[slot] as usize];
+                        add_candidate(
+                            self.model,
+                            &self.var_ids,
+                            &mut self.candidates,
+                            &mut self.is_candidate,
+                            other,
+                        );
+                    }
+                    d.count[slot] += 1;
+                    d.xor[slot] ^= position as u32;
+                }
+                Counter::Checked(constraint) => {
+                    let scope = constraint.scope();
+                    if scope.iter().all(|u| self.assigned[u.index()]) {
+                        self.buffer.clear();
+                        self.buffer
+                            .extend(scope.iter().map(|u| self.values[u.index()]));
+                        if !constraint.check(&self.buffer) {
+                            for u in scope {
+                                add_candidate(
+                                    self.model,
+                                    &self.var_ids,
+                                    &mut self.candidates,
+                                    &mut self.is_candidate,
+                                    u.index(),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// AIMA's greedy start: each variable in turn gets a value with the fewest conflicts with
+    /// those before it.
+    fn initial_assignment(&mut self) {
+        for var in 0..self.values.len() {
+            let domain = self.model.domain(self.var_ids[var]);
+            let value = if domain.size() <= SMALL {
+                let values: Vec<i32> = domain.iter().collect();
+                self.best_of(var, values.into_iter(), false).0
+            } else {
+                // From a random value up, wrapping around, at most SCAN values.
+                let (low, high) = (domain.min().unwrap_or(0), domain.max().unwrap_or(0));
+                let span = (i64::from(high) - i64::from(low) + 1) as u64;
+                let start = self.random.below(span);
+                let scanned = (0..span.min(SCAN as u64))
+                    .map(|i| (i64::from(low) + ((start + i) % span) as i64) as i32)
+                    .filter(|&value| domain.contains(value));
+                self.best_of(var, scanned, true).0
+            };
+            self.assign(var, value);
+        }
+    }
+
+    /// The value of `values` with the fewest conflicts for `var`, ties broken at random, and
+    /// its conflicts; with `stop_at_zero`, the first value without conflicts.
+    fn best_of(
+        &mut self,
+        var: usize,
+        values: impl Iterator<Item = i32>,
+        stop_at_zero: bool,
+    ) -> (i32, u32) {
+        let (mut best, mut best_conflicts, mut ties) = (self.values[var], u32::MAX, 0u64);
+        for value in values {
+            let c = self.conflicts(var, value);
+            if c < best_conflicts {
+                (best, best_conflicts, ties) = (value, c, 1);
+                if c == 0 && stop_at_zero {
+                    break;
+                }
+            } else if c == best_conflicts {
+                ties += 1;
+                if self.random.below(ties) == 0 {
+                    best = value;
+                }
+            }
+        }
+        (best, best_conflicts)
+    }
+
+    /// The value of `var`'s domain with the fewest conflicts, ties broken at random, and its
+    /// conflicts. The conflicts of all values are added up constraint by constraint into
+    /// `per_value`, so that an all-different with unit factors adds a slice of its counts.
+    fn min_conflicts_value(&mut self, var: usize) -> (i32, u32) {
+        let domain = self.model.domain(self.var_ids[var]);
+        let (Some(low), Some(high)) = (domain.min(), domain.max()) else {
+            return (self.values[var], 0);
+        };
+        let span = (i64::from(high) - i64::from(low) + 1) as usize;
+        let mut per_value = std::mem::take(&mut self.per_value);
+        per_value.clear();
+        per_value.resize(span, 0);
+        for k in self.occurrence_start[var]..self.occurrence_start[var + 1] {
+            let (counter, position) = self.occurrences[k];
+            let (counter, position) = (counter as usize, position as usize);
+            match &self.counters[counter] {
+                Counter::Distinct(d) if d.factors[position] == 1 => {
+                    let first = d.slot(position, low);
+                    for (total, &count) in per_value.iter_mut().zip(&d.count[first..first + span]) {
+                        *total += count;
+                    }
+                    // The variable does not conflict with itself.
+                    per_value[(self.values[var] - low) as usize] -= 1;
+                }
+                _ => {
+                    for value in domain.iter() {
+                        per_value[(value - low) as usize] +=
+                            self.conflicts_in(counter, position, var, value);
+                    }
+                }
+            }
+        }
+        let (mut best, mut best_conflicts, mut ties) = (self.values[var], u32::MAX, 0u64);
+        for value in domain.iter() {
+            let c = per_value[(value - low) as usize];
+            if c < best_conflicts {
+                (best, best_conflicts, ties) = (value, c, 1);
+            } else if c == best_conflicts {
+                ties += 1;
+                if self.random.below(ties) == 0 {
+                    best = value;
+                }
+            }
+        }
+        self.per_value = per_value;
+        (best, best_conflicts)
+    }
+
+    /// Makes the candidates every variable in conflict; returns how many there are.
+    fn collect_conflicted(&mut self) -> u64 {
+        let mut conflicted = 0;
+        for var in 0..self.values.len() {
+            if self.conflicts(var, self.values[var]) > 0 {
+                conflicted += 1;
+                add_candidate(
+                    self.model,
+                    &self.var_ids,
+                    &mut self.candidates,
+                    &mut self.is_candidate,
+                    var,
+                );
+            }
+        }
+        conflicted
+    }
+
+    /// A variable in conflict that can change, chosen uniformly at random, or `None` if there
+    /// is none. Candidates no longer in conflict are dropped on the way.
+    fn pick_conflicted(&mut self) -> Option<usize> {
+        while !self.candidates.is_empty() {
+            let i = self.random.below(self.candidates.len() as u64) as usize;
+            let var = self.candidates[i] as usize;
+            if self.conflicts(var, self.values[var]) > 0 {
+                return Some(var);
+            }
+            self.candidates.swap_remove(i);
+            self.is_candidate[var] = false;
+        }
+        None
+    }
+}
+
+/// Adds `var` to the candidates, unless it is one already or has a single value.
+fn add_candidate(
+    model: &Model,
+    var_ids: &[VarId],
+    candidates: &mut Vec<u32>,
+    is_candidate: &mut [bool],
+    var: usize,
+) {
+    if !is_candidate[var] && model.domain(var_ids[var]).size() > 1 {
+        is_candidate[var] = true;
+        candidates.push(var as u32);
+    }
+}
