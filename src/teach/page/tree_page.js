@@ -346,9 +346,12 @@ function draw(P) {
     ctx.moveTo(x, y + r); ctx.lineTo(x + half, y + down); ctx.lineTo(x - half, y + down); ctx.closePath();
     ctx.fillStyle = P.sols[v] ? '#cfe8cf' : P.opens[v] ? '#e4e4e4' : '#f3d0d0';
     ctx.fill(); ctx.strokeStyle = '#888'; ctx.stroke();
-    if (half > 30) {
-      ctx.fillStyle = '#222';
-      ctx.fillText(String(P.size[v] - 1), x, y + down * 0.8);
+    // Its counts, as Gist writes them: nodes hidden, failures, solutions.
+    if (half > 10) {
+      const counts = half > 55
+        ? (P.size[v] - 1) + ' · ' + P.fails[v] + '✗ · ' + P.sols[v] + '✓'
+        : String(P.size[v] - 1);
+      halo(ctx, counts, x, y + down + 4, '#222');
     }
   }
   // Branch labels when they fit: the value alone under a row named at the left, else all.
