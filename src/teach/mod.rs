@@ -20,3 +20,63 @@ pub mod svg;
 pub mod table;
 pub mod trace;
 pub mod tree;
+
+use std::path::{Path, PathBuf};
+
+use tree::SearchTree;
+
+/// The kinds of file a search tree is written to, told by the file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TreeFormat {
+    /// Graphviz text (`.dot`, `.gv`), by [`dot::render`].
+    Dot,
+    /// A picture (`.svg`), by [`svg::render`].
+    Svg,
+    /// A page to step through (`.html`, `.htm`), by [`html::render`]; it shows the domains at
+    /// each node if the tree recorded them.
+    Html,
+}
+
+/// A file name whose extension names no [`TreeFormat`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: the file must end in .dot, .svg or .html (the format to write)", .0.display())]
+pub struct UnknownTreeFormat(pub PathBuf);
+
+impl TreeFormat {
+    /// The format the extension of `path` asks for (in any case).
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownTreeFormat`] for any other extension, or none.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::teach::TreeFormat;
+    /// use std::path::Path;
+    ///
+    /// assert_eq!(TreeFormat::from_path(Path::new("t.HTML")), Ok(TreeFormat::Html));
+    /// assert!(TreeFormat::from_path(Path::new("t.png")).is_err());
+    /// ```
+    pub fn from_path(path: &Path) -> Result<TreeFormat, UnknownTreeFormat> {
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match extension.as_deref() {
+            Some("dot" | "gv") => Ok(TreeFormat::Dot),
+            Some("svg") => Ok(TreeFormat::Svg),
+            Some("html" | "htm") => Ok(TreeFormat::Html),
+            _ => Err(UnknownTreeFormat(path.to_path_buf())),
+        }
+    }
+
+    /// `tree` drawn in this format; the page draws `board` and has the title `title`.
+    pub fn render(self, tree: &SearchTree<'_>, board: &html::Board, title: &str) -> String {
+        match self {
+            TreeFormat::Dot => dot::render(tree),
+            TreeFormat::Svg => svg::render(tree, svg::DEFAULT_BUDGET),
+            TreeFormat::Html => html::render(tree, board, title),
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::num::NonZeroUsize;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use cspkit::models::sudoku::GridFormat;
-use cspkit::teach::table;
+use cspkit::teach::{TreeFormat, table};
 use cspkit::{
     Ascending, Branching, ConstraintId, Descending, DomWdeg, DomainOverDegree, InputOrder,
     LeastConstraining, MiddleOut, PropagationLevel, RandomValue, RestartPolicy, SearchView,
@@ -796,17 +796,6 @@ pub struct ShowArgs {
 /// The default of `--tree-limit`.
 pub const DEFAULT_TREE_LIMIT: u64 = 5000;
 
-/// The kinds of file `--tree` writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TreeFormat {
-    /// Graphviz.
-    Dot,
-    /// A picture.
-    Svg,
-    /// A page to step through.
-    Html,
-}
-
 /// The default of `--trace-limit`.
 pub const DEFAULT_TRACE_LIMIT: u64 = 1000;
 
@@ -819,19 +808,7 @@ impl ShowArgs {
     /// The format of the `--tree` file, from its extension.
     pub fn tree_format(&self) -> Option<Result<TreeFormat, String>> {
         let path = self.tree.as_ref()?;
-        let extension = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase);
-        Some(match extension.as_deref() {
-            Some("dot" | "gv") => Ok(TreeFormat::Dot),
-            Some("svg") => Ok(TreeFormat::Svg),
-            Some("html" | "htm") => Ok(TreeFormat::Html),
-            _ => Err(format!(
-                "--tree {}: the file must end in .dot, .svg or .html (the format to write)",
-                path.display()
-            )),
-        })
+        Some(TreeFormat::from_path(path).map_err(|e| format!("--tree {e}")))
     }
 
     /// Why these options make no sense with the others, if they do not.

@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::io::{self, Write};
 
+use cspkit::teach::TreeFormat;
 use cspkit::teach::html::{self, Board, Panel};
 use cspkit::teach::table::{self, Row};
 use cspkit::teach::tree::SearchTree;
@@ -54,11 +55,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
     let mut page = match args.tree.as_deref() {
         None => None,
         Some(path) => {
-            let html = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-            if !html {
+            if TreeFormat::from_path(path) != Ok(TreeFormat::Html) {
                 return bad_input(format_args!(
                     "--tree {}: compare writes its trees as one page, a file ending in .html",
                     path.display()

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use cspkit::flatzinc::{self, FznModel, Options, OutputItem, OutputValue, Status};
-use cspkit::teach::html::{self, Board, BoardArray};
+use cspkit::teach::TreeFormat;
+use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
-use cspkit::teach::{dot, svg};
 
 /// Exit codes, as `cspkit`'s.
 const SOLVED: u8 = 0;
@@ -80,31 +80,6 @@ impl Default for Watch {
             tree: None,
             tree_limit: 5000,
         }
-    }
-}
-
-/// The format of a `--tree` file, from its extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TreeFormat {
-    Dot,
-    Svg,
-    Html,
-}
-
-fn tree_format(path: &Path) -> Result<TreeFormat, String> {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("dot" | "gv") => Ok(TreeFormat::Dot),
-        Some("svg") => Ok(TreeFormat::Svg),
-        Some("html" | "htm") => Ok(TreeFormat::Html),
-        _ => Err(format!(
-            "--tree {}: the file must end in .dot, .svg or .html (the format to write)",
-            path.display()
-        )),
     }
 }
 
@@ -177,7 +152,7 @@ fn run(args: &[String]) -> Result<u8, String> {
     // The tree's file is checked and created before the model is read and solved.
     let tree_file = match watch.tree.as_deref() {
         Some(path) => {
-            let format = tree_format(path)?;
+            let format = TreeFormat::from_path(path).map_err(|e| format!("--tree {e}"))?;
             let created = std::fs::File::create(path)
                 .map_err(|e| format!("cannot write the tree to {}: {e}", path.display()))?;
             Some((format, created))
@@ -247,11 +222,7 @@ fn watched(
         } else {
             format!("cspkit fzn {file}: the search tree ({held} tree nodes)")
         };
-        let text = match format {
-            TreeFormat::Dot => dot::render(&tree),
-            TreeFormat::Svg => svg::render(&tree, svg::DEFAULT_BUDGET),
-            TreeFormat::Html => html::render(&tree, &board_of(model), &title),
-        };
+        let text = format.render(&tree, &board_of(model), &title);
         out.write_all(text.as_bytes())
             .map_err(|e| format!("cannot write the tree: {e}"))?;
     }

@@ -29,17 +29,17 @@ use clap::Parser as _;
 use cspkit::models::colouring::Colouring;
 use cspkit::models::queens::Queens;
 use cspkit::models::sudoku::{Grid, GridFormat, MAX_INPUT_BYTES, ParseError, Sudoku};
-use cspkit::teach::html::{self, Board};
+use cspkit::teach::html::Board;
 use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
-use cspkit::teach::{dot, svg, table};
+use cspkit::teach::{TreeFormat, table};
 use cspkit::{
     Domain, Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
 };
 
 use args::{
     ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, ModeArgs, Propagation,
-    QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs, TableFormat, TreeFormat,
+    QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs, TableFormat,
 };
 
 /// Exit codes.
@@ -487,14 +487,7 @@ impl<'a> TreeFile<'a> {
     /// Draws `tree` in the file's format and writes it, saying on standard error if the tree
     /// was cut; a file that cannot be written is reported, and the exit code returned.
     pub(crate) fn write(mut self, tree: &SearchTree<'_>, board: &Board) -> Result<(), u8> {
-        let text = match self.format {
-            TreeFormat::Dot => dot::render(tree),
-            TreeFormat::Svg => svg::render(tree, svg::DEFAULT_BUDGET),
-            TreeFormat::Html => {
-                let title = tree_title(tree);
-                html::render(tree, board, &title)
-            }
-        };
+        let text = self.format.render(tree, board, &tree_title(tree));
         if let Err(error) = self.file.write_all(text.as_bytes()) {
             note!(
                 "cspkit: cannot write the tree to {}: {error}",
