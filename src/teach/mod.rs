@@ -23,8 +23,6 @@ pub mod tree;
 
 use std::path::{Path, PathBuf};
 
-use tree::SearchTree;
-
 /// The kinds of file a search tree is written to, told by the file's extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TreeFormat {
@@ -72,7 +70,7 @@ impl TreeFormat {
     }
 
     /// `tree` drawn in this format; the page draws `board` and has the title `title`.
-    pub fn render(self, tree: &SearchTree<'_>, board: &html::Board, title: &str) -> String {
+    pub fn render(self, tree: &tree::SearchTree<'_>, board: &html::Board, title: &str) -> String {
         match self {
             TreeFormat::Dot => dot::render(tree),
             TreeFormat::Svg => svg::render(tree, svg::DEFAULT_BUDGET),
