@@ -1193,6 +1193,106 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Where an item comes from in the MiniZinc model, as its `mzn_path` annotation says (MiniZinc
+/// writes it with `--keep-paths`): segments `file|line|column|line|column|kind|detail;`, from
+/// the outermost expression in; the kinds read here are calls (`ca`), operators (`bin`, `un`)
+/// and the bindings of comprehensions (`i=2`).
+#[derive(Debug, PartialEq)]
+struct Origin {
+    /// The file's name, without its folders.
+    file: String,
+    /// The line of the outermost expression.
+    line: u32,
+    /// The outermost call or operator: `all_different`, `'<'`.
+    what: String,
+    /// The innermost operator, if there is one besides `what`: `'+'` in `q[i] + i`.
+    op: Option<String>,
+    /// The comprehensions' bindings, outermost first: `i=2`.
+    bindings: Vec<String>,
+}
+
+impl Origin {
+    /// `all_different (queens.mzn:10)`, `'<' (futoshiki.mzn:17, i=2, j=3)`, `'+' in
+    /// all_different (queens.mzn:10, i=1)`.
+    fn constraint_label(&self) -> String {
+        let mut label = match &self.op {
+            Some(op) => format!("{op} in {}", self.what),
+            None => self.what.clone(),
+        };
+        label.push_str(&format!(" ({}:{}", self.file, self.line));
+        for binding in &self.bindings {
+            label.push_str(", ");
+            label.push_str(binding);
+        }
+        label.push(')');
+        label
+    }
+
+    /// `all_different@10[i=1]`: short, as a trace names a variable at each line.
+    fn var_name(&self) -> String {
+        if self.bindings.is_empty() {
+            format!("{}@{}", self.what, self.line)
+        } else {
+            format!("{}@{}[{}]", self.what, self.line, self.bindings.join(","))
+        }
+    }
+}
+
+/// The [`Origin`] in `annotations`, if they hold a `mzn_path` that reads as one.
+fn origin(annotations: &[(Expr, Pos)]) -> Option<Origin> {
+    let path = annotations
+        .iter()
+        .find_map(|(annotation, _)| match annotation {
+            Expr::Call(name, args) if name == "mzn_path" => match args.first() {
+                Some((Expr::Str(path), _)) => Some(path.as_str()),
+                _ => None,
+            },
+            _ => None,
+        })?;
+    let mut origin: Option<Origin> = None;
+    let mut bindings = Vec::new();
+    let mut op = None;
+    for segment in path.split(';').filter(|s| !s.is_empty()) {
+        let fields: Vec<&str> = segment.split('|').collect();
+        let (Some(file), Some(line), Some(kind)) = (fields.first(), fields.get(1), fields.get(5))
+        else {
+            continue;
+        };
+        let detail = fields.get(6).copied().unwrap_or("");
+        if matches!(*kind, "bin" | "un") && !detail.is_empty() && origin.is_some() {
+            op = Some(detail.to_owned());
+        }
+        let what = match *kind {
+            // A call's name may carry a prefix up to `@` (`\\4@all_different`); `forall` and
+            // `exists` only hold the expressions that say something.
+            "ca" => match detail.rsplit('@').next().unwrap_or(detail) {
+                "forall" | "exists" => continue,
+                name => name,
+            },
+            "bin" | "un" => detail,
+            binding if binding.contains('=') => {
+                bindings.push(binding.to_owned());
+                continue;
+            }
+            _ => continue,
+        };
+        if what.is_empty() || origin.is_some() {
+            continue;
+        }
+        origin = Some(Origin {
+            file: file.rsplit(['/', '\\']).next().unwrap_or(file).to_owned(),
+            line: line.parse().ok()?,
+            what: what.to_owned(),
+            op: None,
+            bindings: Vec::new(),
+        });
+    }
+    let mut origin = origin?;
+    origin.bindings = bindings;
+    origin.op = op;
+    Some(origin)
+}
+
 /// Names each variable of an output array that MiniZinc introduced (`X_INTRODUCED_17_`) after
 /// the array and its indices, as the model writes it: `q[3]`, `x[2,5]`. A variable in two
 /// arrays keeps the first name.
@@ -1246,17 +1346,44 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         search: Vec::new(),
         label: String::new(),
     };
+    // Readable names for the variables MiniZinc introduced: where the model's source says
+    // they come from (`mzn_path`), else the constraint that defines them (`defines_var`).
+    let mut introduced: Vec<(&str, Option<String>)> = Vec::new();
+    let mut defined_by: HashMap<&str, String> = HashMap::new();
     for item in items {
         match item {
-            Item::Decl { name, .. } => {
+            Item::Decl {
+                name, annotations, ..
+            } => {
                 builder.label = format!("the declaration of {name}");
+                if name.starts_with("X_INTRODUCED_") {
+                    introduced.push((name, origin(annotations).map(|o| o.var_name())));
+                }
                 match builder.declare(item) {
                     Err(error) if error.infeasible => builder.post_false(error.pos)?,
                     result => result?,
                 }
             }
-            Item::Constraint { name, args, pos } => {
-                builder.label = format!("{name} (line {})", pos.line);
+            Item::Constraint {
+                name,
+                args,
+                annotations,
+                pos,
+            } => {
+                builder.label = origin(annotations).map_or_else(
+                    || format!("{name} (line {})", pos.line),
+                    |origin| origin.constraint_label(),
+                );
+                for (annotation, _) in annotations {
+                    if let Expr::Call(a, defined) = annotation
+                        && a == "defines_var"
+                        && let Some((Expr::Ident(var), _)) = defined.first()
+                    {
+                        defined_by
+                            .entry(var.as_str())
+                            .or_insert_with(|| format!("{name}@{}", pos.line));
+                    }
+                }
                 match builder.constraint(name, args, *pos) {
                     Err(error) if error.infeasible => builder.post_false(*pos)?,
                     result => result?,
@@ -1289,6 +1416,14 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
     let goal = builder
         .goal
         .ok_or_else(|| FznError::at(Pos { line: 1, column: 1 }, "the model has no solve item"))?;
+    for (name, from_source) in introduced {
+        if let (Some(Val::Var(var, _)), Some(label)) = (
+            builder.env.get(name),
+            from_source.or_else(|| defined_by.get(name).cloned()),
+        ) {
+            builder.model.set_name(*var, label);
+        }
+    }
     name_output_elements(&mut builder.model, &builder.output);
     Ok(FznModel {
         model: builder.model,

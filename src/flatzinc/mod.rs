@@ -38,7 +38,7 @@ pub use build::{
     FznModel, Goal, OutputItem, OutputValue, SUPPORTED, SearchGroup, ValueChoice, VarChoice, build,
 };
 pub use parse::{Expr, FznError, Item, Pos, Type, parse};
-pub use run::{Options, Status, run, run_observed};
+pub use run::{AnnotatedOrder, AnnotatedValues, Options, Status, run, run_observed, solve};
 
 /// cspkit's MiniZinc library: the file name and the text of each of its `.mzn` files.
 pub const MZNLIB: &[(&str, &str)] = &[

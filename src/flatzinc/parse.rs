@@ -136,6 +136,8 @@ pub enum Item {
         name: String,
         /// Its arguments.
         args: Vec<(Expr, Pos)>,
+        /// Its annotations (`defines_var(x)`, MiniZinc's `mzn_path("…")`).
+        annotations: Vec<(Expr, Pos)>,
         /// Where it starts.
         pos: Pos,
     },
@@ -596,9 +598,14 @@ impl Parser<'_> {
         let (name, _) = self.ident()?;
         self.expect('(')?;
         let args = self.list(')')?;
-        self.annotations()?;
+        let annotations = self.annotations()?;
         self.expect(';')?;
-        Ok(Item::Constraint { name, args, pos })
+        Ok(Item::Constraint {
+            name,
+            args,
+            annotations,
+            pos,
+        })
     }
 
     fn solve(&mut self) -> Result<Item, FznError> {
@@ -820,7 +827,9 @@ mod tests {
         ));
         assert!(matches!(&items[3], Item::Decl { ty: Type::IntSet(v), .. } if v == &[1, 3]));
         match &items[5] {
-            Item::Constraint { name, args, pos } => {
+            Item::Constraint {
+                name, args, pos, ..
+            } => {
                 assert_eq!(name, "int_lin_le");
                 assert_eq!(args.len(), 3);
                 assert_eq!(pos.line, 8);

@@ -1,7 +1,7 @@
 //! Solving a built FlatZinc model and printing in the FlatZinc output format.
 
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::conformance::SplitMix64;
 use crate::flatzinc::build::{
@@ -42,8 +42,9 @@ pub enum Status {
     Unknown,
 }
 
-/// The variable order of the search annotations: each group in turn, by its choice, then the
-/// other variables by smallest domain (first fail), as when there are no annotations.
+/// The variable order of a model's search annotations ([`FznModel::variable_order`]): each
+/// group in turn, by its choice, then the other variables by smallest domain (first fail), as
+/// when there are no annotations.
 ///
 /// Down a path of the search, domains only shrink: a group whose variables are all fixed at a
 /// node stays so below it, and so does an `input_order` group's fixed prefix. `fronts[d]`
@@ -52,21 +53,13 @@ pub enum Status {
 /// group of n variables in input order costs O(n) down a path, not O(n²). The choice made last
 /// at depth `d - 1` is the parent's (or the same node before a refutation narrowed it), as the
 /// search is depth-first.
-struct Annotated {
+#[derive(Debug, Clone)]
+pub struct AnnotatedOrder {
     groups: Vec<SearchGroup>,
     fronts: Vec<(usize, usize)>,
 }
 
-impl Annotated {
-    fn new(groups: Vec<SearchGroup>) -> Self {
-        Annotated {
-            groups,
-            fronts: Vec::new(),
-        }
-    }
-}
-
-impl VariableOrder for Annotated {
+impl VariableOrder for AnnotatedOrder {
     fn start_run(&mut self, _run: u32) {
         self.fronts.clear();
     }
@@ -114,8 +107,10 @@ impl VariableOrder for Annotated {
     }
 }
 
-/// The value order of the search annotations, per variable (smallest value by default).
-struct AnnotatedValues {
+/// The value order of a model's search annotations, per variable (smallest value by default;
+/// [`FznModel::value_order`]).
+#[derive(Debug, Clone)]
+pub struct AnnotatedValues {
     choice: Vec<ValueChoice>,
     random: SplitMix64,
 }
@@ -141,6 +136,40 @@ impl ValueOrder for AnnotatedValues {
                 let span = (i64::from(high) - i64::from(low) + 1) as u64;
                 at_most(i64::from(low) + self.random.below(span) as i64)
             }
+        }
+    }
+}
+
+impl FznModel {
+    /// The variable order of the model's search annotations: the annotated groups in turn,
+    /// then the other variables by smallest domain first.
+    pub fn variable_order(&self) -> AnnotatedOrder {
+        AnnotatedOrder {
+            groups: self.search.clone(),
+            fronts: Vec::new(),
+        }
+    }
+
+    /// The value order of the model's search annotations (`indomain_min` for the variables
+    /// they do not name); `seed` draws the values of `indomain_random`.
+    pub fn value_order(&self, seed: u64) -> AnnotatedValues {
+        let mut values = self.ascending_values();
+        values.random = SplitMix64::new(seed);
+        for group in &self.search {
+            for var in &group.vars {
+                if let Some(slot) = values.choice.get_mut(var.index()) {
+                    *slot = group.value_choice;
+                }
+            }
+        }
+        values
+    }
+
+    /// The smallest value first for every variable: the value order of free search (`-f`).
+    fn ascending_values(&self) -> AnnotatedValues {
+        AnnotatedValues {
+            choice: vec![ValueChoice::Min; self.model.num_variables()],
+            random: SplitMix64::new(0),
         }
     }
 }
@@ -218,36 +247,65 @@ pub fn run_observed<O: SearchObserver>(
     out: &mut dyn Write,
     observer: O,
 ) -> io::Result<Status> {
-    let start = Instant::now();
-    let mut choice = vec![ValueChoice::Min; fzn.model.num_variables()];
-    let groups = if options.free {
-        Vec::new()
+    let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if options.free {
+        (Box::new(crate::SmallestDomain), fzn.ascending_values())
     } else {
-        fzn.search.clone()
+        (
+            Box::new(fzn.variable_order()),
+            fzn.value_order(options.seed),
+        )
     };
-    for group in &groups {
-        for var in &group.vars {
-            if let Some(slot) = choice.get_mut(var.index()) {
-                *slot = group.value_choice;
-            }
-        }
-    }
-    let mut solver: Solver<'_, Box<dyn VariableOrder>, AnnotatedValues, O> = fzn
+    let mut solver = fzn
         .model
         .solver()
-        .with_variable_order(if options.free {
-            Box::new(crate::SmallestDomain) as Box<dyn VariableOrder>
-        } else {
-            Box::new(Annotated::new(groups))
-        })
-        .with_value_order(AnnotatedValues {
-            choice,
-            random: SplitMix64::new(options.seed),
-        })
+        .with_variable_order(variables)
+        .with_value_order(values)
         .with_observer(observer);
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);
     }
+    solve(fzn, options, &mut solver, out)
+}
+
+/// Solves `fzn` with a solver configured by the caller (its orders, propagation, limits and
+/// observers: [`run`] uses the model's search annotations), and prints what a FlatZinc solver
+/// prints, as [`run`] does. Of `options`, only the solutions asked for (`all`, `solutions`)
+/// and `statistics` are read here.
+///
+/// # Errors
+///
+/// An error writing to `out`.
+///
+/// # Examples
+///
+/// Smallest domain first and the largest value first, instead of the annotations:
+///
+/// ```
+/// use cspkit::flatzinc::{self, Options, Status};
+/// use cspkit::{Descending, SmallestDomain};
+///
+/// let text = "var 1..3: x :: output_var;\n\
+///             var 1..3: y :: output_var;\n\
+///             constraint int_lt(x, y);\n\
+///             solve :: int_search([x, y], input_order, indomain_min) satisfy;\n";
+/// let fzn = flatzinc::build(&flatzinc::parse(text)?)?;
+/// let mut solver = fzn
+///     .model
+///     .solver()
+///     .with_variable_order(SmallestDomain)
+///     .with_value_order(Descending);
+/// let mut out = Vec::new();
+/// let status = flatzinc::solve(&fzn, &Options::default(), &mut solver, &mut out)?;
+/// assert_eq!(status, Status::Solutions);
+/// assert_eq!(String::from_utf8(out)?, "x = 2;\ny = 3;\n----------\n");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
+    fzn: &FznModel,
+    options: &Options,
+    solver: &mut Solver<'_, V, A, O>,
+    out: &mut dyn Write,
+) -> io::Result<Status> {
     let status = match &fzn.goal {
         Goal::Satisfy => {
             // At least one: "none asked for" must not read as "none exists".
@@ -257,7 +315,6 @@ pub fn run_observed<O: SearchObserver>(
                 .max(1);
             let mut printed = 0u64;
             let mut solutions = solver.solutions();
-            let mut finished = true;
             while printed < wanted {
                 match solutions.next() {
                     Some(solution) => {
@@ -267,11 +324,9 @@ pub fn run_observed<O: SearchObserver>(
                     None => break,
                 }
             }
-            if printed == wanted {
-                finished = false;
-            }
-            let stopped = solutions.stopped_by();
-            match (printed, stopped, finished) {
+            // Stopped at the solutions asked for: there may be more.
+            let finished = printed < wanted;
+            match (printed, solutions.stopped_by(), finished) {
                 (0, None, _) => Status::Unsatisfiable,
                 (0, Some(_), _) => Status::Unknown,
                 (_, None, true) => Status::Complete,
@@ -320,7 +375,8 @@ pub fn run_observed<O: SearchObserver>(
         Status::Solutions => {}
     }
     if options.statistics {
-        print_statistics(&solver.stats(), out, start.elapsed(), None)?;
+        let stats = solver.stats();
+        print_statistics(&stats, out, stats.elapsed, None)?;
     }
     out.flush()?;
     Ok(status)

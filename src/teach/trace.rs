@@ -70,6 +70,8 @@ pub struct Trace<'m, W: Write> {
     /// The most bytes written, and the bytes written so far.
     max_bytes: usize,
     bytes: usize,
+    /// Whether a line did not fit in the bytes left: no line is written after it.
+    bytes_full: bool,
     /// The indentation of the current node's lines.
     indent: usize,
     /// The current node's branch line, kept back so that a failure can join it.
@@ -112,6 +114,7 @@ impl<'m, W: Write> Trace<'m, W> {
             limit: Self::DEFAULT_LIMIT,
             written: 0,
             max_bytes: Self::DEFAULT_BYTE_LIMIT,
+            bytes_full: false,
             bytes: 0,
             indent: 0,
             pending: None,
@@ -166,7 +169,7 @@ impl<'m, W: Write> Trace<'m, W> {
             let line = format!(
                 "… trace cut after {} lines ({} bytes): {} more not shown ({}, {}, {})",
                 self.written,
-                self.bytes.min(self.max_bytes),
+                self.bytes,
                 cut.lines,
                 counted(cut.decisions, "decision"),
                 counted(cut.failures, "failure"),
@@ -216,14 +219,18 @@ impl<'m, W: Write> Trace<'m, W> {
 
     /// Whether the line or byte limit has been reached.
     fn full(&self) -> bool {
-        self.written >= self.limit || self.bytes >= self.max_bytes
+        self.written >= self.limit || self.bytes_full
     }
 
     /// Writes a line, or counts it if a limit is reached (or would be, for the bytes).
     fn line(&mut self, indent: usize, text: &str) {
         let size = indent + text.len() + 1;
-        if self.full() || self.bytes + size > self.max_bytes {
-            self.bytes = self.max_bytes;
+        if !self.full() && self.bytes + size > self.max_bytes {
+            // No line after one that did not fit: the trace stops at a line, not mid-search
+            // at whatever short line still fits.
+            self.bytes_full = true;
+        }
+        if self.full() {
             self.cut.lines += 1;
             return;
         }
