@@ -1,12 +1,136 @@
-//! `fzn-cspkit`: the FlatZinc solver program MiniZinc runs for `--solver cspkit` (the same as
-//! `cspkit fzn`; see `cspkit fzn --help`).
+//! `fzn-cspkit`: the FlatZinc solver program MiniZinc runs for `--solver cspkit` (`cspkit fzn`
+//! solves the same models, and watches their search; see `cspkit fzn --help`).
+//!
+//! Its arguments are MiniZinc's standard flags, read by hand so that it needs no argument
+//! parser.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use cspkit::flatzinc::{self, Options, Status};
 
 #[path = "cspkit/fzn.rs"]
 mod fzn;
 
+use fzn::{install, read_model};
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    ExitCode::from(fzn::main(&args))
+    ExitCode::from(run_main(&args))
+}
+
+/// Exit codes, as `cspkit`'s.
+const SOLVED: u8 = 0;
+const NO_SOLUTION: u8 = 1;
+const BAD_INPUT: u8 = 2;
+const STOPPED: u8 = 3;
+
+const HELP: &str = "\
+Solve a FlatZinc model (what MiniZinc compiles a model into), printing its solutions in the
+FlatZinc output format.
+
+Usage: fzn-cspkit [OPTIONS] MODEL.fzn
+       fzn-cspkit --install-msc [DIR]
+
+Options (MiniZinc's standard flags):
+  -a            all solutions; for an optimisation, each improving solution
+  -n N          stop after N solutions
+  -s            statistics, as %%%mzn-stat: lines
+  -t MS         time limit in milliseconds
+  -f            free search: ignore the search annotations
+  -r SEED       seed of indomain_random
+  -p N          threads (accepted; the search runs on one)
+
+  --install-msc [DIR]
+                write the solver configuration cspkit.msc and cspkit's MiniZinc library
+                into DIR (default: ~/.minizinc/solvers), for `minizinc --solver cspkit`
+
+Output: each solution, then `----------`; `==========` when the search is complete;
+`=====UNSATISFIABLE=====`; `=====UNKNOWN=====` when a limit stops it before any solution.
+Exit codes: 0 solved, 1 no solution, 2 bad input or unsupported model, 3 stopped by a limit.
+`cspkit fzn` solves the same models, and watches their search (`cspkit fzn --help`).";
+
+/// Runs the FlatZinc front end on `args` (without the program's name); returns the exit code.
+fn run_main(args: &[String]) -> u8 {
+    match run(args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("fzn-cspkit: {message}");
+            BAD_INPUT
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<u8, String> {
+    let mut options = Options::default();
+    let mut file: Option<&str> = None;
+    let mut args = args.iter();
+    let number = |flag: &str, value: Option<&String>| -> Result<u64, String> {
+        let value = value.ok_or_else(|| format!("{flag} needs a number"))?;
+        value
+            .parse::<u64>()
+            .map_err(|_| format!("{flag}: not a number: {value:?}"))
+    };
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-a" | "--all-solutions" | "--all" => options.all = true,
+            "-s" | "--statistics" => options.statistics = true,
+            "-f" | "--free-search" => options.free = true,
+            "-n" | "--num-solutions" => match number(arg, args.next())? {
+                0 => return Err("-n 0: ask for at least one solution".into()),
+                n => options.solutions = Some(n),
+            },
+            "-t" | "--time-limit" => {
+                options.time_limit = Some(Duration::from_millis(number(arg, args.next())?));
+            }
+            "-r" | "--random-seed" => options.seed = number(arg, args.next())?,
+            "-p" | "--parallel" => {
+                number(arg, args.next())?;
+            }
+            "-h" | "--help" => {
+                println!("{HELP}");
+                println!(
+                    "\nSupported FlatZinc builtins: {}",
+                    flatzinc::SUPPORTED.join(", ")
+                );
+                return Ok(SOLVED);
+            }
+            "--install-msc" => {
+                let dir = args.next().map(PathBuf::from);
+                return install(dir).map(|()| SOLVED);
+            }
+            flag if flag.starts_with('-') && flag.len() > 1 => {
+                return Err(format!("unknown option {flag} (see fzn-cspkit --help)"));
+            }
+            path => {
+                if file.replace(path).is_some() {
+                    return Err("more than one model file given".into());
+                }
+            }
+        }
+    }
+    let file = file.ok_or("no model file given (see fzn-cspkit --help)")?;
+    let text = read_model(file)?;
+    // The text, then the items, are let go as soon as read: a model's data can be large.
+    let items = flatzinc::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+    drop(text);
+    let model = flatzinc::build(&items).map_err(|e| format!("{file}: {e}"))?;
+    drop(items);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let status = flatzinc::run(&model, &options, &mut out);
+    let _ = out.flush();
+    let status = match status {
+        Ok(status) => status,
+        // A closed standard output (a pipe to `head`) is no reason to fail loudly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(SOLVED),
+        Err(e) => return Err(format!("cannot write the output: {e}")),
+    };
+    Ok(match status {
+        Status::Solutions | Status::Complete => SOLVED,
+        Status::Unsatisfiable => NO_SOLUTION,
+        Status::Unknown => STOPPED,
+    })
 }

@@ -38,7 +38,9 @@ pub use build::{
     FznModel, Goal, OutputItem, OutputValue, SUPPORTED, SearchGroup, ValueChoice, VarChoice, build,
 };
 pub use parse::{Expr, FznError, Item, Pos, Type, parse};
-pub use run::{AnnotatedOrder, AnnotatedValues, Options, Status, run, run_observed, solve};
+pub use run::{
+    AnnotatedOrder, AnnotatedValues, Options, Status, run, run_observed, solve, write_solution,
+};
 
 /// cspkit's MiniZinc library: the file name and the text of each of its `.mzn` files.
 pub const MZNLIB: &[(&str, &str)] = &[

@@ -174,8 +174,13 @@ impl FznModel {
     }
 }
 
-/// Writes one solution in the FlatZinc output format, then `----------`.
-fn print_solution(fzn: &FznModel, solution: &Solution, out: &mut dyn Write) -> io::Result<()> {
+/// Writes one solution of `fzn` in the FlatZinc output format (its output variables and
+/// arrays), then `----------`.
+///
+/// # Errors
+///
+/// An error writing to `out`.
+pub fn write_solution(fzn: &FznModel, solution: &Solution, out: &mut dyn Write) -> io::Result<()> {
     let show = |value: &OutputValue| match *value {
         OutputValue::Var(var, true) => (solution[var] != 0).to_string(),
         OutputValue::Var(var, false) => solution[var].to_string(),
@@ -318,7 +323,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             while printed < wanted {
                 match solutions.next() {
                     Some(solution) => {
-                        print_solution(fzn, &solution, out)?;
+                        write_solution(fzn, &solution, out)?;
                         printed += 1;
                     }
                     None => break,
@@ -341,7 +346,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             let mut report = |solution: &Solution, _value: i64| {
                 if options.all
                     && write_error.is_none()
-                    && let Err(e) = print_solution(fzn, solution, out)
+                    && let Err(e) = write_solution(fzn, solution, out)
                 {
                     write_error = Some(e);
                 }
@@ -358,7 +363,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             if !options.all
                 && let Some((solution, _)) = optimum.best()
             {
-                print_solution(fzn, solution, out)?;
+                write_solution(fzn, solution, out)?;
             }
             match optimum {
                 Optimum::Optimal { .. } => Status::Complete,

@@ -6,6 +6,7 @@ use std::time::Duration;
 use std::num::NonZeroUsize;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use cspkit::flatzinc::{AnnotatedOrder, AnnotatedValues};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::teach::{TreeFormat, table};
 use cspkit::{
@@ -63,17 +64,100 @@ pub enum Command {
     /// cost.
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
-    /// Solve a FlatZinc model (MiniZinc's compiled form); `cspkit fzn --help` for the flags.
-    #[command(disable_help_flag = true)]
+    /// Solve a FlatZinc model (what MiniZinc compiles a model into), and watch its search.
+    #[command(after_help = FZN_HELP)]
     Fzn(FznArgs),
+    /// Solve a MiniZinc model (compiled by the installed `minizinc`), and watch its search.
+    #[command(after_help = MZN_HELP)]
+    Mzn(MznArgs),
 }
 
-/// Arguments of `cspkit fzn`: MiniZinc's flags and the model, read by the FlatZinc front end.
+const FZN_HELP: &str = "\
+Solutions are printed in the FlatZinc output format: each output variable and array, then
+`----------`; `==========` when the search is complete; `=====UNSATISFIABLE=====`;
+`=====UNKNOWN=====` when a limit stops it before any solution. The trace, the tree and
+--stats name the model's variables as it does: an output array's elements are q[1], x[2,3].
+
+Without strategy options the search follows the model's search annotations (then smallest
+domain first); --var-order and --value-order replace them.
+
+Examples:
+  cspkit fzn samples/minizinc/queens8.fzn
+  cspkit fzn samples/minizinc/queens8.fzn --trace --trace-limit 20
+  cspkit fzn samples/minizinc/queens8.fzn --tree q8.html --var-order mrv --stats
+  cspkit fzn --install-msc      then: minizinc --solver cspkit model.mzn data.dzn
+
+Exit codes: 0 solved, 1 no solution, 2 bad input or unsupported model, 3 stopped by a limit.";
+
+const MZN_HELP: &str = "\
+The model and its data are compiled by `minizinc` (Debian: apt-get install minizinc) with
+cspkit's MiniZinc library, which keeps all-different, table, circuit and the other globals
+cspkit propagates whole; cspkit then solves the FlatZinc. Variables MiniZinc introduces are
+named after where they come from in the model: all_different@10[i=2] is the expression at
+line 10, inside all_different, for i = 2.
+
+Examples:
+  cspkit mzn samples/minizinc/futoshiki.mzn
+  cspkit mzn samples/minizinc/futoshiki.mzn --trace
+  cspkit mzn samples/minizinc/queens.mzn samples/minizinc/queens.dzn --tree queens.html
+  cspkit compare samples/minizinc/futoshiki.mzn --propagation forward,full
+
+Exit codes: 0 solved, 1 no solution, 2 bad input, unsupported model or no `minizinc`,
+3 stopped by a limit.";
+
+/// Arguments of `cspkit fzn`.
 #[derive(Debug, Args)]
 pub struct FznArgs {
-    /// MiniZinc's flags and the model file.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<String>,
+    /// The FlatZinc model.
+    #[arg(required_unless_present = "install_msc")]
+    pub model: Option<PathBuf>,
+    /// Write the solver configuration cspkit.msc and cspkit's MiniZinc library into DIR
+    /// (default: ~/.minizinc/solvers), for `minizinc --solver cspkit`.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, exclusive = true)]
+    pub install_msc: Option<Option<PathBuf>>,
+    #[command(flatten)]
+    pub run: ModelRunArgs,
+}
+
+/// Arguments of `cspkit mzn`.
+#[derive(Debug, Args)]
+pub struct MznArgs {
+    /// The MiniZinc model.
+    pub model: PathBuf,
+    /// Its data files (.dzn or .json).
+    pub data: Vec<PathBuf>,
+    #[command(flatten)]
+    pub run: ModelRunArgs,
+}
+
+/// How `cspkit fzn` and `cspkit mzn` solve a model: MiniZinc's standard flags, and cspkit's.
+#[derive(Debug, Args)]
+pub struct ModelRunArgs {
+    /// Every solution; for an optimisation, each improving solution.
+    #[arg(short = 'a', long = "all-solutions", visible_alias = "all")]
+    pub all: bool,
+    /// Stop after N solutions.
+    #[arg(short = 'n', long = "num-solutions", value_name = "N", value_parser = parse_solution_limit)]
+    pub solutions: Option<u64>,
+    /// Print statistics as MiniZinc's %%%mzn-stat: lines.
+    #[arg(short = 's', long = "statistics")]
+    pub statistics: bool,
+    /// A time limit in milliseconds (MiniZinc's flag; --time-limit takes seconds).
+    #[arg(short = 't', value_name = "MS", value_parser = parse_count)]
+    pub time_limit_ms: Option<u64>,
+    /// Free search: ignore the model's search annotations (smallest domain first).
+    #[arg(short = 'f', long = "free-search")]
+    pub free: bool,
+    /// The seed of the annotations' indomain_random.
+    #[arg(short = 'r', long = "random-seed", value_name = "SEED", value_parser = parse_count)]
+    pub random_seed: Option<u64>,
+    /// Threads (accepted for MiniZinc; the search runs on one).
+    #[arg(short = 'p', long = "parallel", value_name = "N", value_parser = parse_count)]
+    pub parallel: Option<u64>,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+    #[command(flatten)]
+    pub show: ShowArgs,
 }
 
 const COLOUR_HELP: &str = "\
@@ -314,12 +398,13 @@ pub struct ModeArgs {
 /// How to search.
 #[derive(Debug, Args)]
 pub struct StrategyArgs {
-    /// Which variable to branch on next.
-    #[arg(long, value_name = "ORDER", default_value = "input")]
-    pub var_order: VarOrder,
-    /// Which value to try first.
-    #[arg(long, value_name = "ORDER", default_value = "asc")]
-    pub value_order: ValOrder,
+    /// Which variable to branch on next [default: input; fzn and mzn: the model's search
+    /// annotations].
+    #[arg(long, value_name = "ORDER")]
+    pub var_order: Option<VarOrder>,
+    /// Which value to try first [default: asc; fzn and mzn: the model's search annotations].
+    #[arg(long, value_name = "ORDER")]
+    pub value_order: Option<ValOrder>,
     /// The seed of the random orders (mrv-random, random) [default: 0].
     #[arg(
         long,
@@ -418,6 +503,28 @@ pub fn name_of(value: impl ValueEnum) -> String {
         .map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
+/// What a puzzle does where no option says otherwise, by the names of the strategy tables.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults {
+    /// The propagation level.
+    pub level: &'static str,
+    /// The variable order.
+    pub var_order: &'static str,
+    /// The value order.
+    pub value_order: &'static str,
+}
+
+impl Defaults {
+    /// Input order and ascending values, at `level`.
+    pub const fn at(level: &'static str) -> Defaults {
+        Defaults {
+            level,
+            var_order: "input",
+            value_order: "asc",
+        }
+    }
+}
+
 /// The failures of the first run of a search with restarts.
 pub const DEFAULT_RESTART_BASE: u64 = 100;
 
@@ -428,26 +535,32 @@ pub const GEOMETRIC_FACTOR: f64 = 1.5;
 pub const MAX_JOBS: usize = 256;
 
 impl StrategyArgs {
-    /// The strategy as a table row names it: variable order, value order, propagation (the
-    /// puzzle's `default_level` if none was asked for), branching.
-    pub fn names(&self, default_level: &str) -> [String; 4] {
+    /// The strategy as a table row names it: variable order, value order, propagation,
+    /// branching; `defaults` names what the puzzle does where no option was given.
+    pub fn names(&self, defaults: &Defaults) -> [String; 4] {
         [
-            name_of(self.var_order),
-            name_of(self.value_order),
+            self.var_order
+                .map_or_else(|| defaults.var_order.to_owned(), name_of),
+            self.value_order
+                .map_or_else(|| defaults.value_order.to_owned(), name_of),
             self.propagation
-                .map_or_else(|| default_level.to_owned(), name_of),
+                .map_or_else(|| defaults.level.to_owned(), name_of),
             name_of(self.branching),
         ]
     }
 
-    /// The variable order asked for.
+    /// The variable order asked for (input order if none was).
     pub fn variable_order(&self) -> ChosenVariableOrder {
-        self.var_order.build(self.seed.unwrap_or_default())
+        self.var_order
+            .unwrap_or(VarOrder::Input)
+            .build(self.seed.unwrap_or_default())
     }
 
-    /// The value order asked for.
+    /// The value order asked for (ascending if none was).
     pub fn value_order(&self) -> ChosenValueOrder {
-        self.value_order.build(self.seed.unwrap_or_default())
+        self.value_order
+            .unwrap_or(ValOrder::Asc)
+            .build(self.seed.unwrap_or_default())
     }
 
     /// The restart policy asked for, if any.
@@ -461,8 +574,8 @@ impl StrategyArgs {
 
     /// Whether one of the orders is random.
     pub fn is_random(&self) -> bool {
-        matches!(self.var_order, VarOrder::MrvRandom)
-            || matches!(self.value_order, ValOrder::Random)
+        matches!(self.var_order, Some(VarOrder::MrvRandom))
+            || matches!(self.value_order, Some(ValOrder::Random))
     }
 
     /// Why these options make no sense together, if they do not; `listing` is whether the
@@ -674,6 +787,8 @@ pub enum ChosenVariableOrder {
     MrvRandom(SmallestDomainRandomTies),
     DomDeg(DomainOverDegree),
     DomWdeg(DomWdeg),
+    /// A FlatZinc model's search annotations.
+    Annotations(AnnotatedOrder),
 }
 
 impl VariableOrder for ChosenVariableOrder {
@@ -684,12 +799,15 @@ impl VariableOrder for ChosenVariableOrder {
             ChosenVariableOrder::MrvRandom(order) => order.select_variable(view),
             ChosenVariableOrder::DomDeg(order) => order.select_variable(view),
             ChosenVariableOrder::DomWdeg(order) => order.select_variable(view),
+            ChosenVariableOrder::Annotations(order) => order.select_variable(view),
         }
     }
 
     fn start_run(&mut self, run: u32) {
-        if let ChosenVariableOrder::MrvRandom(order) = self {
-            order.start_run(run);
+        match self {
+            ChosenVariableOrder::MrvRandom(order) => order.start_run(run),
+            ChosenVariableOrder::Annotations(order) => order.start_run(run),
+            _ => {}
         }
     }
 
@@ -708,6 +826,8 @@ pub enum ChosenValueOrder {
     Middle(MiddleOut),
     Random(RandomValue),
     Lcv(LeastConstraining),
+    /// A FlatZinc model's search annotations.
+    Annotations(AnnotatedValues),
 }
 
 impl ValueOrder for ChosenValueOrder {
@@ -718,6 +838,7 @@ impl ValueOrder for ChosenValueOrder {
             ChosenValueOrder::Middle(order) => order.select_value(var, view),
             ChosenValueOrder::Random(order) => order.select_value(var, view),
             ChosenValueOrder::Lcv(order) => order.select_value(var, view),
+            ChosenValueOrder::Annotations(order) => order.select_value(var, view),
         }
     }
 

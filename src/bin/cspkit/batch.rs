@@ -33,6 +33,7 @@ use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
 use cspkit::{Outcome, PropagationLevel, SearchStats};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::args::Defaults;
 use crate::args::{StrategyArgs, SudokuArgs};
 use crate::{CliSolver, bad_input, configure, counted, exit, output_failed, print_stats};
 
@@ -705,5 +706,5 @@ fn report(summary: &Summary, elapsed: Duration, strategy: &StrategyArgs) {
         summary.stopped,
         elapsed.as_secs_f64()
     );
-    print_stats(&summary.stats, strategy, "full", "done");
+    print_stats(&summary.stats, strategy, &Defaults::at("full"), "done");
 }

@@ -15,6 +15,7 @@ mod args;
 mod batch;
 mod compare;
 mod fzn;
+mod minizinc;
 mod step;
 
 use std::fs::File;
@@ -38,8 +39,8 @@ use cspkit::{
 };
 
 use args::{
-    ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, ModeArgs, Propagation,
-    QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs, TableFormat,
+    ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, Defaults, ModeArgs,
+    Propagation, QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs, TableFormat,
 };
 
 /// Exit codes.
@@ -79,7 +80,8 @@ fn main() -> ExitCode {
         Some(Command::Queens(args)) => queens(&args),
         Some(Command::Colour(args)) => colour(&args),
         Some(Command::Compare(args)) => compare::run(&args),
-        Some(Command::Fzn(args)) => fzn::main(&args.args),
+        Some(Command::Fzn(args)) => minizinc::fzn(&args),
+        Some(Command::Mzn(args)) => minizinc::mzn(&args),
     };
     ExitCode::from(code)
 }
@@ -143,13 +145,18 @@ pub(crate) fn configure<'m>(
 }
 
 /// Writes the statistics on standard error, as `--stats` asks: a line of text, or one row of
-/// a strategy table (`strategy` names the row; `status` says how the search ended).
-pub(crate) fn print_stats(stats: &SearchStats, strategy: &StrategyArgs, level: &str, status: &str) {
+/// a strategy table (`strategy` and `defaults` name the row; `status` says how the search ended).
+pub(crate) fn print_stats(
+    stats: &SearchStats,
+    strategy: &StrategyArgs,
+    defaults: &Defaults,
+    status: &str,
+) {
     let Some(format) = strategy.stats else {
         return;
     };
     if format != TableFormat::Text {
-        let names = strategy.names(level);
+        let names = strategy.names(defaults);
         let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
         let row = table::Row::new(names, stats, status);
         let text = match format {
@@ -159,7 +166,7 @@ pub(crate) fn print_stats(stats: &SearchStats, strategy: &StrategyArgs, level: &
         note!("{text}");
         return;
     }
-    let [var_order, value_order, propagation, branching] = strategy.names(level);
+    let [var_order, value_order, propagation, branching] = strategy.names(defaults);
     note!(
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
          branching {branching}"
@@ -271,7 +278,7 @@ fn sudoku(args: &SudokuArgs) -> u8 {
         mode: &args.mode,
         strategy: &args.strategy,
         separator,
-        level: "full",
+        defaults: Defaults::at("full"),
     };
     let board = Board::Grid {
         columns: grid.side(),
@@ -339,7 +346,7 @@ fn colour(args: &ColourArgs) -> u8 {
         mode: &args.mode,
         strategy: &args.strategy,
         separator: "",
-        level: "full",
+        defaults: Defaults::at("full"),
     };
     // A graph has no board: --trace-domains shows the domains instead.
     let views = Views {
@@ -363,7 +370,7 @@ fn queens(args: &QueensArgs) -> u8 {
         mode: &args.mode,
         strategy: &args.strategy,
         separator: "\n",
-        level: "forward",
+        defaults: Defaults::at("forward"),
     };
     let board = Board::Queens {
         rows: queens.rows().to_vec(),
@@ -391,8 +398,8 @@ pub(crate) struct Answer<'a> {
     pub(crate) mode: &'a ModeArgs,
     pub(crate) strategy: &'a StrategyArgs,
     pub(crate) separator: &'a str,
-    /// The name of the puzzle's default propagation level, for `--stats` rows.
-    pub(crate) level: &'a str,
+    /// What the puzzle does where no option says, for `--stats` rows.
+    pub(crate) defaults: Defaults,
 }
 
 /// Runs [`search`] with the observers `show` asks for (none by default, at full speed): a
@@ -462,7 +469,7 @@ pub(crate) struct TreeFile<'a> {
 impl<'a> TreeFile<'a> {
     /// Creates the file of `--tree`, if there is one; a file that cannot be created is
     /// reported, and the exit code returned.
-    fn create(show: &'a ShowArgs) -> Result<Option<Self>, u8> {
+    pub(crate) fn create(show: &'a ShowArgs) -> Result<Option<Self>, u8> {
         let (Some(Ok(format)), Some(path)) = (show.tree_format(), show.tree.as_deref()) else {
             return Ok(None);
         };
@@ -606,7 +613,7 @@ fn search<O: SearchObserver>(
         return output_failed(e, exit::SOLVED);
     }
     let status = stopped_by.map_or_else(|| "done".to_owned(), |limit| limit.to_string());
-    print_stats(&solver.stats(), strategy, answer.level, &status);
+    print_stats(&solver.stats(), strategy, &answer.defaults, &status);
     match stopped_by {
         Some(Limit::Solutions) => {
             note!(

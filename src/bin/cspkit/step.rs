@@ -181,7 +181,7 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
         if let Err(error) = self.out.write_all(&rest).and_then(|()| self.out.flush()) {
             return output_failed(error, exit::SOLVED);
         }
-        crate::print_stats(&solver.stats(), answer.strategy, answer.level, "done");
+        crate::print_stats(&solver.stats(), answer.strategy, &answer.defaults, "done");
         if found == 0 {
             note!("cspkit: no solution");
             return exit::NO_SOLUTION;

@@ -1,0 +1,382 @@
+//! `cspkit fzn` and `cspkit mzn`: any FlatZinc or MiniZinc model, solved and watched with the
+//! views of the built-in puzzles (the trace, the tree, stepping, `--stats`), its search
+//! following the model's annotations unless the strategy options say otherwise.
+//!
+//! `cspkit mzn` compiles the model with the installed `minizinc` and cspkit's MiniZinc library
+//! (written to a temporary solver configuration) into FlatZinc, then solves that as
+//! `cspkit fzn` does.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
+use cspkit::teach::html::{Board, BoardArray};
+use cspkit::teach::trace::Trace;
+use cspkit::{Domain, Model, PropagationLevel, Solution};
+
+use crate::args::{
+    ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, ModeArgs, ModelRunArgs, MznArgs,
+    VarOrder,
+};
+use crate::{
+    Answer, CliSolver, TreeFile, Views, bad_input, configure, exit, fzn, interrupt, output_failed,
+    print_stats, step,
+};
+
+/// The defaults of a model's search, as `--stats` names them.
+const DEFAULTS: Defaults = Defaults {
+    level: "full",
+    var_order: "annotations",
+    value_order: "annotations",
+};
+
+/// The defaults with `-f`: smallest domain first, the smallest value first.
+const FREE_DEFAULTS: Defaults = Defaults {
+    level: "full",
+    var_order: "mrv",
+    value_order: "asc",
+};
+
+/// `cspkit fzn`.
+pub(crate) fn fzn(args: &FznArgs) -> u8 {
+    if let Some(dir) = &args.install_msc {
+        return match fzn::install(dir.clone()) {
+            Ok(()) => exit::SOLVED,
+            Err(message) => bad_input(message),
+        };
+    }
+    let Some(path) = args.model.as_deref() else {
+        return bad_input("no model file given (see cspkit fzn --help)");
+    };
+    if let Err(code) = check(&args.run) {
+        return code;
+    }
+    solve(path, &path.display().to_string(), &args.run)
+}
+
+/// `cspkit mzn`.
+pub(crate) fn mzn(args: &MznArgs) -> u8 {
+    if let Err(code) = check(&args.run) {
+        return code;
+    }
+    let compiled = match Compiled::new(&args.model, &args.data) {
+        Ok(compiled) => compiled,
+        Err(message) => return bad_input(message),
+    };
+    solve(&compiled.fzn, &args.model.display().to_string(), &args.run)
+}
+
+/// Refuses options that make no sense for a model.
+fn check(run: &ModelRunArgs) -> Result<(), u8> {
+    let conflict = if run.strategy.jobs.get() > 1 {
+        Some("--jobs: the search of a model runs on one thread")
+    } else if run.free && run.strategy.var_order.is_some() {
+        Some("-f (free search) and --var-order both replace the annotations: give one")
+    } else {
+        run.strategy
+            .conflict(run.all, false)
+            .or_else(|| run.show.conflict(&run.strategy, false))
+    };
+    if let Some(message) = conflict {
+        return Err(bad_input(message));
+    }
+    match run.show.tree_format() {
+        Some(Err(message)) => Err(bad_input(message)),
+        _ => Ok(()),
+    }
+}
+
+/// Reads, builds and solves the FlatZinc model at `path` (`name` is the file the user gave);
+/// returns the exit code.
+fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
+    let fzn = match load(path, name) {
+        Ok(fzn) => fzn,
+        Err(message) => return bad_input(message),
+    };
+    if run.show.step && !matches!(fzn.goal, Goal::Satisfy) {
+        return bad_input(
+            "--step follows a search for solutions; this model optimises (use --trace or --tree)",
+        );
+    }
+    let options = Options {
+        all: run.all,
+        solutions: run.solutions,
+        time_limit: None,
+        free: run.free,
+        seed: run.random_seed.unwrap_or_default(),
+        statistics: run.statistics,
+    };
+    let defaults = if run.free { FREE_DEFAULTS } else { DEFAULTS };
+    let solver = configure_model(&fzn, run).with_cancel_flag(Arc::clone(interrupt()));
+    let tree_file = match TreeFile::create(&run.show) {
+        Ok(file) => file,
+        Err(code) => return code,
+    };
+    let board = board_of(&fzn);
+    if run.show.step {
+        let mode = ModeArgs {
+            count: false,
+            all: run.all || run.solutions.is_some(),
+            limit: run.solutions,
+        };
+        let answer = Answer {
+            mode: &mode,
+            strategy: &run.strategy,
+            separator: "",
+            defaults,
+        };
+        let views = Views {
+            render: |solution: &Solution| {
+                let mut text = Vec::new();
+                let _ = flatzinc::write_solution(&fzn, solution, &mut text);
+                String::from_utf8_lossy(&text).into_owned()
+            },
+            state: |domains: &[Domain]| board_text(&fzn, domains),
+            board,
+        };
+        return step::run(solver, &run.show, answer, &views, tree_file);
+    }
+    let model = solver.model();
+    let lines = usize::try_from(run.show.trace_limit).unwrap_or(usize::MAX);
+    let trace = run.show.tracing().then(|| {
+        Trace::new(model, io::stdout())
+            .with_domains(run.show.trace_domains)
+            .with_limit(lines)
+            .with_stop_on_error(Arc::clone(interrupt()))
+    });
+    let tree = tree_file
+        .as_ref()
+        .map(|file| file.recorder(model, &run.show));
+    let mut observers = (trace, tree);
+    let mut solver = solver.with_observer(&mut observers);
+    // With a trace, the answer and the trace share standard output unbuffered, in order.
+    let status = if run.show.tracing() {
+        flatzinc::solve(&fzn, &options, &mut solver, &mut io::stdout())
+    } else {
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
+            out.flush()?;
+            Ok(s)
+        })
+    };
+    let stats = solver.stats();
+    drop(solver);
+    let (trace, tree) = observers;
+    let stopped = if matches!(status, Ok(Status::Unknown)) {
+        "stopped"
+    } else {
+        "done"
+    };
+    let mut code = match status {
+        Ok(Status::Solutions | Status::Complete) => exit::SOLVED,
+        Ok(Status::Unsatisfiable) => exit::NO_SOLUTION,
+        Ok(Status::Unknown) => exit::STOPPED,
+        Err(error) => output_failed(error, exit::SOLVED),
+    };
+    if let Some(mut trace) = trace
+        && let Err(error) = trace.finish()
+    {
+        code = output_failed(error, code);
+    }
+    if let (Some(tree), Some(file)) = (tree, tree_file)
+        && let Err(failed) = file.write(&tree, &board_of(&fzn))
+    {
+        return failed;
+    }
+    print_stats(&stats, &run.strategy, &defaults, stopped);
+    code
+}
+
+/// Reads and builds the FlatZinc model at `path`; errors name `name`.
+fn load(path: &Path, name: &str) -> Result<FznModel, String> {
+    let text = fzn::read_model(&path.display().to_string())
+        .map_err(|e| e.replace(&path.display().to_string(), name))?;
+    // The text, then the items, are let go as soon as read: a model's data can be large.
+    let items = flatzinc::parse(&text).map_err(|e| format!("{name}: {e}"))?;
+    drop(text);
+    flatzinc::build(&items).map_err(|e| format!("{name}: {e}"))
+}
+
+/// The solver of a model: its search annotations' orders, unless the options name others
+/// (`-f`: smallest domain first and the smallest value), at full propagation by default; the
+/// time limit is the tighter of `-t` and `--time-limit`.
+fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> CliSolver<'m> {
+    let strategy = &run.strategy;
+    let mut solver = configure(&fzn.model, strategy, PropagationLevel::Full);
+    let variables = match strategy.var_order {
+        Some(_) => strategy.variable_order(),
+        None if run.free => VarOrder::Mrv.build(0),
+        None => ChosenVariableOrder::Annotations(fzn.variable_order()),
+    };
+    let values = match strategy.value_order {
+        Some(_) => strategy.value_order(),
+        None if run.free => strategy.value_order(),
+        None => ChosenValueOrder::Annotations(fzn.value_order(run.random_seed.unwrap_or(0))),
+    };
+    solver = solver
+        .with_variable_order(variables)
+        .with_value_order(values);
+    let limits = [
+        run.time_limit_ms.map(Duration::from_millis),
+        strategy.time_limit,
+    ];
+    if let Some(limit) = limits.into_iter().flatten().min() {
+        solver = solver.with_time_limit(limit);
+    }
+    solver
+}
+
+/// The page's board for a model: its output arrays (a row for one index set, a grid for two
+/// or more, rows of the last) and its output variables, one cell each; the table of all
+/// variables if it outputs none.
+fn board_of(fzn: &FznModel) -> Board {
+    let arrays = output_arrays(fzn);
+    if arrays.is_empty() {
+        Board::Table
+    } else {
+        Board::Arrays(arrays)
+    }
+}
+
+/// The model's output, as the arrays of a board.
+fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
+    let cell = |value: &OutputValue| match *value {
+        OutputValue::Var(var, _) => Some(var),
+        _ => None,
+    };
+    fzn.output
+        .iter()
+        .map(|item| match item {
+            OutputItem::Scalar { name, value } => BoardArray {
+                name: name.clone(),
+                columns: 1,
+                cells: vec![cell(value)],
+            },
+            OutputItem::Array {
+                name,
+                ranges,
+                values,
+            } => BoardArray {
+                name: name.clone(),
+                columns: ranges.last().map_or(1, |&(low, high)| {
+                    usize::try_from(high - low + 1).unwrap_or(1).max(1)
+                }),
+                cells: values.iter().map(cell).collect(),
+            },
+        })
+        .filter(|a| a.cells.iter().any(Option::is_some))
+        .collect()
+}
+
+/// The board `--step` shows after a node: each output array as rows of cells, a fixed cell
+/// with its value and an open one with its candidates; nothing for a model without output.
+fn board_text(fzn: &FznModel, domains: &[Domain]) -> String {
+    let mut text = String::new();
+    for array in output_arrays(fzn) {
+        let cells: Vec<String> = array
+            .cells
+            .iter()
+            .map(|cell| match cell.and_then(|var| domains.get(var.index())) {
+                Some(domain) if domain.size() == 1 => {
+                    domain.min().map_or_else(String::new, |v| v.to_string())
+                }
+                Some(domain) => domain.to_string(),
+                None => "-".to_owned(),
+            })
+            .collect();
+        let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
+        text.push_str(&format!("{}:\n", array.name));
+        for row in cells.chunks(array.columns.max(1)) {
+            let row: Vec<String> = row.iter().map(|c| format!("{c:>width$}")).collect();
+            text.push_str(&format!("  {}\n", row.join(" ")));
+        }
+    }
+    text
+}
+
+/// A MiniZinc model compiled into FlatZinc in a temporary folder, removed when dropped.
+struct Compiled {
+    dir: PathBuf,
+    fzn: PathBuf,
+}
+
+impl Compiled {
+    /// Compiles `model` with `data` by `minizinc`, with cspkit's library; an error says what
+    /// went wrong, with MiniZinc's own message.
+    fn new(model: &Path, data: &[PathBuf]) -> Result<Compiled, String> {
+        for file in std::iter::once(model).chain(data.iter().map(PathBuf::as_path)) {
+            if !file.is_file() {
+                return Err(format!("cannot read {}: no such file", file.display()));
+            }
+        }
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!("cspkit-mzn-{}-{stamp}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let compiled = Compiled {
+            fzn: dir.join("model.fzn"),
+            dir,
+        };
+        // Only the library is read when compiling; the solver is named for completeness.
+        let executable = fzn::solver_executable().unwrap_or_else(|_| PathBuf::from("fzn-cspkit"));
+        let msc = fzn::write_solver_config(&compiled.dir, &executable)?;
+        let output = Command::new("minizinc")
+            .arg("--compile")
+            .arg("--solver")
+            .arg(&msc)
+            // Where each variable and constraint comes from, for their names.
+            .arg("--keep-paths")
+            .arg("--fzn")
+            .arg(&compiled.fzn)
+            .arg("--ozn")
+            .arg(compiled.dir.join("model.ozn"))
+            .arg(model)
+            .args(data)
+            .output()
+            .map_err(|e| {
+                if e.kind() == io::ErrorKind::NotFound {
+                    "cspkit mzn needs MiniZinc's compiler, `minizinc`, on the PATH (Debian: \
+                     apt-get install minizinc; https://www.minizinc.org); or compile the model \
+                     yourself (minizinc -c --solver cspkit MODEL.mzn) and run cspkit fzn on it"
+                        .to_owned()
+                } else {
+                    format!("cannot run minizinc: {e}")
+                }
+            })?;
+        if !output.status.success() || !compiled.fzn.is_file() {
+            let message = String::from_utf8_lossy(&output.stderr);
+            let message = message.trim();
+            return Err(format!(
+                "minizinc could not compile {}{}{}",
+                model.display(),
+                if message.is_empty() { "" } else { ":\n" },
+                message
+            ));
+        }
+        Ok(compiled)
+    }
+}
+
+impl Drop for Compiled {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The model of a FlatZinc or MiniZinc file, for `cspkit compare`: a MiniZinc model is
+/// compiled with `data` first.
+pub(crate) fn model_of(file: &Path, data: &[PathBuf]) -> Result<Model, String> {
+    let name = file.display().to_string();
+    let fzn = if file.extension().is_some_and(|e| e == "mzn") {
+        let compiled = Compiled::new(file, data)?;
+        load(&compiled.fzn, &name)?
+    } else {
+        load(file, &name)?
+    };
+    Ok(fzn.model)
+}
