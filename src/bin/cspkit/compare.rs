@@ -146,7 +146,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                 stats,
             })
             .collect();
-        let title = format!("cspkit compare {} {}", name_of(args.puzzle), args.target);
+        let title = format!("cspkit compare {} {}", args.puzzle, args.target.join(" "));
         let text = html::render_comparison(&title, &panels);
         let mut file = file;
         if let Err(error) = file.write_all(text.as_bytes()) {
@@ -181,6 +181,7 @@ enum Built {
     Queens(cspkit::models::queens::Queens),
     Sudoku(cspkit::models::sudoku::Sudoku),
     Colour(cspkit::models::colouring::Colouring),
+    Model(Box<cspkit::flatzinc::FznModel>),
 }
 
 impl Built {
@@ -189,6 +190,7 @@ impl Built {
             Built::Queens(q) => q.model(),
             Built::Sudoku(s) => s.model(),
             Built::Colour(c) => c.model(),
+            Built::Model(m) => &m.model,
         }
     }
 
@@ -204,32 +206,56 @@ impl Built {
                 cells: s.cells().to_vec(),
             },
             Built::Colour(_) => Board::Table,
+            Built::Model(m) => crate::minizinc::board_of(m),
         }
     }
 }
 
 fn build(args: &CompareArgs) -> Result<Built, u8> {
+    let target = match (&args.puzzle, args.target.as_slice()) {
+        (Puzzle::Model(file), data) => {
+            let data: Vec<std::path::PathBuf> = data.iter().map(Into::into).collect();
+            return crate::minizinc::model_of(file, &data)
+                .map(|m| Built::Model(Box::new(m)))
+                .map_err(bad_input);
+        }
+        (_, [target]) => target,
+        (puzzle, []) => {
+            return Err(bad_input(format_args!(
+                "compare {puzzle}: give {}",
+                match puzzle {
+                    Puzzle::Queens => "N, the number of queens",
+                    Puzzle::Sudoku => "the puzzle file",
+                    _ => "the graph",
+                }
+            )));
+        }
+        (puzzle, [_, extra, ..]) => {
+            return Err(bad_input(format_args!(
+                "compare {puzzle}: unexpected argument {extra:?}"
+            )));
+        }
+    };
     match args.puzzle {
+        Puzzle::Model(_) => unreachable!("a model returned above"),
         Puzzle::Queens => {
-            let n: usize = args
-                .target
+            let n: usize = target
                 .parse()
                 .ok()
                 .filter(|n| (1..=1000).contains(n))
                 .ok_or_else(|| {
                     bad_input(format_args!(
-                        "compare queens {:?}: N must be a whole number from 1 to 1000",
-                        args.target
+                        "compare queens {target:?}: N must be a whole number from 1 to 1000"
                     ))
                 })?;
             queens_model(n, args.model).map(Built::Queens)
         }
         Puzzle::Sudoku => {
-            let (grid, _) = load_grid(Some(std::path::Path::new(&args.target)), None)?;
+            let (grid, _) = load_grid(Some(std::path::Path::new(target)), None)?;
             cspkit::models::sudoku::Sudoku::new(&grid)
                 .map(Built::Sudoku)
                 .map_err(bad_input)
         }
-        Puzzle::Colour => colouring(&args.target, args.colours).map(Built::Colour),
+        Puzzle::Colour => colouring(target, args.colours).map(Built::Colour),
     }
 }

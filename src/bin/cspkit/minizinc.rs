@@ -15,7 +15,7 @@ use std::time::Duration;
 use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
-use cspkit::{Domain, Model, PropagationLevel, Solution};
+use cspkit::{Domain, PropagationLevel, Solution};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, ModeArgs, ModelRunArgs, MznArgs,
@@ -232,7 +232,7 @@ fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> CliSolver<'m> {
 /// The page's board for a model: its output arrays (a row for one index set, a grid for two
 /// or more, rows of the last) and its output variables, one cell each; the table of all
 /// variables if it outputs none.
-fn board_of(fzn: &FznModel) -> Board {
+pub(crate) fn board_of(fzn: &FznModel) -> Board {
     let arrays = output_arrays(fzn);
     if arrays.is_empty() {
         Board::Table
@@ -370,13 +370,18 @@ impl Drop for Compiled {
 
 /// The model of a FlatZinc or MiniZinc file, for `cspkit compare`: a MiniZinc model is
 /// compiled with `data` first.
-pub(crate) fn model_of(file: &Path, data: &[PathBuf]) -> Result<Model, String> {
+pub(crate) fn model_of(file: &Path, data: &[PathBuf]) -> Result<FznModel, String> {
     let name = file.display().to_string();
     let fzn = if file.extension().is_some_and(|e| e == "mzn") {
         let compiled = Compiled::new(file, data)?;
         load(&compiled.fzn, &name)?
+    } else if let Some(extra) = data.first() {
+        return Err(format!(
+            "{name} is FlatZinc, which holds its data: unexpected argument {}",
+            extra.display()
+        ));
     } else {
         load(file, &name)?
     };
-    Ok(fzn.model)
+    Ok(fzn)
 }
