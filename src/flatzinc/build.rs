@@ -376,9 +376,10 @@ impl<'a> Builder<'a> {
                     return Ok(var);
                 }
                 let v32 = Self::to_i32(v, pos)?;
+                // Named by its value: a trace then says `already has 3 (the constant 3)`.
                 let var = self
                     .model
-                    .new_var(v32..=v32)
+                    .new_named_var(format!("the constant {v32}"), v32..=v32)
                     .map_err(|e| Self::model_error(pos, e))?;
                 self.constants.insert(v, var);
                 Ok(var)
@@ -1259,7 +1260,8 @@ fn origin(annotations: &[(Expr, Pos)]) -> Option<Origin> {
             continue;
         };
         let detail = fields.get(6).copied().unwrap_or("");
-        if matches!(*kind, "bin" | "un") && !detail.is_empty() && origin.is_some() {
+        // The conjunctions `forall` makes say nothing of the expression.
+        if matches!(*kind, "bin" | "un") && !matches!(detail, "" | "'/\\'") && origin.is_some() {
             op = Some(detail.to_owned());
         }
         let what = match *kind {

@@ -11,6 +11,7 @@ mod flatzinc_fuzz;
 mod hostile;
 mod html_page;
 mod minizinc;
+mod mzn;
 mod readme;
 mod strategies;
 mod trace;

@@ -65,7 +65,7 @@ pub enum Command {
     #[command(after_help = COMPARE_HELP)]
     Compare(CompareArgs),
     /// Solve a FlatZinc model (what MiniZinc compiles a model into), and watch its search.
-    #[command(after_help = FZN_HELP)]
+    #[command(after_help = fzn_help())]
     Fzn(FznArgs),
     /// Solve a MiniZinc model (compiled by the installed `minizinc`), and watch its search.
     #[command(after_help = MZN_HELP)]
@@ -104,6 +104,14 @@ Examples:
 
 Exit codes: 0 solved, 1 no solution, 2 bad input, unsupported model or no `minizinc`,
 3 stopped by a limit.";
+
+/// The end of `cspkit fzn --help`: its notes, and the builtins cspkit reads.
+fn fzn_help() -> String {
+    format!(
+        "{FZN_HELP}\n\nSupported FlatZinc builtins: {}",
+        cspkit::flatzinc::SUPPORTED.join(", ")
+    )
+}
 
 /// Arguments of `cspkit fzn`.
 #[derive(Debug, Args)]
@@ -461,7 +469,7 @@ pub struct StrategyArgs {
         value_parser = parse_restart_base
     )]
     pub restart_base: Option<u64>,
-    /// How hard constraints prune [default: forward for queens, full for sudoku and colour].
+    /// How hard constraints prune [default: forward for queens, full otherwise].
     #[arg(long, value_name = "LEVEL")]
     pub propagation: Option<Propagation>,
     /// How a node is split: x = v then x ≠ v (assign), or x ≤ v then x > v (split, with

@@ -287,10 +287,19 @@ fn board_text(fzn: &FznModel, domains: &[Domain]) -> String {
                 None => "-".to_owned(),
             })
             .collect();
-        let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
+        let columns = array.columns.max(1);
+        // Each column as wide as its widest cell.
+        let mut widths = vec![0; columns];
+        for (i, cell) in cells.iter().enumerate() {
+            widths[i % columns] = widths[i % columns].max(cell.chars().count());
+        }
         text.push_str(&format!("{}:\n", array.name));
-        for row in cells.chunks(array.columns.max(1)) {
-            let row: Vec<String> = row.iter().map(|c| format!("{c:>width$}")).collect();
+        for row in cells.chunks(columns) {
+            let row: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .map(|(cell, &width)| format!("{cell:>width$}"))
+                .collect();
             text.push_str(&format!("  {}\n", row.join(" ")));
         }
     }
