@@ -29,3 +29,8 @@ shot sudoku.html '?keys=fff' sudoku-page.png
 $cspkit compare queens 6 --var-order input --value-order asc --propagation none,forward \
     --tree "$pages/compare.html" >/dev/null
 shot compare.html '?keys=RR' compare-page.png
+# A MiniZinc model through `cspkit mzn` (needs minizinc): Futoshiki at forward checking, its
+# output array x as the board, at its second failure.
+$cspkit mzn samples/minizinc/futoshiki.mzn samples/minizinc/futoshiki.dzn --propagation forward \
+    --tree "$pages/futoshiki.html" >/dev/null
+shot futoshiki.html '?keys=ff' futoshiki-page.png

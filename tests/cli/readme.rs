@@ -148,7 +148,10 @@ fn every_command_line_of_the_readme_runs_as_documented() {
     }
     let mut ran = 0;
     for example in &examples {
-        if example.command.starts_with("minizinc ") && !minizinc {
+        let needs_minizinc = example.command.starts_with("minizinc ")
+            || example.command.starts_with("cspkit mzn ")
+            || (example.command.starts_with("cspkit compare ") && example.command.contains(".mzn"));
+        if needs_minizinc && !minizinc {
             continue;
         }
         let output = run(&example.command, &dir);

@@ -23,6 +23,7 @@ Examples:
   cspkit queens 8 --count                         count the placements of 8 queens
   cspkit queens 13 --count --jobs 2               count on two threads
   cspkit fzn samples/minizinc/queens8.fzn         a FlatZinc model
+  cspkit mzn model.mzn data.dzn                   a MiniZinc model (compiled by minizinc)
   cspkit help sudoku                              every option of a subcommand, with examples
 (The files are in the repository's samples/ folder.)
 
@@ -33,7 +34,7 @@ Defaults (each option overrides its part; --stats prints the strategy used):
   cspkit queens      forward      input                asc            assign
   cspkit colour      full         input                asc            assign
   cspkit compare     all levels   all orders           all orders     assign
-  cspkit fzn         full         annotations, then    annotations    assign
+  cspkit fzn, mzn    full         annotations, then    annotations    assign
                                   smallest domain      (min)
 With input order and ascending values, the first solution is the lexicographically smallest.
 
@@ -97,10 +98,10 @@ named after where they come from in the model: all_different@10[i=2] is the expr
 line 10, inside all_different, for i = 2.
 
 Examples:
-  cspkit mzn samples/minizinc/futoshiki.mzn
-  cspkit mzn samples/minizinc/futoshiki.mzn --trace
+  cspkit mzn samples/minizinc/futoshiki.mzn samples/minizinc/futoshiki.dzn
+  cspkit mzn samples/minizinc/futoshiki.mzn samples/minizinc/futoshiki.dzn --trace
   cspkit mzn samples/minizinc/queens.mzn samples/minizinc/queens.dzn --tree queens.html
-  cspkit compare samples/minizinc/futoshiki.mzn --propagation forward,full
+  cspkit compare samples/minizinc/futoshiki.mzn samples/minizinc/futoshiki.dzn --var-order mrv
 
 Exit codes: 0 solved, 1 no solution, 2 bad input, unsupported model or no `minizinc`,
 3 stopped by a limit.";
@@ -195,7 +196,7 @@ Examples:
   cspkit compare queens 8 --count --branching dway --propagation none,fc,forward,mac
   cspkit compare sudoku samples/sudoku/2239.txt --propagation forward,full --format csv
   cspkit compare colour myciel4 --colours 4 --count --var-order mrv,dom-deg,dom-wdeg
-  cspkit compare samples/minizinc/futoshiki.mzn --propagation forward,full
+  cspkit compare samples/minizinc/futoshiki.mzn samples/minizinc/futoshiki.dzn --var-order mrv
   cspkit compare samples/minizinc/queens.mzn samples/minizinc/queens.dzn --count
 
 A model (.mzn, compiled by `minizinc`, or .fzn) is searched for a first solution, or all with
