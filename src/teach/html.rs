@@ -78,6 +78,9 @@ pub struct BoardArray {
     pub columns: usize,
     /// The cells, row by row; `None` for a constant.
     pub cells: Vec<Option<VarId>>,
+    /// The value of each constant cell, by position (a given number of a puzzle); empty, or
+    /// as long as `cells`. A constant without a value is drawn `·`.
+    pub constants: Vec<Option<i64>>,
 }
 
 /// One search of a comparison page ([`render_comparison`]).
@@ -332,11 +335,17 @@ fn json_panel(panel: &Panel<'_>) -> String {
                         .iter()
                         .map(|c| c.map_or(-1, |v| v.index() as i64).to_string())
                         .collect();
+                    let constants: Vec<String> = a
+                        .constants
+                        .iter()
+                        .map(|c| c.map_or_else(|| "null".to_owned(), |v| v.to_string()))
+                        .collect();
                     format!(
-                        "{{\"name\":{},\"columns\":{},\"cells\":[{}]}}",
+                        "{{\"name\":{},\"columns\":{},\"cells\":[{}],\"constants\":[{}]}}",
                         json_string(&a.name),
                         a.columns.max(1),
-                        cells.join(",")
+                        cells.join(","),
+                        constants.join(",")
                     )
                 })
                 .collect();

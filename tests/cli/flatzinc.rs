@@ -463,7 +463,7 @@ fn a_flatzinc_search_can_be_traced_and_drawn_in_the_models_names() {
     assert!(html.contains("\"names\":[\"x[1,1]\",\"x[1,2]\",\"x[2,1]\",\"x[2,2]\"]"));
     // The board is the model's output array, a 2 x 2 grid of its variables.
     assert!(html.contains(
-        "\"board\":{\"kind\":\"arrays\",\"arrays\":[{\"name\":\"x\",\"columns\":2,\"cells\":[0,1,2,3]}]}"
+        "\"board\":{\"kind\":\"arrays\",\"arrays\":[{\"name\":\"x\",\"columns\":2,\"cells\":[0,1,2,3],\"constants\":[null,null,null,null]}]}"
     ));
     let dot = dir.join("grid.dot");
     assert!(

@@ -168,6 +168,10 @@ fn the_page_of_a_minizinc_model_draws_its_output_array_as_a_grid() {
         html.contains("\"board\":{\"kind\":\"arrays\",\"arrays\":[{\"name\":\"x\",\"columns\":6,")
     );
     assert!(html.contains("\"x[6,6]\""));
+    // The given numbers are constants of the array, drawn as such: row 2 gives a 3 in column 5.
+    assert!(
+        html.contains("\"constants\":[null,null,null,null,null,null,null,null,null,null,3,null,")
+    );
     assert!(!html.contains("X_INTRODUCED"));
 }
 

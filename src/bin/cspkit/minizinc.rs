@@ -247,6 +247,11 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
         OutputValue::Var(var, _) => Some(var),
         _ => None,
     };
+    let constant = |value: &OutputValue| match *value {
+        OutputValue::Int(v) => Some(v),
+        OutputValue::Bool(b) => Some(i64::from(b)),
+        OutputValue::Var(..) => None,
+    };
     fzn.output
         .iter()
         .map(|item| match item {
@@ -254,6 +259,7 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
                 name: name.clone(),
                 columns: 1,
                 cells: vec![cell(value)],
+                constants: vec![constant(value)],
             },
             OutputItem::Array {
                 name,
@@ -265,6 +271,7 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
                     usize::try_from(high - low + 1).unwrap_or(1).max(1)
                 }),
                 cells: values.iter().map(cell).collect(),
+                constants: values.iter().map(constant).collect(),
             },
         })
         .filter(|a| a.cells.iter().any(Option::is_some))
@@ -272,20 +279,24 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
 }
 
 /// The board `--step` shows after a node: each output array as rows of cells, a fixed cell
-/// with its value and an open one with its candidates; nothing for a model without output.
+/// (or a constant) with its value and an open one with its candidates; nothing for a model
+/// without output.
 fn board_text(fzn: &FznModel, domains: &[Domain]) -> String {
     let mut text = String::new();
     for array in output_arrays(fzn) {
         let cells: Vec<String> = array
             .cells
             .iter()
-            .map(|cell| match cell.and_then(|var| domains.get(var.index())) {
-                Some(domain) if domain.size() == 1 => {
-                    domain.min().map_or_else(String::new, |v| v.to_string())
-                }
-                Some(domain) => domain.to_string(),
-                None => "-".to_owned(),
-            })
+            .zip(&array.constants)
+            .map(
+                |(cell, constant)| match cell.and_then(|var| domains.get(var.index())) {
+                    Some(domain) if domain.size() == 1 => {
+                        domain.min().map_or_else(String::new, |v| v.to_string())
+                    }
+                    Some(domain) => domain.to_string(),
+                    None => constant.map_or_else(|| "·".to_owned(), |v| v.to_string()),
+                },
+            )
             .collect();
         let columns = array.columns.max(1);
         // Each column as wide as its widest cell.

@@ -213,7 +213,11 @@ function drawBoard(P, box, doms, m) {
         const tr = el('tr');
         for (let c = 0; c < a.columns && r * a.columns + c < a.cells.length; c++) {
           const x = a.cells[r * a.columns + c];
-          if (x < 0) { tr.appendChild(el('td', { class: 'value' }, '·')); continue; }
+          if (x < 0) {
+            const k = a.constants[r * a.columns + c];
+            tr.appendChild(el('td', { class: 'value given' }, k == null ? '·' : String(k)));
+            continue;
+          }
           const d = doms[x];
           const fixed = d.v && d.v.length === 1;
           const td = el('td', { class: (fixed ? 'value' : 'candidates') + cellClass(m, x),
