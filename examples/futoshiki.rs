@@ -28,9 +28,11 @@ pub const GIVEN: [[i32; 6]; 6] = [
     [0, 4, 0, 0, 0, 0],
 ];
 
-/// The signs: `((r1, c1), (r2, c2))` says that cell (r1, c1) is less than cell (r2, c2),
-/// counted from 1.
-pub const LESS: [((usize, usize), (usize, usize)); 5] = [
+/// A cell, as (row, column) counted from 1.
+pub type Cell = (usize, usize);
+
+/// The signs: `((r1, c1), (r2, c2))` says that cell (r1, c1) is less than cell (r2, c2).
+pub const LESS: [(Cell, Cell); 5] = [
     ((1, 1), (1, 2)),
     ((3, 2), (2, 2)),
     ((5, 3), (5, 4)),
@@ -41,7 +43,7 @@ pub const LESS: [((usize, usize), (usize, usize)); 5] = [
 /// The model of a Futoshiki: its cells, row by row.
 pub fn futoshiki<const N: usize>(
     given: &[[i32; N]; N],
-    less: &[((usize, usize), (usize, usize))],
+    less: &[(Cell, Cell)],
 ) -> Result<(Model, Vec<VarId>), ModelError> {
     let mut model = Model::new();
     let side = i32::try_from(N).map_err(|_| ModelError::InvalidConstraint {
@@ -60,7 +62,7 @@ pub fn futoshiki<const N: usize>(
             cells.push(cell);
         }
     }
-    let at = |(i, j): (usize, usize)| cells[(i - 1) * N + (j - 1)];
+    let at = |(i, j): Cell| cells[(i - 1) * N + (j - 1)];
     for i in 0..N {
         model.post(AllDifferent::new(&cells[i * N..(i + 1) * N]))?;
     }
