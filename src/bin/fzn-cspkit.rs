@@ -118,6 +118,9 @@ fn run(args: &[String]) -> Result<u8, String> {
     drop(text);
     let model = flatzinc::build(&items).map_err(|e| format!("{file}: {e}"))?;
     drop(items);
+    for warning in &model.warnings {
+        eprintln!("fzn-cspkit: warning: {file}: {warning}");
+    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let status = flatzinc::run(&model, &options, &mut out);

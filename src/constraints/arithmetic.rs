@@ -268,6 +268,7 @@ impl Arithmetic {
         }
         let y = self.scope[1];
         match self.operation {
+            Operation::Times if x == y => square_bounds(ctx, x, z),
             Operation::Times => product_bounds(ctx, &self.scope[..2], z),
             Operation::Div => div_bounds(ctx, x, y, z),
             Operation::Mod => mod_bounds(ctx, x, y, z),
@@ -337,6 +338,25 @@ fn keep_magnitude_at_least(
     let low = (-reach).max(i64::from(i32::MIN)) as i32;
     let high = reach.min(i64::from(i32::MAX)) as i32;
     ctx.remove_range(var, low, high)?;
+    Ok(())
+}
+
+/// `z = x · x`: `z` within the squares of the magnitudes of `x`, and `|x|` within the roots
+/// of `z`'s bounds. The product of two factors cannot know that they are one variable: over
+/// `x ∈ i32` and `z ≤ 400` it would leave `x` unbounded, where this leaves `−20..=20`.
+fn square_bounds(ctx: &mut PropagationContext<'_>, x: VarId, z: VarId) -> Result<(), Conflict> {
+    keep_at_least(ctx, z, 0)?;
+    let (_, z_high) = hull(ctx, z)?;
+    keep_magnitude_at_most(ctx, x, integer_root(z_high, 2))?;
+    let (z_low, _) = hull(ctx, z)?;
+    // The smallest r with r² ≥ z_low.
+    let root = integer_root(z_low, 2);
+    let least = if root * root < z_low { root + 1 } else { root };
+    keep_magnitude_at_least(ctx, x, least)?;
+    let (low, high) = domain_magnitudes(ctx, x)?;
+    let square = |m: i64| i64::try_from(i128::from(m) * i128::from(m)).unwrap_or(i64::MAX);
+    keep_at_least(ctx, z, square(low))?;
+    keep_at_most(ctx, z, square(high))?;
     Ok(())
 }
 

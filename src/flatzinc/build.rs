@@ -154,6 +154,15 @@ pub struct FznModel {
     pub search: Vec<SearchGroup>,
     /// What to print for each solution, in declaration order.
     pub output: Vec<OutputItem>,
+    /// The variables whose declared domain reached beyond cspkit's 32-bit integers (bounds
+    /// MiniZinc computed for an intermediate expression, such as `x * x`), clamped to them.
+    /// Every solution found is still a solution; but one that needs a value beyond 32 bits
+    /// cannot be found, so [`solve`](crate::flatzinc::solve) then never claims that there is
+    /// none, that all were listed, or that a best one is optimal.
+    pub clamped: Vec<String>,
+    /// What the model asked that cspkit does not do, and ignored (a search annotation it does
+    /// not know), one line each with the line of the model.
+    pub warnings: Vec<String>,
 }
 
 struct Builder<'a> {
@@ -163,6 +172,8 @@ struct Builder<'a> {
     output: Vec<OutputItem>,
     goal: Option<Goal>,
     search: Vec<SearchGroup>,
+    clamped: Vec<String>,
+    warnings: Vec<String>,
     /// The label of the constraints posted for the item being read: its builtin and line
     /// (`int_lin_eq (line 31)`), for traces and the tree page.
     label: String,
@@ -1003,9 +1014,23 @@ impl<'a> Builder<'a> {
                 let new = match ty {
                     Type::Int => self.model.new_named_var(name, i32::MIN..=i32::MAX),
                     Type::IntRange(low, high) => {
-                        // A bound beyond 32 bits would change the answer if clamped: refuse it.
-                        let clamp = |v: i64| Self::to_i32(v, pos);
-                        let (low32, high32) = (clamp(*low)?, clamp(*high)?);
+                        // A bound beyond 32 bits is clamped, and the model marked so that no
+                        // answer claims what the clamp could have made false.
+                        if *high < i64::from(i32::MIN) || *low > i64::from(i32::MAX) {
+                            Self::to_i32(*low, pos)?;
+                            Self::to_i32(*high, pos)?;
+                        }
+                        let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX));
+                        let (low32, high32) = (clamp(*low) as i32, clamp(*high) as i32);
+                        if (i64::from(low32), i64::from(high32)) != (*low, *high) && low <= high {
+                            self.clamped.push(name.to_owned());
+                            self.warnings.push(format!(
+                                "line {}: the domain of `{name}`, {low}..{high}, is clamped to \
+                                 cspkit's 32-bit integers: the answer will not claim that no \
+                                 solution, or no better one, exists",
+                                pos.line
+                            ));
+                        }
                         if low > high {
                             Err(ModelError::InvalidDomain {
                                 variable: name.to_owned(),
@@ -1127,6 +1152,16 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Ignores a search annotation with a choice cspkit does not know, as the FlatZinc
+    /// specification asks, with a warning.
+    fn ignore(&mut self, at: Pos, name: &str, what: &str, choice: &str) -> Result<(), FznError> {
+        self.warnings.push(format!(
+            "line {}: {name} ignored: cspkit does not know the {what} `{choice}`",
+            at.line
+        ));
+        Ok(())
+    }
+
     fn search_annotation(&mut self, annotation: &'a Expr, pos: Pos) -> Result<(), FznError> {
         let Expr::Call(name, args) = annotation else {
             return Ok(()); // other annotations (e.g. `restart_none`) are ignored
@@ -1162,10 +1197,7 @@ impl<'a> Builder<'a> {
                     "smallest" => VarChoice::Smallest,
                     "largest" => VarChoice::Largest,
                     other => {
-                        return Err(FznError::unsupported(
-                            args[1].1,
-                            format!("{name}: unsupported variable choice `{other}`"),
-                        ));
+                        return self.ignore(args[1].1, name, "variable choice", other);
                     }
                 };
                 let value_choice = match choice(&args[2].0).as_str() {
@@ -1176,10 +1208,7 @@ impl<'a> Builder<'a> {
                     "indomain_median" | "indomain_middle" => ValueChoice::Median,
                     "indomain_random" => ValueChoice::Random,
                     other => {
-                        return Err(FznError::unsupported(
-                            args[2].1,
-                            format!("{name}: unsupported value choice `{other}`"),
-                        ));
+                        return self.ignore(args[2].1, name, "value choice", other);
                     }
                 };
                 self.search.push(SearchGroup {
@@ -1346,6 +1375,8 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         output: Vec::new(),
         goal: None,
         search: Vec::new(),
+        clamped: Vec::new(),
+        warnings: Vec::new(),
         label: String::new(),
     };
     // Readable names for the variables MiniZinc introduced: where the model's source says
@@ -1432,5 +1463,7 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         goal,
         search: builder.search,
         output: builder.output,
+        clamped: builder.clamped,
+        warnings: builder.warnings,
     })
 }

@@ -1,5 +1,6 @@
 //! Solving a built FlatZinc model and printing in the FlatZinc output format.
 
+use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -174,6 +175,23 @@ impl FznModel {
     }
 }
 
+/// The values of the output's variables in `solution`, in the output's order.
+fn output_values(fzn: &FznModel, solution: &Solution) -> Vec<i32> {
+    let mut values = Vec::new();
+    for item in &fzn.output {
+        let mut push = |value: &OutputValue| {
+            if let OutputValue::Var(var, _) = *value {
+                values.push(solution[var]);
+            }
+        };
+        match item {
+            OutputItem::Scalar { value, .. } => push(value),
+            OutputItem::Array { values: items, .. } => items.iter().for_each(&mut push),
+        }
+    }
+    values
+}
+
 /// Writes one solution of `fzn` in the FlatZinc output format (its output variables and
 /// arrays), then `----------`.
 ///
@@ -319,11 +337,20 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
                 .unwrap_or(if options.all { u64::MAX } else { 1 })
                 .max(1);
             let mut printed = 0u64;
+            // Solutions that differ only in variables the output does not show are one
+            // solution to the user: each is printed once.
+            let mut seen: HashSet<Vec<i32>> = HashSet::new();
             let mut solutions = solver.solutions();
             while printed < wanted {
                 match solutions.next() {
                     Some(solution) => {
+                        if wanted > 1 && !seen.insert(output_values(fzn, &solution)) {
+                            continue;
+                        }
                         write_solution(fzn, &solution, out)?;
+                        // Each solution reaches the reader as it is found, even if the run is
+                        // killed later.
+                        out.flush()?;
                         printed += 1;
                     }
                     None => break,
@@ -372,6 +399,12 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
                 _ => Status::Unknown,
             }
         }
+    };
+    // A domain clamped to 32 bits may have hidden solutions: no claim of completeness.
+    let status = match status {
+        Status::Complete if !fzn.clamped.is_empty() => Status::Solutions,
+        Status::Unsatisfiable if !fzn.clamped.is_empty() => Status::Unknown,
+        status => status,
     };
     match status {
         Status::Complete => writeln!(out, "==========")?,

@@ -213,3 +213,25 @@ fn values_scattered_over_the_whole_range_are_a_domain() {
     assert_eq!(d.size(), 2_000_001 - 2001);
     assert_eq!(d.below(2000), Some(1999));
 }
+
+/// `x · x ≤ 400` over the whole `i32` range: the product of a variable with itself bounds it
+/// (41 solutions, `−20..=20`), where two independent factors would leave it unbounded.
+#[test]
+fn a_square_bounds_its_variable() {
+    let mut model = Model::new();
+    let x = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    let square = model.new_var(i32::MIN..=400).unwrap();
+    model.post(cspkit::Arithmetic::times(x, x, square)).unwrap();
+    assert_eq!(count_everywhere(&model, &[]), 41);
+    let mut solver = model.solver();
+    let first = solver.next_solution().solution().unwrap();
+    assert_eq!((first[x], first[square]), (-20, 400));
+    // No value of the square is reachable below 100 once |x| ≥ 10 is asked for.
+    let mut model = Model::new();
+    let x = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    let square = model.new_var(100..=i32::MAX).unwrap();
+    model.post(cspkit::Arithmetic::times(x, x, square)).unwrap();
+    model.post(LinearExpr::from(x).le(1000)).unwrap();
+    model.post(LinearExpr::from(x).ge(-1000)).unwrap();
+    assert_eq!(count_everywhere(&model, &[]), 2 * (1000 - 10 + 1));
+}

@@ -179,7 +179,7 @@ fn unsupported_models_are_refused_by_name_and_line() {
             "float",
         ),
         (
-            "var 1..3: x;\nvar 0..3000000000: big;\nsolve satisfy;\n",
+            "var 1..3: x;\nvar 3000000000..4000000000: big;\nsolve satisfy;\n",
             2,
             "32-bit",
         ),
@@ -481,4 +481,85 @@ fn a_flatzinc_search_can_be_traced_and_drawn_in_the_models_names() {
     let refused = run(&["no-such-model.fzn", "--tree", "t.png"]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("must end in .dot, .svg or .html"));
+}
+
+/// What MiniZinc users met (the MiniZinc Challenge issue): a square bounded only by its
+/// constraint, a bound MiniZinc computed beyond 32 bits, a search annotation cspkit does not
+/// know, and solutions that differ only in variables the output does not show.
+#[test]
+fn models_minizinc_emits_are_answered_as_minizinc_expects() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fzn-minizinc-classes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str, text: &str, flags: &[&str]| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_fzn-cspkit"))
+            .args(flags)
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code(), stdout, stderr)
+    };
+    // var int: x; x * x <= 400: 41 solutions, all listed, in well under the limit.
+    let (code, out, _) = run(
+        "square.fzn",
+        "var int: x :: output_var;\nvar int: y;\nconstraint int_le(y, 400);\n\
+         constraint int_times(x, x, y);\nsolve satisfy;\n",
+        &["-a", "-t", "20000"],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(out.matches("----------").count(), 41, "{out}");
+    assert!(out.ends_with("==========\n"), "{out}");
+    // MiniZinc's 64-bit bound of x * x is clamped: the solutions are found, but the search
+    // does not claim to have listed them all.
+    let (code, out, err) = run(
+        "clamped.fzn",
+        "var -100000..100000: x :: output_var;\nvar -10000000000..400: y;\n\
+         constraint int_le(y, 400);\nconstraint int_times(x, x, y);\nsolve satisfy;\n",
+        &["-a"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.matches("----------").count(), 41, "{out}");
+    assert!(!out.contains("=========="), "{out}");
+    assert!(err.contains("clamped to cspkit's 32-bit integers"), "{err}");
+    // ... nor that a clamped model has no solution.
+    let (code, out, _) = run(
+        "clamped-unsat.fzn",
+        "var 0..10000000000: y :: output_var;\nconstraint int_le(y, -1);\nsolve satisfy;\n",
+        &[],
+    );
+    assert_eq!(code, Some(3));
+    assert_eq!(out, "=====UNKNOWN=====\n");
+    // A bound wholly beyond 32 bits is still refused.
+    let (code, _, err) = run(
+        "beyond.fzn",
+        "var 10000000000..20000000000: y :: output_var;\nsolve satisfy;\n",
+        &[],
+    );
+    assert_eq!(code, Some(2));
+    assert!(err.contains("outside cspkit's 32-bit integers"), "{err}");
+    // Unknown search annotations are ignored with a warning, with or without -f.
+    let annotated = "var 1..3: x1;\nvar 1..3: x2;\n\
+                     array [1..2] of var int: x :: output_array([1..2]) = [x1, x2];\n\
+                     constraint int_lt(x[1], x[2]);\n\
+                     solve :: int_search(x, max_regret, indomain_split_random) satisfy;\n";
+    for flags in [&[][..], &["-f"][..]] {
+        let (code, out, err) = run("annotated.fzn", annotated, flags);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(out.starts_with("x = array1d(1..2, [1, 2]);"), "{out}");
+        assert!(err.contains("int_search ignored"), "{err}");
+    }
+    // Two solutions to the user, not four: the hidden boolean does not make new ones.
+    let (code, out, _) = run(
+        "hidden.fzn",
+        "var bool: a :: output_var;\nvar bool: b;\nsolve satisfy;\n",
+        &["-a"],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "a = false;\n----------\na = true;\n----------\n==========\n"
+    );
 }

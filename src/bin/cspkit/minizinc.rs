@@ -197,7 +197,11 @@ fn load(path: &Path, name: &str) -> Result<FznModel, String> {
     // The text, then the items, are let go as soon as read: a model's data can be large.
     let items = flatzinc::parse(&text).map_err(|e| format!("{name}: {e}"))?;
     drop(text);
-    flatzinc::build(&items).map_err(|e| format!("{name}: {e}"))
+    let fzn = flatzinc::build(&items).map_err(|e| format!("{name}: {e}"))?;
+    for warning in &fzn.warnings {
+        note!("cspkit: warning: {name}: {warning}");
+    }
+    Ok(fzn)
 }
 
 /// The solver of a model: its search annotations' orders, unless the options name others
