@@ -8,7 +8,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(Ok(8), |a| a.parse())?;
     let seed: u64 = args.next().map_or(Ok(0), |a| a.parse())?;
+    let built = std::time::Instant::now();
     let queens = Queens::new(n)?;
+    println!("model built in {:.3} s", built.elapsed().as_secs_f64());
     let mut search = MinConflicts::new(queens.model())
         .with_seed(seed)
         .with_max_steps(1_000_000);
@@ -21,9 +23,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => println!("{outcome:?}"),
     }
     println!(
-        "n = {n}: {} in conflict after the greedy start, {} steps, {:.3} s",
+        "n = {n}: {} in conflict after the greedy start, {} steps, {} restarts, {:.3} s",
         stats.initial_conflicted,
         stats.steps,
+        stats.restarts,
         stats.elapsed.as_secs_f64()
     );
     Ok(())

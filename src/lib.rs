@@ -172,8 +172,10 @@
 //!
 //! [`MinConflicts`] is AIMA's MIN-CONFLICTS: a complete assignment repaired one variable in
 //! conflict at a time, seeded and reproducible. It is incomplete: [`LocalOutcome::NotFound`]
-//! never means that there is no solution. `docs/strategies.md` measures it on N-Queens up to
-//! 200 000 queens.
+//! never means that there is no solution. It restarts after steps without progress, counts
+//! conflicts per value in constant time on all-different constraints, and is reached from a
+//! solver too ([`Solver::min_conflicts`], which keeps the solver's time limit and
+//! cancellation flag). `docs/strategies.md` measures it on N-Queens up to a million queens.
 //!
 //! # Parallel search
 //!
@@ -256,7 +258,10 @@ pub use ids::{ConstraintId, VarId};
 pub use kernel::{IntView, ModelView};
 pub use model::{BoolVar, LinearExpr, Model, Solution};
 pub use search::limits::Limit;
-pub use search::min_conflicts::{LocalOutcome, LocalSearchStats, MinConflicts, MinConflictsStep};
+pub use search::min_conflicts::{
+    LocalOutcome, LocalSearchObserver, LocalSearchStats, MinConflicts, MinConflictsRestart,
+    MinConflictsStep,
+};
 pub use search::observer::{
     BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
 };

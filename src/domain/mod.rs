@@ -9,7 +9,11 @@
 //!   the common case (Sudoku up to 64x64, N-Queens up to 64). `size`, `min`, `max`, `contains`
 //!   and the removal operations are then a handful of instructions.
 //! - Windows of up to [`Domain::MAX_SPAN`] values use a [`FixedBitSet`]; `size` is then a
-//!   popcount over the words, `min` and `max` scan words from the ends.
+//!   popcount over the words, `min` and `max` scan words from the ends. A range of more than 64
+//!   values ([`Domain::range`], `Model::new_var(1..=n)`) starts as a plain interval, two
+//!   numbers and no bitset, and gets its bitset at its first change: a model of a million
+//!   variables over `1..=1_000_000` (a million queens) holds no bitset at all until a search
+//!   prunes it, and local search never does. Every read of an interval costs O(1).
 //! - Wider domains (an objective, a variable declared `0..=1_000_000_000`, the whole `i32`
 //!   range) keep their bounds and the ranges of values removed between them, in an ordered map
 //!   (see `wide.rs`): `min`, `max`, `is_fixed` and `contains` cost O(1) or O(log holes), moving
@@ -65,6 +69,9 @@ enum Bits {
     Word(u64),
     /// A window of more than 64 values, up to [`Domain::MAX_SPAN`].
     Set(FixedBitSet),
+    /// All the values of a window of more than 64 and at most [`Domain::MAX_SPAN`] values (the
+    /// number of values): a `Set` not yet made, made by the first change.
+    Interval(u32),
     /// Anything wider: bounds and holes.
     Wide(Box<Wide>),
 }
@@ -91,9 +98,7 @@ impl Domain {
         let bits = if span <= 64 {
             Bits::Word(low_bits(span as u64))
         } else if span <= Domain::MAX_SPAN {
-            let mut set = FixedBitSet::with_capacity(span);
-            set.insert_range(..);
-            Bits::Set(set)
+            Bits::Interval(span as u32)
         } else {
             Bits::Wide(Box::new(Wide::interval(low, high)))
         };
@@ -134,6 +139,7 @@ impl Domain {
         match &self.bits {
             Bits::Word(w) => w.count_ones() as usize,
             Bits::Set(set) => set.count_ones(..),
+            Bits::Interval(span) => *span as usize,
             Bits::Wide(wide) => wide.size(),
         }
     }
@@ -144,6 +150,7 @@ impl Domain {
         match &self.bits {
             Bits::Word(w) => *w == 0,
             Bits::Set(set) => set.is_clear(),
+            Bits::Interval(_) => false,
             Bits::Wide(wide) => wide.is_empty(),
         }
     }
@@ -166,6 +173,8 @@ impl Domain {
                 }
                 found
             }
+            // More than 64 values.
+            Bits::Interval(_) => false,
             Bits::Wide(wide) => wide.bounds().is_some_and(|(low, high)| low == high),
         }
     }
@@ -183,6 +192,7 @@ impl Domain {
             Bits::Word(0) => None,
             Bits::Word(w) => Some(self.offset + w.trailing_zeros() as i32),
             Bits::Set(set) => set.minimum().map(|i| self.value_at(i)),
+            Bits::Interval(_) => Some(self.offset),
             Bits::Wide(wide) => wide.bounds().map(|(low, _)| low),
         }
     }
@@ -194,6 +204,7 @@ impl Domain {
             Bits::Word(0) => None,
             Bits::Word(w) => Some(self.offset + (63 - w.leading_zeros() as i32)),
             Bits::Set(set) => set.maximum().map(|i| self.value_at(i)),
+            Bits::Interval(span) => Some(self.value_at(*span as usize - 1)),
             Bits::Wide(wide) => wide.bounds().map(|(_, high)| high),
         }
     }
@@ -204,6 +215,7 @@ impl Domain {
         match &self.bits {
             Bits::Word(w) => self.index_of(value).is_some_and(|i| w >> i & 1 == 1),
             Bits::Set(set) => self.index_of(value).is_some_and(|i| set.contains(i)),
+            Bits::Interval(_) => self.index_of(value).is_some(),
             Bits::Wide(wide) => wide.contains(value),
         }
     }
@@ -213,6 +225,7 @@ impl Domain {
         let inner = match &self.bits {
             Bits::Word(w) => ValuesInner::Word(*w),
             Bits::Set(set) => ValuesInner::Set(set.ones()),
+            Bits::Interval(span) => ValuesInner::Interval(0..*span),
             Bits::Wide(wide) => ValuesInner::Wide(wide.iter()),
         };
         Values {
@@ -261,6 +274,8 @@ impl Domain {
                         self.value_at(index)
                     })
             }
+            // `offset < value <= max`.
+            Bits::Interval(_) => Some(value - 1),
             Bits::Wide(wide) => wide.prev_present(i32::MIN, value - 1),
         }
     }
@@ -304,6 +319,8 @@ impl Domain {
                         self.value_at(i * BLOCK_BITS as usize + b.trailing_zeros() as usize)
                     })
             }
+            // `min <= value`.
+            Bits::Interval(span) => (from < i64::from(*span)).then(|| value + 1),
             Bits::Wide(wide) => wide.next_present(value.checked_add(1)?, i32::MAX),
         }
     }
@@ -329,6 +346,16 @@ impl Domain {
                     out |= chunk << filled;
                 });
                 out
+            }
+            Bits::Interval(span) => {
+                // Bits `from..to` of the window are the interval's.
+                let from = (-shift).clamp(0, 64);
+                let to = (i64::from(*span) - shift).clamp(0, 64);
+                if from >= to {
+                    0
+                } else {
+                    low_bits(to as u64) & !low_bits(from as u64)
+                }
             }
             Bits::Wide(wide) => wide.window(base),
         }
@@ -373,6 +400,7 @@ impl Domain {
         let width = match &self.bits {
             Bits::Word(_) => 64,
             Bits::Set(set) => set.len() as i64,
+            Bits::Interval(span) => i64::from(*span),
             Bits::Wide(_) => return None,
         };
         (0..width).contains(&i).then_some(i as usize)
@@ -394,7 +422,7 @@ impl Domain {
     pub(crate) fn small(&self) -> Option<(i32, u64)> {
         match self.bits {
             Bits::Word(w) => Some((self.offset, w)),
-            Bits::Set(_) | Bits::Wide(_) => None,
+            Bits::Set(_) | Bits::Interval(_) | Bits::Wide(_) => None,
         }
     }
 
@@ -434,6 +462,10 @@ impl Domain {
                 set.remove(i);
                 true
             }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.remove(value, record)
+            }
             Bits::Wide(_) => false,
         }
     }
@@ -465,6 +497,10 @@ impl Domain {
                     changed |= replace_block(word, block, new, record);
                 });
                 changed
+            }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.retain_window(base, mask, record)
             }
             Bits::Wide(wide) => {
                 let doomed = wide.window(base) & !mask;
@@ -502,6 +538,10 @@ impl Domain {
                 }
                 changed
             }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.fix_to(value, record)
+            }
             Bits::Wide(wide) if wide.contains(value) => wide.clamp(value, value, record),
             Bits::Wide(wide) => wide.clamp(1, 0, record),
         }
@@ -535,6 +575,10 @@ impl Domain {
                     changed |= replace_block(word, block, *word & keep, record);
                 }
                 changed
+            }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.clamp(low, high, record)
             }
             Bits::Wide(wide) => wide.clamp(low, high, record),
         }
@@ -571,6 +615,10 @@ impl Domain {
                     changed |= replace_block(word, block, *word & !doomed, record);
                 }
                 changed
+            }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.remove_range(low, high, record)
             }
             Bits::Wide(wide) => wide.remove_range(low, high, record),
         }
@@ -613,6 +661,10 @@ impl Domain {
                     changed |= replace_block(word, block, new, record);
                 }
                 changed
+            }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.retain(keep, record)
             }
             Bits::Wide(wide) => {
                 // Runs of removed values (no kept value between), each removed as one range.
@@ -689,12 +741,27 @@ impl Domain {
         }
     }
 
+    /// Turns an interval into the bitset of its values, before a change.
+    #[cold]
+    fn make_set(&mut self) {
+        if let Bits::Interval(span) = self.bits {
+            let mut set = FixedBitSet::with_capacity(span as usize);
+            set.insert_range(..);
+            self.bits = Bits::Set(set);
+        }
+    }
+
     /// Restores word `word` to `old` (the search's undo).
     #[inline]
     pub(crate) fn restore_word(&mut self, word: u32, old: u64) {
         match &mut self.bits {
             Bits::Word(w) => *w = old,
             Bits::Set(set) => set.as_mut_slice()[word as usize] = old as usize,
+            Bits::Interval(_) => {
+                // Never recorded: an interval becomes a set before its first change.
+                self.make_set();
+                self.restore_word(word, old);
+            }
             Bits::Wide(wide) => wide.restore_word(word, old),
         }
     }
@@ -902,6 +969,7 @@ impl fmt::Debug for Values<'_> {
 enum ValuesInner<'a> {
     Word(u64),
     Set(fixedbitset::Ones<'a>),
+    Interval(Range<u32>),
     Wide(WideValues<'a>),
 }
 
@@ -918,6 +986,7 @@ impl Iterator for Values<'_> {
                 i as usize
             }
             ValuesInner::Set(ones) => ones.next()?,
+            ValuesInner::Interval(indices) => indices.next()? as usize,
             ValuesInner::Wide(values) => return values.next(),
         };
         Some((i64::from(self.offset) + index as i64) as i32)
@@ -927,6 +996,7 @@ impl Iterator for Values<'_> {
         match &self.inner {
             ValuesInner::Word(w) => (w.count_ones() as usize, Some(w.count_ones() as usize)),
             ValuesInner::Set(ones) => ones.size_hint(),
+            ValuesInner::Interval(indices) => indices.size_hint(),
             ValuesInner::Wide(values) => values.size_hint(),
         }
     }
@@ -1341,6 +1411,43 @@ mod tests {
                     .min()
                     .unwrap_or(hi - 1);
             }
+        }
+    }
+
+    #[test]
+    fn an_interval_reads_as_the_bitset_of_its_values_until_its_first_change() {
+        for (low, high) in [(0, 64), (-100, 99), (1, 1000), (-5, 1 << 19)] {
+            let interval = Domain::range(low, high).unwrap();
+            assert!(matches!(interval.bits, Bits::Interval(_)));
+            let set = Domain::from_values(low..=high).unwrap();
+            assert!(matches!(set.bits, Bits::Set(_)));
+            assert_eq!(interval, set);
+            assert_eq!(interval.size(), set.size());
+            assert_eq!((interval.min(), interval.max()), (set.min(), set.max()));
+            assert_eq!((interval.is_fixed(), interval.is_empty()), (false, false));
+            assert!(interval.iter().eq(set.iter()));
+            assert_eq!(interval.to_string(), set.to_string());
+            for probe in [
+                low - 70,
+                low - 1,
+                low,
+                low + 1,
+                high - 1,
+                high,
+                high + 1,
+                high + 70,
+            ] {
+                assert_eq!(interval.contains(probe), set.contains(probe), "{probe}");
+                assert_eq!(interval.below(probe), set.below(probe), "{probe}");
+                assert_eq!(interval.above(probe), set.above(probe), "{probe}");
+                assert_eq!(interval.window(probe), set.window(probe), "{probe}");
+            }
+            let mut changed = interval.clone();
+            assert!(!changed.remove(high + 1, &mut no_record()));
+            assert!(matches!(changed.bits, Bits::Interval(_)));
+            assert!(changed.remove(low + 1, &mut no_record()));
+            assert!(matches!(changed.bits, Bits::Set(_)));
+            assert_eq!(changed.size(), set.size() - 1);
         }
     }
 

@@ -21,32 +21,51 @@
 //! # Costs
 //!
 //! All-different constraints keep, for each view value, how many positions take it, so the
-//! conflicts of a value cost one look-up, and a move updates two counters. Other constraints
-//! are re-checked, at the cost of their `check`. A step scans the whole domain of the chosen
-//! variable. The variables in conflict are kept in a set, updated on each move, so choosing
-//! one does not scan the model. (An all-different whose view values span more than
-//! `DENSE_LIMIT` values, or whose scope repeats a variable, is re-checked like any other
-//! constraint.)
+//! conflicts of a value cost one look-up, and a move updates two counters. They also keep the
+//! set of view values that no position takes (the *free* values). Other constraints are
+//! re-checked, at the cost of their `check`. The variables in conflict are kept in a set,
+//! updated on each move, so choosing one does not scan the model. (An all-different whose view
+//! values span more than `DENSE_LIMIT` values, or whose scope repeats a variable, is re-checked
+//! like any other constraint.)
+//!
+//! A step looks for the values without any conflict first, when every constraint on the
+//! chosen variable is such an all-different: a value has none exactly when its view value is
+//! free in each of them, so the free values of the constraint with the fewest are the only
+//! candidates, and they are few on N-Queens (the columns no queen takes). If one of them has no
+//! conflict, the step picks one of those at random, as a scan of the whole domain would, at a
+//! cost of the free values instead of the domain. Otherwise, or on other models, the step scans
+//! the whole domain of the variable. A step on a million queens thus costs microseconds, not
+//! the milliseconds of a scan of a million columns.
 //!
 //! # Initial assignment
 //!
 //! AIMA starts from a greedy assignment; so does this one. Variables are assigned in
 //! declaration order, each to a value with the fewest conflicts with the variables already
 //! assigned (constraints with unassigned variables are not counted). A domain of at most
-//! `SMALL` values is scanned in full, ties broken at random; a larger one is scanned from a
-//! random value up (wrapping around) until a value without conflicts, at most `SCAN` values,
-//! so that a large N-Queens does not cost `n` values per queen.
+//! `SMALL` values is scanned in full, ties broken at random. For a larger one, the start first
+//! tries up to `PROBES` free values drawn at random (when every constraint on the variable is
+//! an all-different with counters) and takes the first without conflicts; failing that, it
+//! scans from a random value up (wrapping around) until a value without conflicts, at most
+//! `SCAN` values, so that a large N-Queens does not cost `n` values per queen.
 //!
-//! # Limits of this version
+//! # Restarts
 //!
-//! There are no restarts: a run caught on a plateau (8-Queens with some seeds) uses all its
-//! steps. Try another seed.
+//! A run caught on a plateau (8-Queens with some seeds) may wander for ever. The search
+//! counts the conflicts of the whole assignment (the pairs of positions sharing a view value
+//! in each all-different, plus the other constraints violated) and remembers the fewest seen
+//! in the current run. When [`MinConflicts::with_restart_after`] steps in a row have not
+//! lowered that fewest, it restarts: a new greedy start (other random choices, so another
+//! assignment) and a new run, counted in [`LocalSearchStats::restarts`]. The step budget of
+//! [`MinConflicts::with_max_steps`] counts the steps of all runs together. The default
+//! patience is `max(1000, 10 × variables)` steps.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::model::{Model, Solution};
 use crate::search::random::nth;
-use crate::{Constraint, VarId};
+use crate::{Constraint, Limit, VarId};
 
 /// The largest span of view values for which an all-different keeps dense counters.
 const DENSE_LIMIT: i64 = 1 << 24;
@@ -56,6 +75,16 @@ const SMALL: usize = 64;
 
 /// How many values the initial assignment scans at most, for a larger domain.
 const SCAN: usize = 1 << 16;
+
+/// How many free values the initial assignment tries at random, for a larger domain, before
+/// it scans.
+const PROBES: usize = 64;
+
+/// How often (in steps) the time limit and the cancellation flag are read.
+const CHECK_EVERY: u64 = 256;
+
+/// A slot that is not in the free list.
+const NOT_FREE: u32 = u32::MAX;
 
 /// The answer of a [`MinConflicts`] run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +131,48 @@ pub struct MinConflictsStep {
     pub conflicts_before: u32,
     /// Its conflicts at `new_value`.
     pub conflicts_after: u32,
+    /// The conflicts of the whole assignment after the step (see [`MinConflicts`]): 0 once
+    /// solved.
+    pub total_conflicts: u64,
+}
+
+/// A restart of [`MinConflicts`]: the run that ends, and the new start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MinConflictsRestart {
+    /// The restart's number, from 1.
+    pub restart: u64,
+    /// The steps taken so far, in all runs.
+    pub steps: u64,
+    /// The fewest conflicts of the whole assignment seen in the run that ends.
+    pub best_conflicts: u64,
+    /// The conflicts of the whole assignment after the new greedy start.
+    pub conflicts: u64,
+}
+
+/// Watches a [`MinConflicts`] search: every method does nothing by default.
+///
+/// Closures that take a step are observers through [`MinConflicts::run_with`]; implement this
+/// trait to see the restarts too, and pass it to [`MinConflicts::run_observed`].
+pub trait LocalSearchObserver {
+    /// After every step.
+    fn step(&mut self, step: &MinConflictsStep) {
+        let _ = step;
+    }
+
+    /// After every restart (see [`MinConflicts::with_restart_after`]).
+    fn restart(&mut self, restart: &MinConflictsRestart) {
+        let _ = restart;
+    }
+}
+
+/// A closure over steps, as an observer.
+struct OnStep<F>(F);
+
+impl<F: FnMut(&MinConflictsStep)> LocalSearchObserver for OnStep<F> {
+    fn step(&mut self, step: &MinConflictsStep) {
+        (self.0)(step);
+    }
 }
 
 /// What a [`MinConflicts`] run did.
@@ -112,10 +183,14 @@ pub struct LocalSearchStats {
     pub steps: u64,
     /// Variables in conflict after the initial assignment.
     pub initial_conflicted: u64,
-    /// Restarts from a new initial assignment (always 0: this implementation does not
-    /// restart).
+    /// Restarts from a new initial assignment (see [`MinConflicts::with_restart_after`]).
     pub restarts: u64,
-    /// Wall-clock time of the run, initial assignment included.
+    /// The conflicts of the whole assignment when the search ended: 0 when solved.
+    pub final_conflicts: u64,
+    /// What stopped the search before its step budget, if anything did: the time limit or the
+    /// cancellation flag.
+    pub stopped_by: Option<Limit>,
+    /// Wall-clock time of the search, initial assignments included.
     pub elapsed: Duration,
 }
 
@@ -126,9 +201,12 @@ pub struct LocalSearchStats {
 /// variable are counted per constraint: for an all-different (any constraint whose
 /// [`distinct_views`](Constraint::distinct_views) answers), the other positions with the same
 /// view value, counted incrementally; for any other constraint, one if its
-/// [`check`](Constraint::check) fails. A step scans the chosen variable's whole domain. The
-/// search is incomplete: [`LocalOutcome::NotFound`] never means that there is no solution.
-/// There are no restarts.
+/// [`check`](Constraint::check) fails. The search is incomplete: [`LocalOutcome::NotFound`]
+/// never means that there is no solution. It restarts from a new greedy assignment after a
+/// number of steps without progress ([`with_restart_after`](Self::with_restart_after)), and
+/// stops at a budget of steps, a time limit or a cancellation flag. The module
+/// documentation gives the costs; [`Solver::min_conflicts`](crate::Solver::min_conflicts)
+/// builds one with a solver's time limit and cancellation flag.
 ///
 /// ```
 /// use cspkit::models::queens::Queens;
@@ -149,18 +227,67 @@ pub struct MinConflicts<'m> {
     model: &'m Model,
     seed: u64,
     max_steps: u64,
+    restart_after: Option<u64>,
+    time_limit: Option<Duration>,
+    cancel: Option<Arc<AtomicBool>>,
     stats: LocalSearchStats,
 }
 
 impl<'m> MinConflicts<'m> {
-    /// A search of `model` with seed 0 and at most 100 000 steps.
+    /// The step budget of [`MinConflicts::new`].
+    pub const DEFAULT_MAX_STEPS: u64 = 100_000;
+
+    /// A search of `model` with seed 0, at most [`Self::DEFAULT_MAX_STEPS`] steps, the default
+    /// restart patience and no time limit.
     pub fn new(model: &'m Model) -> Self {
         MinConflicts {
             model,
             seed: 0,
-            max_steps: 100_000,
+            max_steps: Self::DEFAULT_MAX_STEPS,
+            restart_after: None,
+            time_limit: None,
+            cancel: None,
             stats: LocalSearchStats::default(),
         }
+    }
+
+    /// Restarts from a new greedy assignment after `steps` steps in a row that did not lower
+    /// the fewest conflicts seen in the run (at least 1); by default `max(1000, 10 ×
+    /// variables)`. A patience above the step budget means no restart.
+    pub fn with_restart_after(mut self, steps: u64) -> Self {
+        self.restart_after = Some(steps.max(1));
+        self
+    }
+
+    /// The restart patience in use: the one given, or the default for the model.
+    pub fn restart_after(&self) -> u64 {
+        self.restart_after
+            .unwrap_or_else(|| (10 * self.model.num_variables() as u64).max(1000))
+    }
+
+    /// Stops the search after `time` (checked every few hundred steps, and not during the
+    /// greedy start), with [`LocalOutcome::NotFound`] and
+    /// [`LocalSearchStats::stopped_by`] set.
+    pub fn with_time_limit(mut self, time: Duration) -> Self {
+        self.time_limit = Some(time);
+        self
+    }
+
+    /// Stops the search when `flag` becomes true, from any thread (checked as the time limit
+    /// is).
+    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The step budget.
+    pub fn max_steps(&self) -> u64 {
+        self.max_steps
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The seed of the random choices: the same seed gives the same run.
@@ -186,43 +313,95 @@ impl<'m> MinConflicts<'m> {
     }
 
     /// Runs the search, calling `on_step` after every step.
-    pub fn run_with(&mut self, mut on_step: impl FnMut(&MinConflictsStep)) -> LocalOutcome {
+    pub fn run_with(&mut self, on_step: impl FnMut(&MinConflictsStep)) -> LocalOutcome {
+        self.run_observed(&mut OnStep(on_step))
+    }
+
+    /// Runs the search, telling `observer` of every step and restart.
+    pub fn run_observed(&mut self, observer: &mut impl LocalSearchObserver) -> LocalOutcome {
         let start = Instant::now();
+        let patience = self.restart_after();
         let mut state = State::new(self.model, self.seed);
         state.initial_assignment();
         self.stats = LocalSearchStats {
             initial_conflicted: state.collect_conflicted(),
             ..LocalSearchStats::default()
         };
+        let mut total = state.total_conflicts();
+        let (mut best, mut best_at) = (total, 0);
         let mut steps = 0;
         let outcome = loop {
             let Some(var) = state.pick_conflicted() else {
                 // No variable that can change is in conflict: a solution, unless the
                 // violations are among variables with one value, which no step can repair.
-                break if self.model.is_solution(&state.values) {
-                    LocalOutcome::Solved(Solution::from_values(self.model, state.values))
-                } else {
-                    LocalOutcome::NotFound { steps }
-                };
+                if self.model.is_solution(&state.values) {
+                    debug_assert_eq!(total, 0, "the conflicts counted as the search went");
+                    break LocalOutcome::Solved(Solution::from_values(
+                        self.model,
+                        std::mem::take(&mut state.values),
+                    ));
+                }
+                break LocalOutcome::NotFound { steps };
             };
             if steps == self.max_steps {
                 break LocalOutcome::NotFound { steps };
+            }
+            if steps % CHECK_EVERY == 0 && steps > 0 {
+                let stop = if self
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed))
+                {
+                    Some(Limit::Cancelled)
+                } else if self.time_limit.is_some_and(|t| start.elapsed() >= t) {
+                    Some(Limit::Time)
+                } else {
+                    None
+                };
+                if stop.is_some() {
+                    self.stats.stopped_by = stop;
+                    break LocalOutcome::NotFound { steps };
+                }
+            }
+            if steps - best_at >= patience {
+                // No progress for `patience` steps: a new start.
+                let ended_best = best;
+                state.reset();
+                state.initial_assignment();
+                state.collect_conflicted();
+                total = state.total_conflicts();
+                (best, best_at) = (total, steps);
+                self.stats.restarts += 1;
+                observer.restart(&MinConflictsRestart {
+                    restart: self.stats.restarts,
+                    steps,
+                    best_conflicts: ended_best,
+                    conflicts: total,
+                });
+                continue;
             }
             steps += 1;
             let old_value = state.values[var];
             let conflicts_before = state.conflicts(var, old_value);
             let (new_value, conflicts_after) = state.min_conflicts_value(var);
             state.assign(var, new_value);
+            total =
+                (total + u64::from(conflicts_after)).saturating_sub(u64::from(conflicts_before));
+            if total < best {
+                (best, best_at) = (total, steps);
+            }
             self.stats.steps = steps;
-            on_step(&MinConflictsStep {
+            observer.step(&MinConflictsStep {
                 step: steps,
                 variable: state.var_ids[var],
                 old_value,
                 new_value,
                 conflicts_before,
                 conflicts_after,
+                total_conflicts: total,
             });
         };
+        self.stats.final_conflicts = total;
         self.stats.elapsed = start.elapsed();
         outcome
     }
@@ -263,6 +442,10 @@ struct Distinct {
     count: Vec<u32>,
     /// The exclusive or of the positions taking each view value: when one position does, it.
     xor: Vec<u32>,
+    /// The slots no position takes, in no order.
+    free: Vec<u32>,
+    /// The index in `free` of each slot, or `NOT_FREE`.
+    free_at: Vec<u32>,
 }
 
 impl Distinct {
@@ -298,7 +481,63 @@ impl Distinct {
             base: low,
             count: vec![0; span],
             xor: vec![0; span],
+            free: (0..span as u32).collect(),
+            free_at: (0..span as u32).collect(),
         })
+    }
+
+    /// Back to no position taking any value.
+    fn reset(&mut self) {
+        self.count.fill(0);
+        self.xor.fill(0);
+        self.free.clear();
+        self.free.extend(0..self.count.len() as u32);
+        self.free_at.clear();
+        self.free_at.extend(0..self.count.len() as u32);
+    }
+
+    /// Position `position` leaves `slot`.
+    #[inline]
+    fn leave(&mut self, position: usize, slot: usize) {
+        self.count[slot] -= 1;
+        self.xor[slot] ^= position as u32;
+        if self.count[slot] == 0 {
+            self.free_at[slot] = self.free.len() as u32;
+            self.free.push(slot as u32);
+        }
+    }
+
+    /// Position `position` takes `slot`.
+    #[inline]
+    fn take(&mut self, position: usize, slot: usize) {
+        if self.count[slot] == 0 {
+            let at = self.free_at[slot] as usize;
+            self.free.swap_remove(at);
+            if let Some(&moved) = self.free.get(at) {
+                self.free_at[moved as usize] = at as u32;
+            }
+            self.free_at[slot] = NOT_FREE;
+        }
+        self.count[slot] += 1;
+        self.xor[slot] ^= position as u32;
+    }
+
+    /// The value of the variable at `position` whose view value is at `slot`, if there is one.
+    #[inline]
+    fn value_at(&self, position: usize, slot: u32) -> Option<i32> {
+        let scaled = i64::from(slot) + self.base - self.constants[position];
+        let factor = self.factors[position];
+        (scaled % factor == 0)
+            .then(|| i32::try_from(scaled / factor).ok())
+            .flatten()
+    }
+
+    /// The pairs of positions that share a view value.
+    fn pairs(&self) -> u64 {
+        self.count
+            .iter()
+            .map(|&c| u64::from(c) * u64::from(c.saturating_sub(1)) / 2)
+            .sum()
     }
 
     #[inline]
@@ -317,6 +556,10 @@ struct State<'m> {
     /// The (counter, position) pairs of each variable, as a compressed sparse row.
     occurrence_start: Vec<usize>,
     occurrences: Vec<(u32, u32)>,
+    /// Whether every constraint on each variable counts by `Distinct` (and there is one).
+    all_distinct: Vec<bool>,
+    /// A buffer of free slots.
+    slots: Vec<u32>,
     /// A superset of the variables in conflict that have more than one value.
     candidates: Vec<u32>,
     is_candidate: Vec<bool>,
@@ -352,8 +595,15 @@ impl<'m> State<'m> {
         }
         let mut occurrence_start = Vec::with_capacity(n + 1);
         let mut occurrences = Vec::new();
+        let mut all_distinct = Vec::with_capacity(n);
         for list in per_var {
             occurrence_start.push(occurrences.len());
+            all_distinct.push(
+                !list.is_empty()
+                    && list
+                        .iter()
+                        .all(|&(c, _)| matches!(counters[c as usize], Counter::Distinct(_))),
+            );
             occurrences.extend(list);
         }
         occurrence_start.push(occurrences.len());
@@ -369,6 +619,8 @@ impl<'m> State<'m> {
             counters,
             occurrence_start,
             occurrences,
+            all_distinct,
+            slots: Vec::new(),
             candidates: Vec::new(),
             random: Random { seed, index: 0 },
             buffer: Vec::new(),
@@ -429,9 +681,7 @@ impl<'m> State<'m> {
             match &mut self.counters[counter as usize] {
                 Counter::Distinct(d) => {
                     if let Some(old) = old {
-                        let slot = d.slot(position, old);
-                        d.count[slot] -= 1;
-                        d.xor[slot] ^= position as u32;
+                        d.leave(position, d.slot(position, old));
                     }
                     let slot = d.slot(position, value);
                     if d.count[slot] == 1 {
@@ -444,8 +694,7 @@ impl<'m> State<'m> {
                             other,
                         );
                     }
-                    d.count[slot] += 1;
-                    d.xor[slot] ^= position as u32;
+                    d.take(position, slot);
                 }
                 Counter::Checked(constraint) => {
                     let scope = constraint.scope();
@@ -478,6 +727,8 @@ impl<'m> State<'m> {
             let value = if domain.size() <= SMALL {
                 let values: Vec<i32> = domain.iter().collect();
                 self.best_of(var, values.into_iter(), false).0
+            } else if let Some(value) = self.probe_free(var) {
+                value
             } else {
                 // From a random value up, wrapping around, at most SCAN values.
                 let (low, high) = (domain.min().unwrap_or(0), domain.max().unwrap_or(0));
@@ -490,6 +741,111 @@ impl<'m> State<'m> {
             };
             self.assign(var, value);
         }
+    }
+
+    /// The counter of `var` with the fewest free slots, its position there, and how many free
+    /// slots it has, when every constraint on `var` counts by `Distinct`.
+    fn fewest_free(&self, var: usize) -> Option<(usize, usize, usize)> {
+        if !self.all_distinct[var] {
+            return None;
+        }
+        let occurrences =
+            &self.occurrences[self.occurrence_start[var]..self.occurrence_start[var + 1]];
+        occurrences
+            .iter()
+            .filter_map(|&(c, position)| match &self.counters[c as usize] {
+                Counter::Distinct(d) => Some((c as usize, position as usize, d.free.len())),
+                Counter::Checked(_) => None,
+            })
+            .min_by_key(|&(_, _, free)| free)
+    }
+
+    /// For the greedy start: a value of `var` without conflicts among up to `PROBES` drawn at
+    /// random from the free slots of one of its constraints.
+    fn probe_free(&mut self, var: usize) -> Option<i32> {
+        let (counter, position, free) = self.fewest_free(var)?;
+        if free == 0 {
+            return None;
+        }
+        let domain = self.model.domain(self.var_ids[var]);
+        for _ in 0..PROBES {
+            let i = self.random.below(free as u64) as usize;
+            let Counter::Distinct(d) = &self.counters[counter] else {
+                return None;
+            };
+            let value = d.value_at(position, d.free[i]);
+            if let Some(value) = value.filter(|&v| domain.contains(v))
+                && self.conflicts(var, value) == 0
+            {
+                return Some(value);
+            }
+        }
+        None
+    }
+
+    /// For a step: a value of `var` without conflicts, chosen at random among all those
+    /// (they are among the free slots of its constraint with the fewest), or `None` if there
+    /// is none or looking would cost more than a scan of the domain.
+    fn free_value(&mut self, var: usize, span: usize) -> Option<i32> {
+        let (counter, position, free) = self.fewest_free(var)?;
+        if free >= span / 2 {
+            return None;
+        }
+        let domain = self.model.domain(self.var_ids[var]);
+        let mut slots = std::mem::take(&mut self.slots);
+        slots.clear();
+        if let Counter::Distinct(d) = &self.counters[counter] {
+            slots.extend_from_slice(&d.free);
+        }
+        let (mut chosen, mut zeros) = (None, 0u64);
+        for &slot in &slots {
+            let Counter::Distinct(d) = &self.counters[counter] else {
+                break;
+            };
+            let Some(value) = d.value_at(position, slot).filter(|&v| domain.contains(v)) else {
+                continue;
+            };
+            if self.conflicts(var, value) == 0 {
+                zeros += 1;
+                if self.random.below(zeros) == 0 {
+                    chosen = Some(value);
+                }
+            }
+        }
+        self.slots = slots;
+        chosen
+    }
+
+    /// The conflicts of the whole assignment: the pairs of positions sharing a view value in
+    /// each all-different, plus the other constraints violated.
+    fn total_conflicts(&mut self) -> u64 {
+        let mut total = 0;
+        for counter in &self.counters {
+            total += match counter {
+                Counter::Distinct(d) => d.pairs(),
+                Counter::Checked(constraint) => {
+                    self.buffer.clear();
+                    self.buffer
+                        .extend(constraint.scope().iter().map(|u| self.values[u.index()]));
+                    u64::from(!constraint.check(&self.buffer))
+                }
+            };
+        }
+        total
+    }
+
+    /// Back to no variable assigned and no candidate, for a new start.
+    fn reset(&mut self) {
+        for counter in &mut self.counters {
+            if let Counter::Distinct(d) = counter {
+                d.reset();
+            }
+        }
+        self.assigned.fill(false);
+        for &var in &self.candidates {
+            self.is_candidate[var as usize] = false;
+        }
+        self.candidates.clear();
     }
 
     /// The value of `values` with the fewest conflicts for `var`, ties broken at random, and
@@ -527,6 +883,9 @@ impl<'m> State<'m> {
             return (self.values[var], 0);
         };
         let span = (i64::from(high) - i64::from(low) + 1) as usize;
+        if let Some(value) = self.free_value(var, span) {
+            return (value, 0);
+        }
         let mut per_value = std::mem::take(&mut self.per_value);
         per_value.clear();
         per_value.resize(span, 0);

@@ -38,6 +38,7 @@ pub use crate::kernel::PropagationLevel;
 use crate::model::{Model, Solution};
 use engine::{Engine, Run, Step};
 use limits::{Budget, Limit, Limits, Pause};
+use min_conflicts::MinConflicts;
 use observer::{NoObserver, SearchObserver};
 use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
 use pause::{Progress, Tracked};
@@ -577,6 +578,42 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// The model being solved.
     pub fn model(&self) -> &'m Model {
         self.model
+    }
+
+    /// A local search of this solver's model (AIMA's MIN-CONFLICTS, see [`MinConflicts`]),
+    /// with this solver's time limit and cancellation flag; its seed, step budget and restart
+    /// patience are set on it. The orders, propagation level and decision limit are those of
+    /// the tree search and play no part: local search assigns every variable from the start
+    /// and repairs the assignment, within the model's initial domains.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::LocalOutcome;
+    ///
+    /// let queens = Queens::new(10_000)?;
+    /// let solver = queens.model().solver();
+    /// let mut search = solver.min_conflicts().with_seed(3).with_max_steps(100_000);
+    /// match search.run() {
+    ///     LocalOutcome::Solved(solution) => assert!(queens.model().is_solution(solution.values())),
+    ///     // Local search is incomplete: not found is not "no solution".
+    ///     LocalOutcome::NotFound { steps } => println!("no solution found in {steps} steps"),
+    ///     _ => unreachable!("a new kind of outcome"),
+    /// }
+    /// let stats = search.stats();
+    /// println!("{} steps, {} restarts, {:?}", stats.steps, stats.restarts, stats.elapsed);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn min_conflicts(&self) -> MinConflicts<'m> {
+        let mut search = MinConflicts::new(self.model);
+        if let Some(time) = self.limits.time {
+            search = search.with_time_limit(time);
+        }
+        if let Some(flag) = &self.limits.cancel {
+            search = search.with_cancel_flag(Arc::clone(flag));
+        }
+        search
     }
 
     /// The propagation level.

@@ -2,8 +2,15 @@
 //! claims there is no solution, and a seed determines the run.
 
 use cspkit::models::colouring::Colouring;
-use cspkit::models::queens::Queens;
-use cspkit::{LocalOutcome, MinConflicts, MinConflictsStep, Model, NotEqual};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use cspkit::models::queens::{Queens, is_valid_placement};
+use cspkit::{
+    Limit, LocalOutcome, LocalSearchObserver, MinConflicts, MinConflictsRestart, MinConflictsStep,
+    Model, NotEqual,
+};
 
 #[test]
 fn queens_are_solved_and_the_solution_is_checked() {
@@ -91,4 +98,144 @@ fn every_step_moves_a_variable_in_conflict_to_a_value_with_no_more_conflicts() {
         assert!(step.conflicts_before > 0);
         assert!(step.conflicts_after <= step.conflicts_before);
     }
+}
+
+/// Records steps and restarts.
+#[derive(Default)]
+struct Recorder {
+    steps: Vec<MinConflictsStep>,
+    restarts: Vec<MinConflictsRestart>,
+}
+
+impl LocalSearchObserver for Recorder {
+    fn step(&mut self, step: &MinConflictsStep) {
+        self.steps.push(*step);
+    }
+
+    fn restart(&mut self, restart: &MinConflictsRestart) {
+        self.restarts.push(*restart);
+    }
+}
+
+#[test]
+fn a_run_without_progress_restarts_and_the_restarts_are_counted() {
+    // 8-Queens from seed 1 wanders on a plateau for more than a thousand steps.
+    let queens = Queens::new(8).unwrap();
+    let mut recorder = Recorder::default();
+    let mut search = MinConflicts::new(queens.model())
+        .with_seed(1)
+        .with_restart_after(50);
+    assert_eq!(search.restart_after(), 50);
+    let outcome = search.run_observed(&mut recorder);
+    assert!(
+        queens
+            .model()
+            .is_solution(outcome.solution().unwrap().values())
+    );
+    let stats = search.stats();
+    assert!(stats.restarts > 0);
+    assert_eq!(recorder.restarts.len() as u64, stats.restarts);
+    assert_eq!(recorder.steps.len() as u64, stats.steps);
+    for (i, restart) in recorder.restarts.iter().enumerate() {
+        assert_eq!(restart.restart, i as u64 + 1);
+        assert!(restart.best_conflicts > 0);
+    }
+    // Without restarts, the same seed stays on its plateau: its whole budget goes by.
+    let mut patient = MinConflicts::new(queens.model())
+        .with_seed(1)
+        .with_restart_after(u64::MAX);
+    assert_eq!(patient.run(), LocalOutcome::NotFound { steps: 100_000 });
+    assert_eq!(patient.stats().restarts, 0);
+}
+
+#[test]
+fn the_conflicts_in_all_fall_to_zero_exactly_when_solved() {
+    for (n, seed) in [(30, 1), (100, 2), (8, 5)] {
+        let queens = Queens::new(n).unwrap();
+        let mut recorder = Recorder::default();
+        let mut search = MinConflicts::new(queens.model()).with_seed(seed);
+        assert!(search.run_observed(&mut recorder).is_solved());
+        let last = recorder.steps.last().expect("some steps");
+        assert_eq!(last.total_conflicts, 0);
+        assert!(
+            recorder.steps[..recorder.steps.len() - 1]
+                .iter()
+                .all(|s| s.total_conflicts > 0)
+        );
+        // A step changes the conflicts in all by its variable's change.
+        for pair in recorder.steps.windows(2) {
+            let change = i64::from(pair[1].conflicts_after) - i64::from(pair[1].conflicts_before);
+            assert_eq!(
+                pair[1].total_conflicts as i64,
+                pair[0].total_conflicts as i64 + change
+            );
+        }
+        assert_eq!(search.stats().final_conflicts, 0);
+    }
+}
+
+#[test]
+fn solutions_found_from_any_seed_satisfy_every_constraint() {
+    // An independent check for queens; the model's checkers for colourings.
+    for seed in 0..40 {
+        for n in [4, 5, 8, 13, 64] {
+            let queens = Queens::new(n).unwrap();
+            let outcome = MinConflicts::new(queens.model()).with_seed(seed).run();
+            let solution = outcome.solution().expect("solved");
+            assert!(
+                is_valid_placement(&queens.columns(solution)),
+                "n = {n}, seed {seed}"
+            );
+        }
+        let graph = Colouring::mycielski(4, 5).unwrap();
+        let outcome = MinConflicts::new(graph.model()).with_seed(seed).run();
+        assert!(
+            graph
+                .model()
+                .is_solution(outcome.solution().expect("solved").values())
+        );
+    }
+}
+
+#[test]
+fn a_solver_hands_its_time_limit_and_cancel_flag_to_local_search() {
+    let queens = Queens::new(3).unwrap();
+    let solver = queens.model().solver().with_time_limit(Duration::ZERO);
+    let mut search = solver.min_conflicts().with_max_steps(u64::MAX);
+    assert!(matches!(search.run(), LocalOutcome::NotFound { .. }));
+    assert_eq!(search.stats().stopped_by, Some(Limit::Time));
+    let flag = Arc::new(AtomicBool::new(true));
+    let solver = queens.model().solver().with_cancel_flag(flag);
+    let mut search = solver.min_conflicts().with_max_steps(u64::MAX);
+    assert!(matches!(search.run(), LocalOutcome::NotFound { .. }));
+    assert_eq!(search.stats().stopped_by, Some(Limit::Cancelled));
+    // A budget of steps is not a limit of the solver's.
+    let mut search = queens.model().solver().min_conflicts().with_max_steps(100);
+    assert_eq!(search.run(), LocalOutcome::NotFound { steps: 100 });
+    assert_eq!(search.stats().stopped_by, None);
+}
+
+#[test]
+fn two_hundred_thousand_queens_are_placed_in_few_steps() {
+    let queens = Queens::new(200_000).unwrap();
+    let mut search = queens.model().solver().min_conflicts().with_seed(1);
+    let outcome = search.run();
+    assert!(is_valid_placement_fast(
+        &queens.columns(outcome.solution().expect("solved"))
+    ));
+    assert!(search.stats().steps < 1_000, "{:?}", search.stats());
+}
+
+/// `is_valid_placement` in linear time, for large boards.
+fn is_valid_placement_fast(columns: &[usize]) -> bool {
+    let n = columns.len();
+    let mut seen = vec![[false; 3]; 2 * n + 2];
+    columns.iter().enumerate().all(|(row, &c)| {
+        let keys = [c, c + n - row, c + row];
+        (1..=n).contains(&c)
+            && keys
+                .iter()
+                .enumerate()
+                .all(|(kind, &key)| !std::mem::replace(&mut seen[key][kind], true))
+    })
 }

@@ -10,6 +10,7 @@ mod flatzinc;
 mod flatzinc_fuzz;
 mod hostile;
 mod html_page;
+mod local_search;
 mod minizinc;
 mod mzn;
 mod readme;

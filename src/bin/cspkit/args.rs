@@ -217,6 +217,8 @@ pub struct ColourArgs {
     #[command(flatten)]
     pub strategy: StrategyArgs,
     #[command(flatten)]
+    pub local: LocalArgs,
+    #[command(flatten)]
     pub show: ShowArgs,
 }
 
@@ -364,12 +366,20 @@ Examples:
   cspkit queens 6 --all --limit 2
   cspkit queens 200 --var-order mrv --value-order middle
   cspkit queens 1000 --var-order mrv-random --value-order middle --restarts luby --seed 7
+  cspkit queens 1000000 --local-search min-conflicts --seed 1 --stats > columns.txt
+  cspkit queens 8 --local-search min-conflicts --trace
 
 Smallest domain first (mrv) with the middle columns first places 1000 queens in a fraction of
 a second, but some sizes take far longer (n = 120: thousands of failures); with random
 tie-breaking (mrv-random) and restarts, every size up to 1000 takes well under a second.
 
-Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit.";
+--local-search min-conflicts (AIMA's MIN-CONFLICTS) repairs a complete placement instead: a
+million queens in about 50 steps and a few seconds, in memory that grows as N (about 400 bytes
+a queen). The tree search takes up to 10000 queens (its domains take N² bits); local search up
+to 10000000, with the alldiff model. The board is drawn up to 10000 queens, the columns always.
+
+Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit, or not found by
+--local-search (which never proves that there is no solution).";
 
 /// Arguments of `cspkit sudoku`.
 #[derive(Debug, Args)]
@@ -390,21 +400,29 @@ pub struct SudokuArgs {
     #[command(flatten)]
     pub strategy: StrategyArgs,
     #[command(flatten)]
+    pub local: LocalArgs,
+    #[command(flatten)]
     pub show: ShowArgs,
 }
 
-/// The largest board `cspkit queens` accepts. The model's domains take N² bits and a decision
-/// costs about N² operations, so larger boards take hundreds of megabytes, and the few dozen
-/// decisions between two readings of the clock outlast a short time limit many times over.
-const MAX_QUEENS: i64 = 10_000;
+/// The largest board `cspkit queens` searches by backtracking. The search's domains take N²
+/// bits and a decision costs about N² operations, so larger boards take hundreds of megabytes,
+/// and the few dozen decisions between two readings of the clock outlast a short time limit
+/// many times over.
+pub const MAX_QUEENS: u32 = 10_000;
+
+/// The largest board `cspkit queens` accepts with `--local-search`: memory grows as N (about
+/// 400 bytes a queen), not N².
+pub const MAX_LOCAL_QUEENS: u32 = 10_000_000;
 
 /// Arguments of `cspkit queens`.
 #[derive(Debug, Args)]
 pub struct QueensArgs {
-    /// The number of queens (and the size of the board), 1 to 10000.
+    /// The number of queens (and the size of the board), 1 to 10000; up to 10000000 with
+    /// --local-search (the alldiff model; the board is drawn up to 10000, the columns always).
     #[arg(
         allow_negative_numbers = true,
-        value_parser = clap::value_parser!(u32).range(1..=MAX_QUEENS)
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LOCAL_QUEENS))
     )]
     pub n: u32,
     /// The model: three all-different constraints, or pairwise `≠` constraints.
@@ -414,6 +432,8 @@ pub struct QueensArgs {
     pub mode: ModeArgs,
     #[command(flatten)]
     pub strategy: StrategyArgs,
+    #[command(flatten)]
+    pub local: LocalArgs,
     #[command(flatten)]
     pub show: ShowArgs,
 }
@@ -449,7 +469,7 @@ pub struct StrategyArgs {
     /// Which value to try first [default: asc; fzn and mzn: the model's search annotations].
     #[arg(long, value_name = "ORDER")]
     pub value_order: Option<ValOrder>,
-    /// The seed of the random orders (mrv-random, random) [default: 0].
+    /// The seed of the random orders (mrv-random, random) and of --local-search [default: 0].
     #[arg(
         long,
         value_name = "N",
@@ -514,6 +534,93 @@ pub struct StrategyArgs {
         default_missing_value = "text"
     )]
     pub stats: Option<TableFormat>,
+}
+
+/// Local search instead of the tree search.
+#[derive(Debug, Args, Default)]
+pub struct LocalArgs {
+    /// Search by local search instead of backtracking: min-conflicts (AIMA) repairs a complete
+    /// assignment, one variable in conflict at a time. Incomplete: when it finds nothing (exit
+    /// 3), a solution may still exist. Takes --seed, --time-limit, --stats and --trace.
+    #[arg(long, value_name = "METHOD")]
+    pub local_search: Option<LocalSearch>,
+    /// With --local-search: the most steps, all restarts together [default: 1000000].
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "local_search",
+        allow_negative_numbers = true,
+        value_parser = parse_count
+    )]
+    pub max_steps: Option<u64>,
+    /// With --local-search: start again from a new assignment after N steps without fewer
+    /// conflicts than the run's best [default: 10 per variable, at least 1000].
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "local_search",
+        allow_negative_numbers = true,
+        value_parser = parse_restart_base
+    )]
+    pub restart_after: Option<u64>,
+    /// The seed (the subcommand's --seed), set by [`LocalArgs::with_strategy`].
+    #[arg(skip)]
+    pub seed: Option<u64>,
+    /// The time limit (the subcommand's --time-limit), set by [`LocalArgs::with_strategy`].
+    #[arg(skip)]
+    pub time_limit: Option<Duration>,
+    /// The statistics format (the subcommand's --stats), set by [`LocalArgs::with_strategy`].
+    #[arg(skip)]
+    pub stats: Option<TableFormat>,
+}
+
+/// The local search methods.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LocalSearch {
+    /// AIMA's MIN-CONFLICTS: a variable in conflict at random, given a value with the fewest
+    /// conflicts.
+    MinConflicts,
+}
+
+impl LocalArgs {
+    /// These options with the seed, time limit and statistics format of `strategy`.
+    pub fn with_strategy(&self, strategy: &StrategyArgs) -> LocalArgs {
+        LocalArgs {
+            local_search: self.local_search,
+            max_steps: self.max_steps,
+            restart_after: self.restart_after,
+            seed: strategy.seed,
+            time_limit: strategy.time_limit,
+            stats: strategy.stats,
+        }
+    }
+
+    /// Why the tree search's options `mode`, `strategy` and `show` make no sense with local
+    /// search, if one does not.
+    pub fn conflict(
+        mode: &ModeArgs,
+        strategy: &StrategyArgs,
+        show: &ShowArgs,
+    ) -> Option<&'static str> {
+        Some(if mode.count || mode.all {
+            "--local-search finds one solution: it cannot count or list them (--count, --all)"
+        } else if show.tree.is_some() {
+            "--local-search makes no search tree: it cannot be combined with --tree"
+        } else if show.step {
+            "--local-search cannot be combined with --step (--trace shows each step)"
+        } else if show.trace_domains {
+            "--local-search has no domains to trace: use --trace alone"
+        } else if strategy.jobs.get() > 1 {
+            "--local-search runs on one thread: it cannot be combined with --jobs"
+        } else if strategy.restarts.is_some() {
+            "--local-search restarts by itself (--restart-after): it cannot be combined with \
+             --restarts"
+        } else if strategy.decision_limit.is_some() {
+            "--local-search makes no decisions: use --max-steps instead of --decision-limit"
+        } else {
+            return None;
+        })
+    }
 }
 
 /// How to write statistics and strategy tables.

@@ -15,6 +15,7 @@ mod args;
 mod batch;
 mod compare;
 mod fzn;
+mod local;
 mod minizinc;
 mod step;
 
@@ -39,8 +40,9 @@ use cspkit::{
 };
 
 use args::{
-    ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, Defaults, ModeArgs,
-    Propagation, QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs, TableFormat,
+    ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, Defaults, LocalArgs,
+    MAX_QUEENS, ModeArgs, Propagation, QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs,
+    TableFormat,
 };
 
 /// Exit codes.
@@ -75,7 +77,9 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         None => demo(),
-        Some(Command::Sudoku(args)) if args.batch => batch::run(&args),
+        Some(Command::Sudoku(args)) if args.batch && args.local.local_search.is_none() => {
+            batch::run(&args)
+        }
         Some(Command::Sudoku(args)) => sudoku(&args),
         Some(Command::Queens(args)) => queens(&args),
         Some(Command::Colour(args)) => colour(&args),
@@ -236,6 +240,22 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
     result.map(|_| bytes)
 }
 
+/// Refuses options that make no sense together, with `--local-search` or without.
+fn check_local_options(
+    mode: &ModeArgs,
+    strategy: &StrategyArgs,
+    local: &LocalArgs,
+    show: &ShowArgs,
+) -> Result<(), u8> {
+    if local.local_search.is_none() {
+        return check_options(mode, strategy, show, false);
+    }
+    match LocalArgs::conflict(mode, strategy, show) {
+        Some(message) => Err(bad_input(message)),
+        None => Ok(()),
+    }
+}
+
 /// Refuses options that make no sense together.
 fn check_options(
     mode: &ModeArgs,
@@ -256,7 +276,10 @@ fn check_options(
 }
 
 fn sudoku(args: &SudokuArgs) -> u8 {
-    if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
+    if args.local.local_search.is_some() && args.batch {
+        return bad_input("--local-search solves one puzzle: it cannot be combined with --batch");
+    }
+    if let Err(code) = check_local_options(&args.mode, &args.strategy, &args.local, &args.show) {
         return code;
     }
     let (grid, input_format) =
@@ -272,6 +295,12 @@ fn sudoku(args: &SudokuArgs) -> u8 {
         Ok(sudoku) => sudoku,
         Err(error) => return bad_input(error),
     };
+    if args.local.local_search.is_some() {
+        let local = args.local.with_strategy(&args.strategy);
+        return local::run(sudoku.model(), &local, &args.show, |solution| {
+            sudoku.grid_of(solution).to_text(format).unwrap_or_default()
+        });
+    }
     let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
     let separator = if format == GridFormat::Line { "" } else { "\n" };
     let answer = Answer {
@@ -334,13 +363,19 @@ pub(crate) fn colouring(graph: &str, colours: i32) -> Result<Colouring, u8> {
 }
 
 fn colour(args: &ColourArgs) -> u8 {
-    if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
+    if let Err(code) = check_local_options(&args.mode, &args.strategy, &args.local, &args.show) {
         return code;
     }
     let graph = match colouring(&args.graph, args.colours) {
         Ok(graph) => graph,
         Err(code) => return code,
     };
+    if args.local.local_search.is_some() {
+        let local = args.local.with_strategy(&args.strategy);
+        return local::run(graph.model(), &local, &args.show, |solution| {
+            format!("{}\n", graph.describe(solution))
+        });
+    }
     let solver = configure(graph.model(), &args.strategy, PropagationLevel::Full);
     let answer = Answer {
         mode: &args.mode,
@@ -358,13 +393,38 @@ fn colour(args: &ColourArgs) -> u8 {
 }
 
 fn queens(args: &QueensArgs) -> u8 {
-    if let Err(code) = check_options(&args.mode, &args.strategy, &args.show, false) {
+    if let Err(code) = check_local_options(&args.mode, &args.strategy, &args.local, &args.show) {
         return code;
+    }
+    let local = args.local.local_search.is_some() && args.model == QueensModel::Alldiff;
+    if args.n > MAX_QUEENS && !local {
+        return bad_input(format_args!(
+            "{} queens is too many for the tree search (at most {MAX_QUEENS}: its domains take \
+             N² bits); --local-search min-conflicts with the alldiff model takes up to 10000000",
+            args.n
+        ));
     }
     let queens = match queens_model(args.n as usize, args.model) {
         Ok(queens) => queens,
         Err(code) => return code,
     };
+    if args.local.local_search.is_some() {
+        let local = args.local.with_strategy(&args.strategy);
+        let draw = queens.n() <= MAX_QUEENS as usize;
+        return local::run(queens.model(), &local, &args.show, |solution| {
+            let columns: Vec<String> = queens
+                .columns(solution)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let board = if draw {
+                queens.board(solution)
+            } else {
+                String::new()
+            };
+            format!("{board}{}\n", columns.join(" "))
+        });
+    }
     let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
     let answer = Answer {
         mode: &args.mode,
