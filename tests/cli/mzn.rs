@@ -302,3 +302,54 @@ fn stepping_through_a_flatzinc_model_shows_its_output_array_with_candidates() {
     assert!(out.contains("q[1] = 1"), "{out}");
     assert!(out.contains("  1 {3..8} {2, 4..8}"), "{out}");
 }
+
+#[test]
+fn min_conflicts_solves_a_flatzinc_model_and_never_calls_it_unsatisfiable() {
+    for seed in ["1", "2", "3", "4"] {
+        let run = cspkit(&[
+            "fzn",
+            &sample("queens8.fzn"),
+            "--local-search",
+            "min-conflicts",
+            "--seed",
+            seed,
+        ]);
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        let out = text(&run.stdout);
+        // q = array1d(1..8, [..]);: eight queens, no two in a column or on a diagonal.
+        let inside = out
+            .split('[')
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .unwrap_or_else(|| panic!("{out}"));
+        let q: Vec<i64> = inside.split(", ").map(|v| v.parse().unwrap()).collect();
+        assert_eq!(q.len(), 8, "{out}");
+        for i in 0..8 {
+            for j in i + 1..8 {
+                assert_ne!(q[i], q[j], "{out}");
+                assert_ne!((q[i] - q[j]).abs(), (j - i) as i64, "{out}");
+            }
+        }
+    }
+    // Two variables, x < y and y < x: no solution, which local search cannot know.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mzn-local");
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("cycle.fzn");
+    std::fs::write(
+        &model,
+        "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\n\
+         constraint int_lt(x, y);\nconstraint int_lt(y, x);\nsolve satisfy;\n",
+    )
+    .unwrap();
+    let run = cspkit(&[
+        "fzn",
+        model.to_str().unwrap(),
+        "--local-search",
+        "min-conflicts",
+        "--max-steps",
+        "500",
+    ]);
+    assert_eq!(run.status.code(), Some(3));
+    assert!(!text(&run.stdout).contains("UNSATISFIABLE"));
+    assert!(text(&run.stderr).contains("no solution found in 500 steps"));
+}

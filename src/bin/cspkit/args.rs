@@ -166,6 +166,8 @@ pub struct ModelRunArgs {
     #[command(flatten)]
     pub strategy: StrategyArgs,
     #[command(flatten)]
+    pub local: LocalArgs,
+    #[command(flatten)]
     pub show: ShowArgs,
 }
 

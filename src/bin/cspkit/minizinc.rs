@@ -18,12 +18,12 @@ use cspkit::teach::trace::Trace;
 use cspkit::{Domain, PropagationLevel, Solution};
 
 use crate::args::{
-    ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, ModeArgs, ModelRunArgs, MznArgs,
-    VarOrder,
+    ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
+    MznArgs, VarOrder,
 };
 use crate::{
-    Answer, CliSolver, TreeFile, Views, bad_input, configure, exit, fzn, interrupt, output_failed,
-    print_stats, step,
+    Answer, CliSolver, TreeFile, Views, bad_input, configure, exit, fzn, interrupt, local,
+    output_failed, print_stats, step,
 };
 
 /// The defaults of a model's search, as `--stats` names them.
@@ -71,6 +71,16 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
 
 /// Refuses options that make no sense for a model.
 fn check(run: &ModelRunArgs) -> Result<(), u8> {
+    if run.local.local_search.is_some() {
+        let mode = mode_of(run);
+        let conflict = LocalArgs::conflict(&mode, &run.strategy, &run.show).or(run
+            .statistics
+            .then_some("--local-search has no %%%mzn-stat: lines: use --stats"));
+        return match conflict {
+            Some(message) => Err(bad_input(message)),
+            None => Ok(()),
+        };
+    }
     let conflict = if run.strategy.jobs.get() > 1 {
         Some("--jobs: the search of a model runs on one thread")
     } else if run.free && run.strategy.var_order.is_some() {
@@ -109,6 +119,14 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         seed: run.random_seed.unwrap_or_default(),
         statistics: run.statistics,
     };
+    if run.local.local_search.is_some() {
+        // A solution of the constraints: for an optimisation, not a claim of the best.
+        let mut local = run.local.with_strategy(&run.strategy);
+        local.time_limit = time_limit(run);
+        return local::run(&fzn.model, &local, &run.show, |solution| {
+            solution_text(&fzn, solution)
+        });
+    }
     let defaults = if run.free { FREE_DEFAULTS } else { DEFAULTS };
     let solver = configure_model(&fzn, run).with_cancel_flag(Arc::clone(interrupt()));
     let tree_file = match TreeFile::create(&run.show) {
@@ -117,11 +135,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     };
     let board = board_of(&fzn);
     if run.show.step {
-        let mode = ModeArgs {
-            count: false,
-            all: run.all || run.solutions.is_some(),
-            limit: run.solutions,
-        };
+        let mode = mode_of(run);
         let answer = Answer {
             mode: &mode,
             strategy: &run.strategy,
@@ -129,11 +143,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
             defaults,
         };
         let views = Views {
-            render: |solution: &Solution| {
-                let mut text = Vec::new();
-                let _ = flatzinc::write_solution(&fzn, solution, &mut text);
-                String::from_utf8_lossy(&text).into_owned()
-            },
+            render: |solution: &Solution| solution_text(&fzn, solution),
             state: |domains: &[Domain]| board_text(&fzn, domains),
             board,
         };
@@ -190,6 +200,33 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     code
 }
 
+/// What the MiniZinc flags ask of the solutions, as the built-in puzzles' options say it.
+fn mode_of(run: &ModelRunArgs) -> ModeArgs {
+    ModeArgs {
+        count: false,
+        all: run.all || run.solutions.is_some(),
+        limit: run.solutions,
+    }
+}
+
+/// A solution in the FlatZinc output format, ended by `----------`.
+fn solution_text(fzn: &FznModel, solution: &Solution) -> String {
+    let mut text = Vec::new();
+    let _ = flatzinc::write_solution(fzn, solution, &mut text);
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// The tighter of `-t` (milliseconds) and `--time-limit` (seconds).
+fn time_limit(run: &ModelRunArgs) -> Option<Duration> {
+    [
+        run.time_limit_ms.map(Duration::from_millis),
+        run.strategy.time_limit,
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+}
+
 /// Reads and builds the FlatZinc model at `path`; errors name `name`.
 fn load(path: &Path, name: &str) -> Result<FznModel, String> {
     let text = fzn::read_model(&path.display().to_string())
@@ -223,11 +260,7 @@ fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> CliSolver<'m> {
     solver = solver
         .with_variable_order(variables)
         .with_value_order(values);
-    let limits = [
-        run.time_limit_ms.map(Duration::from_millis),
-        strategy.time_limit,
-    ];
-    if let Some(limit) = limits.into_iter().flatten().min() {
+    if let Some(limit) = time_limit(run) {
         solver = solver.with_time_limit(limit);
     }
     solver
