@@ -48,6 +48,11 @@ pub struct SearchStats {
     pub backtracks: u64,
     /// Propagator calls.
     pub propagations: u64,
+    /// Arc revisions of AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)): the times
+    /// REVISE(Xi, Xj) ran; 0 for any other inference.
+    pub revisions: u64,
+    /// The values AC-3's revisions removed.
+    pub removals: u64,
     /// Solutions found.
     pub solutions: u64,
     /// The deepest stack of decisions reached.
@@ -78,6 +83,8 @@ impl SearchStats {
         self.nassigns += other.nassigns;
         self.backtracks += other.backtracks;
         self.propagations += other.propagations;
+        self.revisions += other.revisions;
+        self.removals += other.removals;
         self.solutions += other.solutions;
         self.max_depth = self.max_depth.max(other.max_depth);
         self.restarts += other.restarts;

@@ -168,7 +168,10 @@ impl<O: SearchObserver> SearchObserver for Recorder<'_, O> {
                 node,
                 domains: domains.to_vec(),
             },
-            Event::Solution { .. } | Event::Improved { .. } => return,
+            Event::Solution { .. }
+            | Event::Improved { .. }
+            | Event::ArcQueue { .. }
+            | Event::Revise { .. } => return,
         };
         self.events.push_back(owned);
     }

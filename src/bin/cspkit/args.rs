@@ -740,6 +740,9 @@ pub enum Propagation {
     /// Each constraint's strongest filtering (MAC: arc consistency maintained).
     #[value(alias = "mac")]
     Full,
+    /// MAC with AC-3 as the textbooks write it: arcs of binary constraints (all-different as
+    /// pairwise ≠), each revision traced and counted.
+    Ac3,
 }
 
 impl From<Propagation> for PropagationLevel {
@@ -747,7 +750,8 @@ impl From<Propagation> for PropagationLevel {
         match level {
             Propagation::None | Propagation::Fc => PropagationLevel::None,
             Propagation::Forward => PropagationLevel::Forward,
-            Propagation::Full => PropagationLevel::Full,
+            // AC-3 replaces the propagators' fixpoint; the level is not used with it.
+            Propagation::Full | Propagation::Ac3 => PropagationLevel::Full,
         }
     }
 }

@@ -34,7 +34,8 @@ use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
 use cspkit::teach::{TreeFormat, table};
 use cspkit::{
-    Domain, Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
+    Domain, Limit, Model, ModelError, Outcome, PropagationLevel, SearchObserver, SearchStats,
+    Solution, Solver,
 };
 
 use args::{
@@ -121,7 +122,7 @@ pub(crate) fn configure<'m>(
     model: &'m Model,
     strategy: &StrategyArgs,
     default_level: PropagationLevel,
-) -> CliSolver<'m> {
+) -> Result<CliSolver<'m>, ModelError> {
     let level = strategy.propagation.map_or(default_level, Into::into);
     let mut solver = model
         .solver()
@@ -129,7 +130,8 @@ pub(crate) fn configure<'m>(
         .with_value_order(strategy.value_order())
         .with_propagation(level)
         .with_branching(strategy.branching.into())
-        .with_textbook_forward_checking(matches!(strategy.propagation, Some(Propagation::Fc)));
+        .with_textbook_forward_checking(matches!(strategy.propagation, Some(Propagation::Fc)))
+        .with_ac3(matches!(strategy.propagation, Some(Propagation::Ac3)))?;
     if let Some(policy) = strategy.restart_policy() {
         solver = solver.with_restarts(policy);
     }
@@ -139,7 +141,7 @@ pub(crate) fn configure<'m>(
     if let Some(time) = strategy.time_limit {
         solver = solver.with_time_limit(time);
     }
-    solver
+    Ok(solver)
 }
 
 /// Writes the statistics on standard error, as `--stats` asks: a line of text, or one row of
@@ -164,11 +166,17 @@ pub(crate) fn print_stats(stats: &SearchStats, strategy: &StrategyArgs, level: &
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
          branching {branching}"
     );
-    let restarts = if stats.restarts > 0 {
+    let mut restarts = if stats.restarts > 0 {
         format!(", restarts {}", stats.restarts)
     } else {
         String::new()
     };
+    if stats.revisions > 0 {
+        restarts += &format!(
+            ", arc revisions {}, values removed {}",
+            stats.revisions, stats.removals
+        );
+    }
     note!(
         "decisions {}, tree nodes {}, failures {}, nassigns {}, backtracks {}, propagations {}, \
          solutions {}, max depth {}{restarts}, time {:.3} ms",
@@ -265,7 +273,10 @@ fn sudoku(args: &SudokuArgs) -> u8 {
         Ok(sudoku) => sudoku,
         Err(error) => return bad_input(error),
     };
-    let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
+    let solver = match configure(sudoku.model(), &args.strategy, PropagationLevel::Full) {
+        Ok(solver) => solver,
+        Err(error) => return bad_input(error),
+    };
     let separator = if format == GridFormat::Line { "" } else { "\n" };
     let answer = Answer {
         mode: &args.mode,
@@ -334,7 +345,10 @@ fn colour(args: &ColourArgs) -> u8 {
         Ok(graph) => graph,
         Err(code) => return code,
     };
-    let solver = configure(graph.model(), &args.strategy, PropagationLevel::Full);
+    let solver = match configure(graph.model(), &args.strategy, PropagationLevel::Full) {
+        Ok(solver) => solver,
+        Err(error) => return bad_input(error),
+    };
     let answer = Answer {
         mode: &args.mode,
         strategy: &args.strategy,
@@ -358,7 +372,10 @@ fn queens(args: &QueensArgs) -> u8 {
         Ok(queens) => queens,
         Err(code) => return code,
     };
-    let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
+    let solver = match configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION) {
+        Ok(solver) => solver,
+        Err(error) => return bad_input(error),
+    };
     let answer = Answer {
         mode: &args.mode,
         strategy: &args.strategy,
