@@ -14,6 +14,7 @@
 //! [`Event`]: crate::Event
 
 pub mod dot;
+pub mod graph_page;
 pub mod html;
 mod replay;
 pub mod svg;

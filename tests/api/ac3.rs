@@ -14,8 +14,8 @@ use cspkit::models::colouring::Colouring;
 use cspkit::models::queens::Queens;
 use cspkit::models::sudoku::{Grid, Sudoku};
 use cspkit::{
-    AllDifferent, Comparison, ConstraintGraph, Event, Linear, Model, ModelError, NotEqual, PropagationLevel,
-    SearchObserver, VarId,
+    AllDifferent, Comparison, ConstraintGraph, Event, Linear, Model, ModelError, NotEqual,
+    PropagationLevel, SearchObserver, VarId,
 };
 
 /// One revision: the arc `(from, to)` by variable index, the values removed, the queue after.
@@ -66,7 +66,10 @@ fn reference(
     }
     let queue = edges.iter().flat_map(|&(x, y)| [(x, y), (y, x)]).collect();
     let (root, consistent) = reference_ac3(&mut domains, &neighbours, allowed, queue);
-    assert!(consistent, "the test puzzles are arc consistent at the root");
+    assert!(
+        consistent,
+        "the test puzzles are arc consistent at the root"
+    );
     let Some(x) = domains.iter().position(|d| d.len() > 1) else {
         return (root, Vec::new());
     };
@@ -119,7 +122,11 @@ fn observed(model: &Model) -> (Vec<Revision>, Vec<Revision>) {
     let _ = solver.next_solution();
     let revisions = solver.stats().revisions;
     drop(solver);
-    assert_eq!(seen.events.len() as u64, revisions, "one event per revision");
+    assert_eq!(
+        seen.events.len() as u64,
+        revisions,
+        "one event per revision"
+    );
     let at = |node| {
         seen.events
             .iter()
@@ -133,7 +140,10 @@ fn observed(model: &Model) -> (Vec<Revision>, Vec<Revision>) {
 fn assert_same(model: &Model, expected: (Vec<Revision>, Vec<Revision>)) {
     let got = observed(model);
     assert!(!expected.0.is_empty());
-    for (what, got, expected) in [("root", &got.0, &expected.0), ("decision", &got.1, &expected.1)] {
+    for (what, got, expected) in [
+        ("root", &got.0, &expected.0),
+        ("decision", &got.1, &expected.1),
+    ] {
         for (k, (g, e)) in got.iter().zip(expected).enumerate() {
             assert_eq!(g, e, "{what}: revision {k} differs");
         }
@@ -310,7 +320,10 @@ fn ac3_refuses_a_constraint_on_three_variables() {
     let error = model.solver().with_ac3(true).err().expect("refused");
     assert!(matches!(error, ModelError::NotForAc3 { .. }));
     let message = error.to_string();
-    assert!(message.contains("constraint sum (over 3 variables)"), "{message}");
+    assert!(
+        message.contains("constraint sum (over 3 variables)"),
+        "{message}"
+    );
     assert!(model.solver().with_ac3(false).is_ok());
 }
 

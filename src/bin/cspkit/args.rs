@@ -795,6 +795,10 @@ pub struct ShowArgs {
         value_parser = parse_count
     )]
     pub tree_limit: u64,
+    /// With --propagation ac3: write an HTML page of the constraint graph that steps through
+    /// the search and AC-3's queue and revisions, with auto-play.
+    #[arg(long, value_name = "FILE")]
+    pub ac3_page: Option<PathBuf>,
 }
 
 /// The default of `--tree-limit`.
@@ -835,6 +839,17 @@ impl ShowArgs {
         }
         if self.tree.is_some() && strategy.jobs.get() > 1 {
             return Some("--tree draws one search: it cannot be combined with --jobs");
+        }
+        if self.ac3_page.is_some() {
+            if strategy.propagation != Some(Propagation::Ac3) {
+                return Some("--ac3-page shows AC-3's revisions: it needs --propagation ac3");
+            }
+            if batch || self.step || strategy.jobs.get() > 1 {
+                return Some(
+                    "--ac3-page draws one search: it cannot be combined with --batch, --step \
+                     or --jobs",
+                );
+            }
         }
         None
     }

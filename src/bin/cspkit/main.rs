@@ -11,6 +11,7 @@ macro_rules! note {
     }};
 }
 
+mod ac3_page;
 mod args;
 mod batch;
 mod compare;
@@ -427,10 +428,14 @@ fn watched(
         Ok(file) => file,
         Err(code) => return code,
     };
+    let ac3_page = match ac3_page::Ac3Page::create(show) {
+        Ok(file) => file,
+        Err(code) => return code,
+    };
     if show.step {
         return step::run(solver, show, answer, &views, tree_file);
     }
-    if !show.tracing() && tree_file.is_none() {
+    if !show.tracing() && tree_file.is_none() && ac3_page.is_none() {
         return search(solver, answer, views.render);
     }
     let model = solver.model();
@@ -443,9 +448,15 @@ fn watched(
             .with_stop_on_error(Arc::clone(interrupt()))
     });
     let tree = tree_file.as_ref().map(|file| file.recorder(model, show));
-    let mut observers = (trace, tree);
+    let recorder = ac3_page.as_ref().map(|page| page.recorder(model));
+    let mut observers = ((trace, tree), recorder);
     let mut code = search(solver.with_observer(&mut observers), answer, views.render);
-    let (trace, tree) = observers;
+    let ((trace, tree), recorder) = observers;
+    if let (Some(recorder), Some(page)) = (recorder, ac3_page)
+        && let Err(failed) = page.write(model, &recorder, &views.board)
+    {
+        return failed;
+    }
     if let Some(mut trace) = trace
         && let Err(error) = trace.finish()
     {
