@@ -522,7 +522,9 @@ impl<'m> Engine<'m> {
             Branching::Assign | Branching::DWay => self.apply(|ctx| ctx.fix(var, value)),
             Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
         };
-        self.branched = Some(var);
+        if self.ac3.is_some() {
+            self.branched = Some(var);
+        }
         if self.textbook {
             self.decided[var.index()] = true;
             self.rejected = false;
@@ -572,11 +574,11 @@ impl<'m> Engine<'m> {
             }
             return Ok(());
         }
-        let start = match self.branched.take() {
-            Some(var) => Start::Into(var),
-            None => Start::All,
-        };
         if self.ac3.is_some() {
+            let start = match self.branched.take() {
+                Some(var) => Start::Into(var),
+                None => Start::All,
+            };
             self.revise_arcs(run, start)?;
         } else {
             self.propagate(run)?;
@@ -704,7 +706,9 @@ impl<'m> Engine<'m> {
                 report_failure(run, self.node, None, Some(var), depth);
                 continue;
             }
-            self.branched = Some(var);
+            if self.ac3.is_some() {
+                self.branched = Some(var);
+            }
             if self.settle(run).is_ok() {
                 return true;
             }

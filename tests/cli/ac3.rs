@@ -112,7 +112,11 @@ fn dom(browser: &Path, page: &Path, suffix: &str) -> String {
 }
 
 fn attribute(dom: &str, name: &str) -> String {
-    let at = dom.find(&format!("{name}=\"")).unwrap_or_else(|| panic!("no {name}")) + name.len() + 2;
+    let at = dom
+        .find(&format!("{name}=\""))
+        .unwrap_or_else(|| panic!("no {name}"))
+        + name.len()
+        + 2;
     dom[at..at + dom[at..].find('"').unwrap()].to_owned()
 }
 
