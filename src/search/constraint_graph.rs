@@ -216,7 +216,7 @@ impl ConstraintGraph {
         };
         if let Some(var) = model
             .variables()
-            .find(|&v| model.domain(v).size() > MAX_VALUES && graph.incoming[v.index()].len() > 0)
+            .find(|&v| model.domain(v).size() > MAX_VALUES && !graph.incoming[v.index()].is_empty())
         {
             return Err(ModelError::NotForAc3 {
                 item: format!("variable {}", model.var_name(var)),
@@ -271,7 +271,7 @@ impl ConstraintGraph {
     #[inline]
     pub(crate) fn arc(&self, a: u32) -> (VarId, VarId) {
         let edge = &self.edges[(a / 2) as usize];
-        if a % 2 == 0 {
+        if a.is_multiple_of(2) {
             (edge.first, edge.second)
         } else {
             (edge.second, edge.first)
@@ -301,7 +301,11 @@ impl ConstraintGraph {
     ) -> bool {
         let edge = &self.edges[(arc / 2) as usize];
         // The edge's (first, second) values.
-        let (p, q) = if arc % 2 == 0 { (a, b) } else { (b, a) };
+        let (p, q) = if arc.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
         edge.tests
             .iter()
             .all(|test| test_pair(model, test, p, q, values))

@@ -317,7 +317,7 @@ fn ac3_refuses_a_constraint_on_three_variables() {
             Linear::new(&[(1, x), (1, y), (1, z)], Comparison::Eq, 4),
         )
         .unwrap();
-    let error = model.solver().with_ac3(true).err().expect("refused");
+    let error = model.solver().with_ac3(true).expect_err("refused");
     assert!(matches!(error, ModelError::NotForAc3 { .. }));
     let message = error.to_string();
     assert!(
