@@ -389,7 +389,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// Xj) removes from `Xi` every value with no value of `Xj` allowed by the constraints
     /// between them; when it removes any, the arcs `(Xk, Xi)`, `k ≠ j`, join the end of the
     /// queue unless already in it (first in, first out). A domain emptied is a failure. The
-    /// observer receives [`Event::ArcQueue`] and one [`Event::Revise`] per revision;
+    /// observer receives [`Event::ArcQueue`](crate::Event::ArcQueue) and one
+    /// [`Event::Revise`](crate::Event::Revise) per revision;
     /// [`SearchStats::revisions`] and [`SearchStats::removals`] count them. It switches off
     /// textbook forward checking; `false` goes back to the propagation level.
     ///

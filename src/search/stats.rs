@@ -10,11 +10,16 @@
 //!   refutation: the nodes the tree drawing shows and the branch lines the trace prints;
 //! - a **failure** is a node whose propagation (or check) emptied a domain or found a
 //!   constraint violated;
+//! - an **arc revision** is one REVISE(Xi, Xj) of AC-3 ([`Solver::with_ac3`]), and the values
+//!   it removed are counted beside it;
 //! - **nassigns** is the count AIMA's code (aima-python's `CSP.nassigns`) reports: the
 //!   decisions `x = v` whose value passed the consistency check against the variables
 //!   already assigned (see [`SearchStats::nassigns`]).
 
 use std::time::Duration;
+
+#[cfg(doc)]
+use crate::Solver;
 
 /// What a search did, counted over the whole life of one [`Solver`](crate::Solver).
 ///
