@@ -189,3 +189,23 @@ fn the_page_steps_through_the_revisions() {
     assert_eq!(attribute(&played, "data-playing"), "true");
     assert!(attribute(&played, "data-step").parse::<usize>().unwrap() > 0);
 }
+
+#[test]
+fn stepping_shows_the_revisions_too() {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(["queens", "4", "--propagation", "ac3", "--step"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"c\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let shown = text(&output.stdout);
+    assert!(
+        shown.contains("row 1 = 1\n  AC-3 queue: (row 2, row 1), (row 3, row 1), (row 4, row 1)\n  revise(row 2, row 1): removed 1, 2;"),
+        "{shown}"
+    );
+}
