@@ -257,6 +257,7 @@ pub use error::{DomainError, ModelError, ParseNameError};
 pub use ids::{ConstraintId, VarId};
 pub use kernel::{IntView, ModelView};
 pub use model::{BoolVar, LinearExpr, Model, Solution};
+pub use search::constraint_graph::ConstraintGraph;
 pub use search::limits::Limit;
 pub use search::min_conflicts::{
     LocalOutcome, LocalSearchObserver, LocalSearchStats, MinConflicts, MinConflictsRestart,

@@ -4,7 +4,7 @@
 # Run from the repository's root: sh docs/img/screenshots.sh
 set -eu
 cargo build --release --quiet
-cspkit=target/release/cspkit
+cspkit=${CARGO_TARGET_DIR:-target}/release/cspkit
 out=docs/img
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT
@@ -34,3 +34,6 @@ shot compare.html '?keys=RR' compare-page.png
 $cspkit mzn samples/minizinc/futoshiki.mzn samples/minizinc/futoshiki.dzn --propagation forward \
     --tree "$pages/futoshiki.html" >/dev/null
 shot futoshiki.html '?keys=ff' futoshiki-page.png
+# AC-3 on 4-Queens, on the constraint graph: after row 1 = 1, the arc (row 4, row 1) revised.
+$cspkit queens 4 --propagation ac3 --ac3-page "$pages/ac3.html" >/dev/null
+shot ac3.html '?keys=brrr' ac3-graph-page.png

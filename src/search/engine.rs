@@ -24,6 +24,8 @@ use crate::kernel::propagation::{
 };
 use crate::kernel::trail::Trail;
 use crate::model::Model;
+use crate::search::ac3::{Ac3, Start, Wipeout};
+use crate::search::constraint_graph::ConstraintGraph;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
@@ -124,6 +126,10 @@ pub(crate) struct Engine<'m> {
     branch: Option<Arc<[bool]>>,
     /// [`Frame::open_from`] of the root.
     root_open_from: u32,
+    /// AC-3 instead of the propagators' fixpoint, and the variable of the branch whose
+    /// propagation is next (`None` at the root: every arc).
+    ac3: Option<Box<Ac3>>,
+    branched: Option<VarId>,
     /// Whether the last failure of textbook forward checking was a constraint's check of
     /// assigned variables (the decision's value did not pass AIMA's consistency check).
     rejected: bool,
@@ -187,6 +193,8 @@ impl<'m> Engine<'m> {
             textbook: false,
             decided: Vec::new(),
             scratch: Vec::new(),
+            ac3: None,
+            branched: None,
             rejected: false,
             branch: None,
             root_open_from: 0,
@@ -215,6 +223,7 @@ impl<'m> Engine<'m> {
         self.sizes.reset();
         self.halted = None;
         self.uncounted = false;
+        self.branched = None;
     }
 
     /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
@@ -239,20 +248,22 @@ impl<'m> Engine<'m> {
         self.decided = vec![false; if on { model.num_variables() } else { 0 }];
     }
 
-    /// An engine for a search in the given mode: textbook forward checking or not, and the
-    /// decision variables (`None` for all). The one constructor the solver and the threads of
-    /// a parallel search share.
+    /// An engine for a search in the given mode: textbook forward checking or not, AC-3 over
+    /// a constraint graph or not, and the decision variables (`None` for all). The one
+    /// constructor the solver and the threads of a parallel search share.
     pub(crate) fn for_search(
         model: &'m Model,
         level: PropagationLevel,
         branching: Branching,
         textbook: bool,
+        ac3: Option<Arc<ConstraintGraph>>,
         branch: Option<Arc<[bool]>>,
     ) -> Self {
         let mut engine = Engine::new(model, level, branching);
         if textbook {
             engine.set_textbook(model, true);
         }
+        engine.ac3 = ac3.map(|graph| Box::new(Ac3::new(graph)));
         engine.branch = branch;
         engine
     }
@@ -511,6 +522,9 @@ impl<'m> Engine<'m> {
             Branching::Assign | Branching::DWay => self.apply(|ctx| ctx.fix(var, value)),
             Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
         };
+        if self.ac3.is_some() {
+            self.branched = Some(var);
+        }
         if self.textbook {
             self.decided[var.index()] = true;
             self.rejected = false;
@@ -530,7 +544,8 @@ impl<'m> Engine<'m> {
         }
         // With plain backtracking every failure is a constraint's check against the fixed
         // variables: the value did not pass AIMA's consistency check.
-        self.count_assignment(run, failed && self.level == PropagationLevel::None);
+        let checked_only = self.level == PropagationLevel::None && self.ac3.is_none();
+        self.count_assignment(run, failed && checked_only);
         failed
     }
 
@@ -559,11 +574,20 @@ impl<'m> Engine<'m> {
             }
             return Ok(());
         }
-        self.propagate(run)?;
+        if self.ac3.is_some() {
+            let start = match self.branched.take() {
+                Some(var) => Start::Into(var),
+                None => Start::All,
+            };
+            self.revise_arcs(run, start)?;
+        } else {
+            self.propagate(run)?;
+        }
         // Branch and bound: the objective's bound, then the fixpoint again, until both hold.
         while self.objective.is_some() && self.halted.is_none() {
             match self.bound_pass() {
                 Ok(false) => break,
+                Ok(true) if self.ac3.is_some() => self.revise_arcs(run, Start::All)?,
                 Ok(true) => self.propagate(run)?,
                 Err(Conflict) => {
                     self.queue.clear();
@@ -681,6 +705,9 @@ impl<'m> Engine<'m> {
             if refutation.is_err() {
                 report_failure(run, self.node, None, Some(var), depth);
                 continue;
+            }
+            if self.ac3.is_some() {
+                self.branched = Some(var);
             }
             if self.settle(run).is_ok() {
                 return true;
@@ -896,6 +923,45 @@ impl<'m> Engine<'m> {
                     wiped,
                     self.frames.len(),
                 );
+                Err(Conflict)
+            }
+        }
+    }
+
+    /// AC-3 from `start` instead of the propagators' fixpoint, reporting a wipe-out as a
+    /// failure of the arc's constraint.
+    fn revise_arcs<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        start: Start,
+    ) -> Result<(), Conflict> {
+        // The branch woke the propagators: AC-3 replaces them.
+        self.queue.clear();
+        let Some(ac3) = self.ac3.as_mut() else {
+            return Ok(());
+        };
+        let result = ac3.run(
+            run.model,
+            &mut self.domains,
+            &mut self.trail,
+            start,
+            &mut *run.observer,
+            &mut *run.stats,
+            self.node,
+        );
+        match result {
+            Ok(()) => {
+                if run.observer.observes_propagation() {
+                    run.observer.event(&Event::Propagated {
+                        node: self.node,
+                        domains: &self.domains,
+                    });
+                }
+                Ok(())
+            }
+            Err(Wipeout { var, constraint }) => {
+                let depth = self.frames.len();
+                report_failure(run, self.node, Some(constraint), Some(var), depth);
                 Err(Conflict)
             }
         }

@@ -12,6 +12,8 @@
 //! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and
 //! [`Solver::for_each_solution_parallel`].
 
+pub(crate) mod ac3;
+pub(crate) mod constraint_graph;
 mod engine;
 pub(crate) mod limits;
 pub(crate) mod min_conflicts;
@@ -36,6 +38,7 @@ use crate::ModelError;
 use crate::ids::VarId;
 pub use crate::kernel::PropagationLevel;
 use crate::model::{Model, Solution};
+use constraint_graph::ConstraintGraph;
 use engine::{Engine, Run, Step};
 use limits::{Budget, Limit, Limits, Pause};
 use min_conflicts::MinConflicts;
@@ -211,6 +214,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     steps: VecDeque<StepEvent>,
     /// Textbook forward checking ([`Solver::with_textbook_forward_checking`]).
     textbook: bool,
+    /// AC-3 over this constraint graph ([`Solver::with_ac3`]).
+    ac3: Option<Arc<ConstraintGraph>>,
     /// The variables to branch on, if not all ([`Solver::with_decision_variables`]).
     branch: Option<Arc<[bool]>>,
 }
@@ -234,6 +239,7 @@ impl<'m> Solver<'m> {
             started: false,
             steps: VecDeque::new(),
             textbook: false,
+            ac3: None,
             branch: None,
         }
     }
@@ -257,6 +263,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             started: false,
             steps: VecDeque::new(),
             textbook: self.textbook,
+            ac3: self.ac3,
             branch: self.branch,
         }
     }
@@ -278,6 +285,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             started: false,
             steps: VecDeque::new(),
             textbook: self.textbook,
+            ac3: self.ac3,
             branch: self.branch,
         }
     }
@@ -300,6 +308,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             started: false,
             steps: VecDeque::new(),
             textbook: self.textbook,
+            ac3: self.ac3,
             branch: self.branch,
         }
     }
@@ -366,8 +375,58 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         self.textbook = on;
         if on {
             self.level = PropagationLevel::None;
+            self.ac3 = None;
         }
         self.restart()
+    }
+
+    /// MAC with AC-3 as the textbooks write it (Mackworth 1977; AIMA's AC-3 and MAC), instead
+    /// of the constraints' own propagation (restarts the search).
+    ///
+    /// The model's constraints are read as a [`ConstraintGraph`]: binary constraints, and
+    /// all-different as its pairwise `≠` decomposition. At the root AC-3 starts from every arc,
+    /// in the graph's documented order; after each branch on `x` (a decision or its
+    /// refutation), from the arcs `(Xk, x)` of the neighbours of `x` still unfixed. REVISE(Xi,
+    /// Xj) removes from `Xi` every value with no value of `Xj` allowed by the constraints
+    /// between them; when it removes any, the arcs `(Xk, Xi)`, `k ≠ j`, join the end of the
+    /// queue unless already in it (first in, first out). A domain emptied is a failure. The
+    /// observer receives [`Event::ArcQueue`](crate::Event::ArcQueue) and one
+    /// [`Event::Revise`](crate::Event::Revise) per revision;
+    /// [`SearchStats::revisions`] and [`SearchStats::removals`] count them. It switches off
+    /// textbook forward checking; `false` goes back to the propagation level.
+    ///
+    /// For binary constraints this reaches the same fixpoint as [`PropagationLevel::Full`];
+    /// on all-different, `Full` (Régin's matching) is stronger than the decomposition.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::NotForAc3`] if the model has a constraint on more than two variables
+    /// that is not an all-different, or a variable with more than 4096 values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    ///
+    /// let queens = Queens::pairwise(4)?;
+    /// let mut solver = queens.model().solver().with_ac3(true)?;
+    /// assert_eq!(solver.count().solutions, 2);
+    /// assert!(solver.stats().revisions > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_ac3(mut self, on: bool) -> Result<Self, ModelError> {
+        self.ac3 = if on {
+            self.textbook = false;
+            Some(Arc::new(ConstraintGraph::new(self.model)?))
+        } else {
+            None
+        };
+        Ok(self.restart())
+    }
+
+    /// Whether AC-3 is on ([`Solver::with_ac3`]).
+    pub fn ac3(&self) -> bool {
+        self.ac3.is_some()
     }
 
     /// Branches only on `vars`, in the variable order's choice among them, and on the other
@@ -754,6 +813,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             self.level,
             self.branching,
             self.textbook,
+            self.ac3.clone(),
             self.branch.clone(),
         )
     }

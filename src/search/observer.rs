@@ -93,6 +93,32 @@ pub enum Event<'a> {
         /// Every variable's domain at the node.
         domains: &'a [Domain],
     },
+    /// AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)) starts at `node` with these arcs
+    /// `(Xi, Xj)` in its queue, front first: every arc at the root, the arcs into the
+    /// variable branched on after a branch. Its [`Revise`](Event::Revise) events follow.
+    ArcQueue {
+        /// The node being propagated.
+        node: u64,
+        /// The queue, front first.
+        arcs: &'a [(VarId, VarId)],
+    },
+    /// AC-3 took the arc `(from, to)` off its queue and ran REVISE(from, to): `removed` are
+    /// the values of `from` with no value of `to` allowed by the constraints between them, in
+    /// ascending order (none if the arc was consistent). `queue` is the queue after it, the
+    /// arcs `(Xk, from)` it queued included. If `from` has no value left, a
+    /// [`Failure`](Event::Failure) follows.
+    Revise {
+        /// The node being propagated.
+        node: u64,
+        /// The variable revised (`Xi`).
+        from: VarId,
+        /// The variable whose values support it (`Xj`).
+        to: VarId,
+        /// The values removed from `from`.
+        removed: &'a [i32],
+        /// The arcs still queued, front first.
+        queue: &'a [(VarId, VarId)],
+    },
     /// The node is a dead end.
     Failure {
         /// The failed node.

@@ -26,6 +26,7 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::constraint_graph::ConstraintGraph;
 use super::engine::{Engine, Run, Step};
 use super::limits::{Budget, Limit, Limits, NodeShare, Pause, SharedNodes};
 use super::observer::{NoObserver, SearchObserver};
@@ -65,6 +66,7 @@ struct Context<'a> {
     branching: Branching,
     /// Textbook forward checking, and the decision variables, as the solver has them.
     textbook: bool,
+    ac3: Option<Arc<ConstraintGraph>>,
     branch: Option<Arc<[bool]>>,
     limits: &'a Limits,
     /// Search time of the solver before this search.
@@ -84,6 +86,7 @@ impl Context<'_> {
             self.level,
             self.branching,
             self.textbook,
+            self.ac3.clone(),
             self.branch.clone(),
         )
     }
@@ -304,6 +307,7 @@ where
             level: self.level,
             branching: self.branching,
             textbook: self.textbook,
+            ac3: self.ac3.clone(),
             branch: self.branch.clone(),
             limits: &self.limits,
             before: self.stats.elapsed,

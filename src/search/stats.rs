@@ -10,11 +10,16 @@
 //!   refutation: the nodes the tree drawing shows and the branch lines the trace prints;
 //! - a **failure** is a node whose propagation (or check) emptied a domain or found a
 //!   constraint violated;
+//! - an **arc revision** is one REVISE(Xi, Xj) of AC-3 ([`Solver::with_ac3`]), and the values
+//!   it removed are counted beside it;
 //! - **nassigns** is the count AIMA's code (aima-python's `CSP.nassigns`) reports: the
 //!   decisions `x = v` whose value passed the consistency check against the variables
 //!   already assigned (see [`SearchStats::nassigns`]).
 
 use std::time::Duration;
+
+#[cfg(doc)]
+use crate::Solver;
 
 /// What a search did, counted over the whole life of one [`Solver`](crate::Solver).
 ///
@@ -48,6 +53,11 @@ pub struct SearchStats {
     pub backtracks: u64,
     /// Propagator calls.
     pub propagations: u64,
+    /// Arc revisions of AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)): the times
+    /// REVISE(Xi, Xj) ran; 0 for any other inference.
+    pub revisions: u64,
+    /// The values AC-3's revisions removed.
+    pub removals: u64,
     /// Solutions found.
     pub solutions: u64,
     /// The deepest stack of decisions reached.
@@ -78,6 +88,8 @@ impl SearchStats {
         self.nassigns += other.nassigns;
         self.backtracks += other.backtracks;
         self.propagations += other.propagations;
+        self.revisions += other.revisions;
+        self.removals += other.removals;
         self.solutions += other.solutions;
         self.max_depth = self.max_depth.max(other.max_depth);
         self.restarts += other.restarts;

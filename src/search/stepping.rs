@@ -70,6 +70,26 @@ pub enum StepEvent {
         /// Every variable's domain at the node, indexed by [`VarId::index`].
         domains: Vec<Domain>,
     },
+    /// See [`Event::ArcQueue`].
+    ArcQueue {
+        /// The node being propagated.
+        node: u64,
+        /// AC-3's queue, front first.
+        arcs: Vec<(VarId, VarId)>,
+    },
+    /// See [`Event::Revise`].
+    Revise {
+        /// The node being propagated.
+        node: u64,
+        /// The variable revised.
+        from: VarId,
+        /// The variable whose values support it.
+        to: VarId,
+        /// The values removed from `from`.
+        removed: Vec<i32>,
+        /// The arcs still queued, front first.
+        queue: Vec<(VarId, VarId)>,
+    },
     /// See [`Event::Failure`].
     Failure {
         /// The failed node.
@@ -167,6 +187,23 @@ impl<O: SearchObserver> SearchObserver for Recorder<'_, O> {
             Event::Propagated { node, domains } => StepEvent::Propagated {
                 node,
                 domains: domains.to_vec(),
+            },
+            Event::ArcQueue { node, arcs } => StepEvent::ArcQueue {
+                node,
+                arcs: arcs.to_vec(),
+            },
+            Event::Revise {
+                node,
+                from,
+                to,
+                removed,
+                queue,
+            } => StepEvent::Revise {
+                node,
+                from,
+                to,
+                removed: removed.to_vec(),
+                queue: queue.to_vec(),
             },
             Event::Solution { .. } | Event::Improved { .. } => return,
         };

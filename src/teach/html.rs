@@ -97,7 +97,7 @@ pub struct Panel<'a> {
 }
 
 /// A JSON string literal, safe inside a `<script>` element.
-fn json_string(text: &str) -> String {
+pub(crate) fn json_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {

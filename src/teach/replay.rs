@@ -79,7 +79,12 @@ impl Replay {
                 self.current.clone_from_slice(domains);
                 self.path.push((node, domains.to_vec()));
             }
-            Event::Failure { .. } | Event::Solution { .. } | Event::Improved { .. } => {}
+            // AC-3's removals come as `Pruned` events too.
+            Event::Failure { .. }
+            | Event::Solution { .. }
+            | Event::Improved { .. }
+            | Event::ArcQueue { .. }
+            | Event::Revise { .. } => {}
         }
     }
 }

@@ -37,6 +37,19 @@ use crate::search::pairs::{free_domain, without_clashes};
 ///   suffices to explain it: `r1c3 = 5 ✗ box 1 already has 5 (r2c2)`,
 ///   `row 3 = 2 ✗ anti-diagonals, with row 1 = 4`.
 ///
+/// With AC-3 ([`Solver::with_ac3`]), each run of it prints its queue of arcs (the first ten,
+/// or all of them [`with_domains`](Trace::with_domains)), then one line per revision, with the
+/// values it removed and the arcs it queued:
+///
+/// ```text
+/// AC-3 queue: (NT, WA), (SA, WA)
+/// revise(NT, WA): removed 1; queued (SA, NT), (Q, NT)
+/// revise(SA, WA): removed 1; queued (NT, SA), (Q, SA), (NSW, SA), (V, SA)
+/// revise(SA, NT): nothing removed
+/// ```
+///
+/// [`Solver::with_ac3`]: crate::Solver::with_ac3
+///
 /// At most [`limit`](Trace::with_limit) lines are written; [`finish`](Trace::finish) then
 /// writes one line saying what was cut. Writing errors stop the trace and are kept for
 /// [`finish`](Trace::finish) to return.
@@ -82,6 +95,11 @@ pub struct Trace<'m, W: Write> {
     wiped: Option<(VarId, ConstraintId)>,
     /// The domains along the current path, rebuilt from the events.
     replay: Replay,
+    /// The length of AC-3's queue after the last event, to tell the arcs a revision queued.
+    arcs_queued: usize,
+    /// Whether the current node is propagated by AC-3, whose removals no one constraint of an
+    /// edge explains: its lines name the arc instead.
+    in_ac3: bool,
     cut: Cut,
     error: Option<io::Error>,
     /// Raised when writing fails, for a solver that stops on it.
@@ -121,6 +139,8 @@ impl<'m, W: Write> Trace<'m, W> {
             last_branch: None,
             wiped: None,
             replay: Replay::new(model),
+            arcs_queued: 0,
+            in_ac3: false,
             cut: Cut::default(),
             error: None,
             stop_on_error: None,
@@ -306,6 +326,19 @@ impl<'m, W: Write> Trace<'m, W> {
         })
     }
 
+    /// The first `shown` arcs of `arcs`, and how many there are if not all are shown.
+    fn arc_list(&self, arcs: &[(VarId, VarId)], shown: usize) -> String {
+        let mut list: Vec<String> = arcs
+            .iter()
+            .take(shown)
+            .map(|&(x, y)| format!("({}, {})", self.name(x), self.name(y)))
+            .collect();
+        if arcs.len() > shown {
+            list.push(format!("… ({} arcs)", arcs.len()));
+        }
+        list.join(", ")
+    }
+
     fn domains_line(&self, domains: &[Domain]) -> Option<String> {
         let unfixed: Vec<String> = self
             .model
@@ -348,6 +381,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 self.pending = Some(line);
                 self.last_branch = Some((var, value, kind));
                 self.wiped = None;
+                self.in_ac3 = false;
             }
             Event::Pruned {
                 var,
@@ -359,11 +393,15 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.wiped = Some((var, constraint));
                 } else if let Some(value) = after.value() {
                     self.flush_pending();
-                    let text = format!(
-                        "{} = {value} (only value left, {})",
-                        self.name(var),
-                        self.model.constraint_name(constraint)
-                    );
+                    let text = if self.in_ac3 {
+                        format!("{} = {value} (only value left)", self.name(var))
+                    } else {
+                        format!(
+                            "{} = {value} (only value left, {})",
+                            self.name(var),
+                            self.model.constraint_name(constraint)
+                        )
+                    };
                     self.line(self.indent, &text);
                     self.last_branch = None;
                 }
@@ -383,7 +421,10 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.cut.failures += 1;
                 }
                 let var = var.or(self.wiped.map(|(v, _)| v));
-                let reason = self.reason(constraint, var);
+                let reason = match var {
+                    Some(var) if self.in_ac3 => format!("{} has no value left", self.name(var)),
+                    _ => self.reason(constraint, var),
+                };
                 match self.pending.take() {
                     Some(branch) => {
                         self.pending = Some(format!("{branch} ✗ {reason}"));
@@ -403,6 +444,40 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     }
                     None => self.line(self.indent, "✓ solution"),
                 }
+            }
+            Event::ArcQueue { arcs, .. } => {
+                self.flush_pending();
+                self.in_ac3 = true;
+                self.arcs_queued = arcs.len();
+                let shown = if self.domains { arcs.len() } else { 10 };
+                let mut text = format!("AC-3 queue: {}", self.arc_list(arcs, shown));
+                if arcs.is_empty() {
+                    text.push_str("(empty)");
+                }
+                self.line(self.indent, &text);
+            }
+            Event::Revise {
+                from,
+                to,
+                removed,
+                queue,
+                ..
+            } => {
+                self.flush_pending();
+                let added = (queue.len() + 1).saturating_sub(self.arcs_queued);
+                self.arcs_queued = queue.len();
+                let mut text = format!("revise({}, {}): ", self.name(from), self.name(to));
+                if removed.is_empty() {
+                    text.push_str("nothing removed");
+                } else {
+                    let values: Vec<String> = removed.iter().map(ToString::to_string).collect();
+                    text.push_str(&format!("removed {}", values.join(", ")));
+                }
+                if added > 0 {
+                    let new = &queue[queue.len() - added..];
+                    text.push_str(&format!("; queued {}", self.arc_list(new, new.len())));
+                }
+                self.line(self.indent, &text);
             }
             Event::Improved { value, .. } => {
                 self.line(

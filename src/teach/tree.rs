@@ -490,7 +490,7 @@ impl SearchObserver for SearchTree<'_> {
                     n.status = NodeStatus::Solution;
                 }
             }
-            Event::Improved { .. } => {}
+            Event::Improved { .. } | Event::ArcQueue { .. } | Event::Revise { .. } => {}
         }
     }
 }

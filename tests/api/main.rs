@@ -4,6 +4,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod ac3;
 mod booleans;
 mod catalogue;
 mod conformance;

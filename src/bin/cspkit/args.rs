@@ -1014,6 +1014,9 @@ pub enum Propagation {
     /// Each constraint's strongest filtering (MAC: arc consistency maintained).
     #[value(alias = "mac")]
     Full,
+    /// MAC with AC-3 as the textbooks write it: arcs of binary constraints (all-different as
+    /// pairwise ≠), each revision traced and counted.
+    Ac3,
 }
 
 impl From<Propagation> for PropagationLevel {
@@ -1021,7 +1024,8 @@ impl From<Propagation> for PropagationLevel {
         match level {
             Propagation::None | Propagation::Fc => PropagationLevel::None,
             Propagation::Forward => PropagationLevel::Forward,
-            Propagation::Full => PropagationLevel::Full,
+            // AC-3 replaces the propagators' fixpoint; the level is not used with it.
+            Propagation::Full | Propagation::Ac3 => PropagationLevel::Full,
         }
     }
 }
@@ -1065,6 +1069,10 @@ pub struct ShowArgs {
         value_parser = parse_count
     )]
     pub tree_limit: u64,
+    /// With --propagation ac3: write an HTML page of the constraint graph that steps through
+    /// the search and AC-3's queue and revisions, with auto-play.
+    #[arg(long, value_name = "FILE")]
+    pub ac3_page: Option<PathBuf>,
 }
 
 /// The default of `--tree-limit`.
@@ -1105,6 +1113,17 @@ impl ShowArgs {
         }
         if self.tree.is_some() && strategy.jobs.get() > 1 {
             return Some("--tree draws one search: it cannot be combined with --jobs");
+        }
+        if self.ac3_page.is_some() {
+            if strategy.propagation != Some(Propagation::Ac3) {
+                return Some("--ac3-page shows AC-3's revisions: it needs --propagation ac3");
+            }
+            if batch || self.step || strategy.jobs.get() > 1 {
+                return Some(
+                    "--ac3-page draws one search: it cannot be combined with --batch, --step \
+                     or --jobs",
+                );
+            }
         }
         None
     }

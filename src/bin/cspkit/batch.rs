@@ -640,13 +640,18 @@ impl<'m> Solvers<'m> {
             .as_ref()
             .map_err(Clone::clone)?;
         let (args, cancel) = (self.args, &self.cancel);
-        let solver = self.solvers[b].get_or_insert_with(|| {
-            let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
-            match cancel {
+        let slot = &mut self.solvers[b];
+        if slot.is_none() {
+            let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full)
+                .map_err(|e| e.to_string())?;
+            *slot = Some(match cancel {
                 Some(flag) => solver.with_cancel_flag(Arc::clone(flag)),
                 None => solver,
-            }
-        });
+            });
+        }
+        let Some(solver) = slot.as_mut() else {
+            unreachable!("the solver was just made");
+        };
         solver
             .restart_with(sudoku.givens(grid))
             .map_err(|e| e.to_string())?;

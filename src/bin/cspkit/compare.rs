@@ -85,8 +85,11 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         for &var_order in &var_orders {
             for &value_order in &value_orders {
                 for &level in &levels {
-                    let solver = model
-                        .solver()
+                    let solver = match model.solver().with_ac3(level == Propagation::Ac3) {
+                        Ok(solver) => solver,
+                        Err(error) => return bad_input(error),
+                    };
+                    let solver = solver
                         .with_variable_order(var_order.build(seed))
                         .with_value_order(value_order.build(seed))
                         .with_propagation(PropagationLevel::from(level))

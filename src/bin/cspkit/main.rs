@@ -11,6 +11,7 @@ macro_rules! note {
     }};
 }
 
+mod ac3_page;
 mod args;
 mod batch;
 mod compare;
@@ -36,7 +37,8 @@ use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
 use cspkit::teach::{TreeFormat, table};
 use cspkit::{
-    Domain, Limit, Model, Outcome, PropagationLevel, SearchObserver, SearchStats, Solution, Solver,
+    Domain, Limit, Model, ModelError, Outcome, PropagationLevel, SearchObserver, SearchStats,
+    Solution, Solver,
 };
 
 use args::{
@@ -127,7 +129,7 @@ pub(crate) fn configure<'m>(
     model: &'m Model,
     strategy: &StrategyArgs,
     default_level: PropagationLevel,
-) -> CliSolver<'m> {
+) -> Result<CliSolver<'m>, ModelError> {
     let level = strategy.propagation.map_or(default_level, Into::into);
     let mut solver = model
         .solver()
@@ -135,7 +137,8 @@ pub(crate) fn configure<'m>(
         .with_value_order(strategy.value_order())
         .with_propagation(level)
         .with_branching(strategy.branching.into())
-        .with_textbook_forward_checking(matches!(strategy.propagation, Some(Propagation::Fc)));
+        .with_textbook_forward_checking(matches!(strategy.propagation, Some(Propagation::Fc)))
+        .with_ac3(matches!(strategy.propagation, Some(Propagation::Ac3)))?;
     if let Some(policy) = strategy.restart_policy() {
         solver = solver.with_restarts(policy);
     }
@@ -145,7 +148,7 @@ pub(crate) fn configure<'m>(
     if let Some(time) = strategy.time_limit {
         solver = solver.with_time_limit(time);
     }
-    solver
+    Ok(solver)
 }
 
 /// Writes the statistics on standard error, as `--stats` asks: a line of text, or one row of
@@ -175,11 +178,17 @@ pub(crate) fn print_stats(
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
          branching {branching}"
     );
-    let restarts = if stats.restarts > 0 {
+    let mut restarts = if stats.restarts > 0 {
         format!(", restarts {}", stats.restarts)
     } else {
         String::new()
     };
+    if stats.revisions > 0 {
+        restarts += &format!(
+            ", arc revisions {}, values removed {}",
+            stats.revisions, stats.removals
+        );
+    }
     note!(
         "decisions {}, tree nodes {}, failures {}, nassigns {}, backtracks {}, propagations {}, \
          solutions {}, max depth {}{restarts}, time {:.3} ms",
@@ -301,7 +310,10 @@ fn sudoku(args: &SudokuArgs) -> u8 {
             sudoku.grid_of(solution).to_text(format).unwrap_or_default()
         });
     }
-    let solver = configure(sudoku.model(), &args.strategy, PropagationLevel::Full);
+    let solver = match configure(sudoku.model(), &args.strategy, PropagationLevel::Full) {
+        Ok(solver) => solver,
+        Err(error) => return bad_input(error),
+    };
     let separator = if format == GridFormat::Line { "" } else { "\n" };
     let answer = Answer {
         mode: &args.mode,
@@ -376,7 +388,10 @@ fn colour(args: &ColourArgs) -> u8 {
             format!("{}\n", graph.describe(solution))
         });
     }
-    let solver = configure(graph.model(), &args.strategy, PropagationLevel::Full);
+    let solver = match configure(graph.model(), &args.strategy, PropagationLevel::Full) {
+        Ok(solver) => solver,
+        Err(error) => return bad_input(error),
+    };
     let answer = Answer {
         mode: &args.mode,
         strategy: &args.strategy,
@@ -425,7 +440,10 @@ fn queens(args: &QueensArgs) -> u8 {
             format!("{board}{}\n", columns.join(" "))
         });
     }
-    let solver = configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION);
+    let solver = match configure(queens.model(), &args.strategy, Queens::DEFAULT_PROPAGATION) {
+        Ok(solver) => solver,
+        Err(error) => return bad_input(error),
+    };
     let answer = Answer {
         mode: &args.mode,
         strategy: &args.strategy,
@@ -477,10 +495,14 @@ fn watched(
         Ok(file) => file,
         Err(code) => return code,
     };
+    let ac3_page = match ac3_page::Ac3Page::create(show) {
+        Ok(file) => file,
+        Err(code) => return code,
+    };
     if show.step {
         return step::run(solver, show, answer, &views, tree_file);
     }
-    if !show.tracing() && tree_file.is_none() {
+    if !show.tracing() && tree_file.is_none() && ac3_page.is_none() {
         return search(solver, answer, views.render);
     }
     let model = solver.model();
@@ -493,9 +515,15 @@ fn watched(
             .with_stop_on_error(Arc::clone(interrupt()))
     });
     let tree = tree_file.as_ref().map(|file| file.recorder(model, show));
-    let mut observers = (trace, tree);
+    let recorder = ac3_page.as_ref().map(|page| page.recorder(model));
+    let mut observers = ((trace, tree), recorder);
     let mut code = search(solver.with_observer(&mut observers), answer, views.render);
-    let (trace, tree) = observers;
+    let ((trace, tree), recorder) = observers;
+    if let (Some(recorder), Some(page)) = (recorder, ac3_page)
+        && let Err(failed) = page.write(model, &recorder, &views.board)
+    {
+        return failed;
+    }
     if let Some(mut trace) = trace
         && let Err(error) = trace.finish()
     {

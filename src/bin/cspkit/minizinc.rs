@@ -15,7 +15,7 @@ use std::time::Duration;
 use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
-use cspkit::{Domain, PropagationLevel, Solution};
+use cspkit::{Domain, ModelError, PropagationLevel, Solution};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
@@ -128,7 +128,10 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         });
     }
     let defaults = if run.free { FREE_DEFAULTS } else { DEFAULTS };
-    let solver = configure_model(&fzn, run).with_cancel_flag(Arc::clone(interrupt()));
+    let solver = match configure_model(&fzn, run) {
+        Ok(solver) => solver.with_cancel_flag(Arc::clone(interrupt())),
+        Err(error) => return bad_input(format_args!("{name}: {error}")),
+    };
     let tree_file = match TreeFile::create(&run.show) {
         Ok(file) => file,
         Err(code) => return code,
@@ -244,9 +247,9 @@ fn load(path: &Path, name: &str) -> Result<FznModel, String> {
 /// The solver of a model: its search annotations' orders, unless the options name others
 /// (`-f`: smallest domain first and the smallest value), at full propagation by default; the
 /// time limit is the tighter of `-t` and `--time-limit`.
-fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> CliSolver<'m> {
+fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> Result<CliSolver<'m>, ModelError> {
     let strategy = &run.strategy;
-    let mut solver = configure(&fzn.model, strategy, PropagationLevel::Full);
+    let mut solver = configure(&fzn.model, strategy, PropagationLevel::Full)?;
     let variables = match strategy.var_order {
         Some(_) => strategy.variable_order(),
         None if run.free => VarOrder::Mrv.build(0),
@@ -263,7 +266,7 @@ fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> CliSolver<'m> {
     if let Some(limit) = time_limit(run) {
         solver = solver.with_time_limit(limit);
     }
-    solver
+    Ok(solver)
 }
 
 /// The page's board for a model: its output arrays (a row for one index set, a grid for two

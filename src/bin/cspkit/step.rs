@@ -265,6 +265,20 @@ fn as_event(event: &StepEvent, depth: usize) -> Option<Event<'_>> {
             depth,
         },
         StepEvent::Solution { node, .. } => Event::Solution { node, depth },
+        StepEvent::ArcQueue { node, ref arcs } => Event::ArcQueue { node, arcs },
+        StepEvent::Revise {
+            node,
+            from,
+            to,
+            ref removed,
+            ref queue,
+        } => Event::Revise {
+            node,
+            from,
+            to,
+            removed,
+            queue,
+        },
         _ => return None,
     })
 }
