@@ -353,3 +353,30 @@ fn min_conflicts_solves_a_flatzinc_model_and_never_calls_it_unsatisfiable() {
     assert!(!text(&run.stdout).contains("UNSATISFIABLE"));
     assert!(text(&run.stderr).contains("no solution found in 500 steps"));
 }
+
+#[test]
+fn ac3_runs_on_a_minizinc_model_of_binary_constraints() {
+    if !has_minizinc("AC-3 on futoshiki.mzn") {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mzn-ac3");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("ac3.html");
+    let run = cspkit(&[
+        "mzn",
+        &sample("futoshiki.mzn"),
+        &sample("futoshiki.dzn"),
+        "--propagation",
+        "ac3",
+        "--stats",
+        "--ac3-page",
+        page.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(text(&run.stdout).contains("x = array2d(1..6, 1..6, [3, 5, 6, 2, 4, 1,"));
+    let stats = text(&run.stderr);
+    assert!(stats.contains("propagation ac3"), "{stats}");
+    assert!(stats.contains("arc revisions "), "{stats}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("x[1,1]"));
+}

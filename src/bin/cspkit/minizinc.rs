@@ -22,8 +22,8 @@ use crate::args::{
     MznArgs, VarOrder,
 };
 use crate::{
-    Answer, CliSolver, TreeFile, Views, bad_input, configure, exit, fzn, interrupt, local,
-    output_failed, print_stats, step,
+    Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
+    local, output_failed, print_stats, step,
 };
 
 /// The defaults of a model's search, as `--stats` names them.
@@ -163,7 +163,12 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     let tree = tree_file
         .as_ref()
         .map(|file| file.recorder(model, &run.show));
-    let mut observers = (trace, tree);
+    let ac3_page = match ac3_page::Ac3Page::create(&run.show) {
+        Ok(page) => page,
+        Err(code) => return code,
+    };
+    let recorder = ac3_page.as_ref().map(|page| page.recorder(model));
+    let mut observers = ((trace, tree), recorder);
     let mut solver = solver.with_observer(&mut observers);
     // With a trace, the answer and the trace share standard output unbuffered, in order.
     let status = if run.show.tracing() {
@@ -177,7 +182,13 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     };
     let stats = solver.stats();
     drop(solver);
-    let (trace, tree) = observers;
+    let ((trace, tree), recorder) = observers;
+    // A model's graph is drawn on a circle: its variables are not one grid.
+    if let (Some(recorder), Some(page)) = (recorder, ac3_page)
+        && let Err(failed) = page.write(&fzn.model, &recorder, &Board::Table)
+    {
+        return failed;
+    }
     let stopped = if matches!(status, Ok(Status::Unknown)) {
         "stopped"
     } else {
