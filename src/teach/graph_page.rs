@@ -29,9 +29,8 @@
 
 use std::fmt::Write as _;
 
-use super::html::json_string;
+use super::html::{json_string, page_start};
 use super::replay::Replay;
-use super::svg::escape;
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::model::Model;
@@ -379,17 +378,12 @@ pub fn render(
     }
     let _ = write!(data, "],\"cut\":{}}}", recorder.cut);
 
-    let mut out = String::with_capacity(data.len() + STYLE.len() + SCRIPT.len() + 4096);
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
-    out.push_str(
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+    let mut out = page_start(
+        data.len() + SCRIPT.len() + 4096,
+        title,
+        STYLE,
+        "data-step=\"0\"",
     );
-    out.push_str(&escape(title));
-    out.push_str("</title>\n<style>");
-    out.push_str(STYLE);
-    out.push_str("</style></head>\n<body data-step=\"0\">\n<header><h1>");
-    out.push_str(&escape(title));
-    out.push_str("</h1>");
     out.push_str(TOOLBAR);
     out.push_str(
         "</header>\n<main><svg id=\"graph\" role=\"img\" aria-label=\"the constraint graph\">\

@@ -439,20 +439,33 @@ pub fn render_comparison(title: &str, panels: &[Panel<'_>]) -> String {
     page(title, panels)
 }
 
+/// The start of a self-contained page: its head, titled `title` with the style sheet `style`,
+/// then `<body>` with `body_attributes` and the header's title; `extra` more bytes reserved.
+pub(crate) fn page_start(extra: usize, title: &str, style: &str, body_attributes: &str) -> String {
+    let mut out = String::with_capacity(extra + style.len() + 512);
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    out.push_str("<title>");
+    out.push_str(&escape(title));
+    out.push_str("</title>\n<style>");
+    out.push_str(style);
+    out.push_str("</style></head>\n<body ");
+    out.push_str(body_attributes);
+    out.push_str(">\n<header><h1>");
+    out.push_str(&escape(title));
+    out.push_str("</h1>");
+    out
+}
+
 fn page(title: &str, panels: &[Panel<'_>]) -> String {
     let data: Vec<String> = panels.iter().map(json_panel).collect();
     let data_len: usize = data.iter().map(String::len).sum();
-    let mut out = String::with_capacity(data_len + STYLE.len() + SCRIPT.len() + 4096);
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
-    out.push_str(
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+    let mut out = page_start(
+        data_len + SCRIPT.len() + 4096,
+        title,
+        STYLE,
+        "data-selected=\"0\"",
     );
-    out.push_str(&escape(title));
-    out.push_str("</title>\n<style>");
-    out.push_str(STYLE);
-    out.push_str("</style></head>\n<body data-selected=\"0\">\n<header><h1>");
-    out.push_str(&escape(title));
-    out.push_str("</h1>");
     out.push_str(TOOLBAR);
     out.push_str("</header>\n<main id=\"panels\"></main>\n<script>\nconst PANELS = [");
     out.push_str(&data.join(",\n"));
