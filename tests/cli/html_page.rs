@@ -562,3 +562,27 @@ fn a_hundred_thousand_node_tree_opens_and_reports_its_load_time() {
     // The overview covers the whole search, the nodes beyond the limit included.
     assert!(shown.contains("\"total\":626671"));
 }
+
+#[test]
+fn a_models_array_board_shows_its_constants_and_candidates() {
+    let Some(browser) = browser_or_skip("a model's array board in Chromium") else {
+        return;
+    };
+    // An output array of two variables around a constant: a given number of a puzzle.
+    let model = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-page-array.fzn");
+    std::fs::write(
+        &model,
+        "var 1..2: a;\nvar 1..2: b;\n\
+         array [1..3] of var int: x :: output_array([1..3]) = [a, 7, b];\n\
+         constraint int_ne(a, b);\nsolve satisfy;\n",
+    )
+    .unwrap();
+    let path = page(
+        "array.html",
+        &["fzn", model.to_str().unwrap(), "--propagation", "none"],
+    );
+    let root = dom(&browser, &path, "");
+    assert!(root.contains("<td class=\"value given\">7</td>"), "{root}");
+    // At the root, both variables are open: their candidates.
+    assert_eq!(root.matches("class=\"candidates").count(), 2, "{root}");
+}
