@@ -66,7 +66,12 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
         Ok(compiled) => compiled,
         Err(message) => return bad_input(message),
     };
-    solve(&compiled.fzn, &args.model.display().to_string(), &args.run)
+    solve(&compiled.fzn, &compiled_name(&args.model), &args.run)
+}
+
+/// How messages name the FlatZinc compiled from `model`: its lines are the FlatZinc's.
+fn compiled_name(model: &Path) -> String {
+    format!("{} (compiled to FlatZinc)", model.display())
 }
 
 /// Refuses options that make no sense for a model.
@@ -445,7 +450,7 @@ pub(crate) fn model_of(file: &Path, data: &[PathBuf]) -> Result<FznModel, String
     let name = file.display().to_string();
     let fzn = if file.extension().is_some_and(|e| e == "mzn") {
         let compiled = Compiled::new(file, data)?;
-        load(&compiled.fzn, &name)?
+        load(&compiled.fzn, &compiled_name(file))?
     } else if let Some(extra) = data.first() {
         return Err(format!(
             "{name} is FlatZinc, which holds its data: unexpected argument {}",
