@@ -163,6 +163,10 @@ pub struct FznModel {
     /// What the model asked that cspkit does not do, and ignored (a search annotation it does
     /// not know), one line each with the line of the model.
     pub warnings: Vec<String>,
+    /// Whether a variable is neither shown by the output nor defined by a constraint
+    /// (`defines_var`): two solutions may then show the same values, and
+    /// [`solve`](crate::flatzinc::solve) prints each once.
+    pub hidden: bool,
 }
 
 struct Builder<'a> {
@@ -1383,12 +1387,22 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
     // they come from (`mzn_path`), else the constraint that defines them (`defines_var`).
     let mut introduced: Vec<(&str, Option<String>)> = Vec::new();
     let mut defined_by: HashMap<&str, String> = HashMap::new();
+    // The variables declared one by one, without a value: the search gives them theirs.
+    let mut free: Vec<&str> = Vec::new();
     for item in items {
         match item {
             Item::Decl {
-                name, annotations, ..
+                name,
+                annotations,
+                var,
+                array,
+                value,
+                ..
             } => {
                 builder.label = format!("the declaration of {name}");
+                if *var && array.is_none() && value.is_none() {
+                    free.push(name);
+                }
                 if name.starts_with("X_INTRODUCED_") {
                     introduced.push((name, origin(annotations).map(|o| o.var_name())));
                 }
@@ -1457,6 +1471,24 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
             builder.model.set_name(*var, label);
         }
     }
+    // A variable the output does not show, and that no constraint defines, can take several
+    // values under one solution of the output's variables.
+    let shown: std::collections::HashSet<VarId> = builder
+        .output
+        .iter()
+        .flat_map(|item| match item {
+            OutputItem::Scalar { value, .. } => std::slice::from_ref(value),
+            OutputItem::Array { values, .. } => values.as_slice(),
+        })
+        .filter_map(|value| match *value {
+            OutputValue::Var(var, _) => Some(var),
+            _ => None,
+        })
+        .collect();
+    let hidden = free.iter().any(|name| {
+        !defined_by.contains_key(name)
+            && matches!(builder.env.get(*name), Some(Val::Var(var, _)) if !shown.contains(var))
+    });
     name_output_elements(&mut builder.model, &builder.output);
     Ok(FznModel {
         model: builder.model,
@@ -1465,5 +1497,6 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         output: builder.output,
         clamped: builder.clamped,
         warnings: builder.warnings,
+        hidden,
     })
 }

@@ -338,13 +338,14 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
                 .max(1);
             let mut printed = 0u64;
             // Solutions that differ only in variables the output does not show are one
-            // solution to the user: each is printed once.
+            // solution to the user: each is printed once. (Kept only when such variables
+            // exist: the set holds every solution shown.)
             let mut seen: HashSet<Vec<i32>> = HashSet::new();
             let mut solutions = solver.solutions();
             while printed < wanted {
                 match solutions.next() {
                     Some(solution) => {
-                        if wanted > 1 && !seen.insert(output_values(fzn, &solution)) {
+                        if fzn.hidden && wanted > 1 && !seen.insert(output_values(fzn, &solution)) {
                             continue;
                         }
                         write_solution(fzn, &solution, out)?;

@@ -562,4 +562,18 @@ fn models_minizinc_emits_are_answered_as_minizinc_expects() {
         out,
         "a = false;\n----------\na = true;\n----------\n==========\n"
     );
+    // Only such models keep the solutions shown, to print each once: a variable a constraint
+    // defines is no hidden one.
+    let hidden = |text: &str| {
+        flatzinc::build(&flatzinc::parse(text).unwrap())
+            .unwrap()
+            .hidden
+    };
+    assert!(hidden(
+        "var bool: a :: output_var;\nvar bool: b;\nsolve satisfy;\n"
+    ));
+    assert!(!hidden(
+        "var 1..3: x :: output_var;\nvar 2..4: y :: is_defined_var;\n\
+         constraint int_lin_eq([1, -1], [x, y], -1) :: defines_var(y);\nsolve satisfy;\n"
+    ));
 }
