@@ -2,11 +2,13 @@
 //! and the `--ac3-page` page loaded in headless Chromium (skipped without it, unless
 //! `CSPKIT_REQUIRE_BROWSER` is set).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 use cspkit::models::queens::Queens;
 use cspkit::teach::graph_page::Ac3Recorder;
+
+use crate::html_page::{browser_or_skip, dom};
 
 fn cspkit(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cspkit"))
@@ -81,36 +83,6 @@ fn the_page_needs_ac3() {
     assert!(text(&output.stderr).contains("--ac3-page shows AC-3's revisions: it needs"));
 }
 
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let found = Command::new("which").arg(name).output().ok()?;
-            let path = String::from_utf8(found.stdout).ok()?;
-            let path = path.trim();
-            (found.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
-        })
-}
-
-/// The page's DOM after its script ran, `suffix` appended to its address.
-fn dom(browser: &Path, page: &Path, suffix: &str) -> String {
-    let url = format!("file://{}{suffix}", page.display());
-    let output = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--window-size=1280,720",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-            &url,
-        ])
-        .output()
-        .expect("the browser runs");
-    assert!(output.status.success());
-    text(&output.stdout)
-}
-
 fn attribute(dom: &str, name: &str) -> String {
     let at = dom
         .find(&format!("{name}=\""))
@@ -129,15 +101,8 @@ fn text_of(dom: &str, id: &str) -> String {
 
 #[test]
 fn the_page_steps_through_the_revisions() {
-    let browser = match chromium() {
-        Some(browser) => browser,
-        None if std::env::var_os("CSPKIT_REQUIRE_BROWSER").is_some() => {
-            panic!("Chromium is required here (CSPKIT_REQUIRE_BROWSER) but was not found")
-        }
-        None => {
-            crate::common::skipped("the AC-3 page (Chromium not found)");
-            return;
-        }
+    let Some(browser) = browser_or_skip("the AC-3 page") else {
+        return;
     };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ac3-page");
     std::fs::create_dir_all(&dir).unwrap();

@@ -28,7 +28,9 @@ fn chromium() -> Option<PathBuf> {
         })
 }
 
-fn browser_or_skip(test: &str) -> Option<PathBuf> {
+/// The browser, or `None` after saying that `test` is skipped (a failure instead, when
+/// `CSPKIT_REQUIRE_BROWSER` is set). Shared with the AC-3 page's tests.
+pub(crate) fn browser_or_skip(test: &str) -> Option<PathBuf> {
     match chromium() {
         Some(browser) => Some(browser),
         None if std::env::var_os("CSPKIT_REQUIRE_BROWSER").is_some() => {
@@ -65,7 +67,7 @@ fn page(name: &str, args: &[&str]) -> PathBuf {
 
 /// The page's DOM after its script ran, loaded from `page` with `suffix` (a query and/or a
 /// fragment) appended to its address.
-fn dom(browser: &Path, page: &Path, suffix: &str) -> String {
+pub(crate) fn dom(browser: &Path, page: &Path, suffix: &str) -> String {
     let url = format!("file://{}{suffix}", page.display());
     let output = Command::new(browser)
         .args([
