@@ -293,7 +293,7 @@ def objective_of(solution, stats):
 def solve(solver, model, data, method, directory, env, timeout):
     """Runs one solver on one instance within `timeout` seconds (compilation included)."""
     command = ["minizinc", "--solver", solver, "--time-limit", str(int(timeout * 1000)),
-               "--output-mode", "json", "--output-objective", "-i", "-s", model]
+               "--output-mode", "json", "--output-objective", "--intermediate", "-s", model]
     if data:
         command.append(data)
     out, err, code, wall = run_minizinc(command, env, directory, timeout + GRACE)
