@@ -244,8 +244,8 @@ pub mod teach;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
 pub use constraints::{
-    Among, Arithmetic, Circuit, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq, Member,
-    Operation, Product, Regular, Reified,
+    Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
+    LexLessEq, Member, Operation, Product, Regular, Reified,
 };
 pub use constraints::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,

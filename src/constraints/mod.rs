@@ -115,6 +115,7 @@ mod product;
 mod regular;
 mod reified;
 mod relation;
+mod scheduling;
 mod table;
 
 pub use crate::kernel::{
@@ -142,6 +143,7 @@ pub(crate) use product::times as product_range;
 pub use regular::{Dfa, Regular};
 pub use reified::Reified;
 pub use relation::Relation;
+pub use scheduling::{Cumulative, Disjunctive};
 pub use table::Table;
 
 /// The wake-up of a constraint that only checks at `None` and reads every removal above it:

@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use crate::Constraint as _;
 use crate::constraints::{
-    AllDifferent, Among, Arithmetic, Circuit, Comparison, Dfa, Element, Extremum,
-    GlobalCardinality, Inverse, LexLessEq, Linear, Member, Operation, Regular, Table,
+    AllDifferent, Among, Arithmetic, Circuit, Comparison, Cumulative, Dfa, Disjunctive, Element,
+    Extremum, GlobalCardinality, Inverse, LexLessEq, Linear, Member, Operation, Regular, Table,
 };
 use crate::error::{DomainError, ModelError};
 use crate::flatzinc::parse::{Expr, FznError, Item, Pos, Type};
@@ -263,6 +263,8 @@ pub const SUPPORTED: &[&str] = &[
     "fzn_lex_lesseq_bool",
     "fzn_lex_less_bool",
     "cspkit_count_eq",
+    "cspkit_cumulative",
+    "cspkit_disjunctive",
     "fzn_among",
 ];
 
@@ -926,6 +928,56 @@ impl<'a> Builder<'a> {
                 let count = arg(self, 2)?;
                 let count = self.var(&count, pos)?;
                 self.post(pos, Among::value(&xs, value, count))
+            }
+            "cspkit_cumulative" => {
+                let (s, d, r, b) = (arg(self, 0)?, arg(self, 1)?, arg(self, 2)?, arg(self, 3)?);
+                let starts = self.vars(&s, pos)?;
+                let cumulative = match (
+                    self.ints(&d, pos),
+                    self.ints(&r, pos),
+                    self.int_const(&b, pos),
+                ) {
+                    (Ok(d), Ok(r), Ok(b)) => {
+                        let narrow = |values: Vec<i64>| -> Result<Vec<i32>, FznError> {
+                            values.into_iter().map(|v| Self::to_i32(v, pos)).collect()
+                        };
+                        Cumulative::new(&starts, &narrow(d)?, &narrow(r)?, Self::to_i32(b, pos)?)
+                    }
+                    _ => {
+                        let (d, r, b) =
+                            (self.vars(&d, pos)?, self.vars(&r, pos)?, self.var(&b, pos)?);
+                        Cumulative::with_variables(&starts, &d, &r, b)
+                    }
+                };
+                let cumulative = cumulative.map_err(|e| Self::model_error(pos, e))?;
+                self.post(pos, cumulative)
+            }
+            "cspkit_disjunctive" => {
+                let (s, d) = (arg(self, 0)?, arg(self, 1)?);
+                let starts = self.vars(&s, pos)?;
+                let strict = matches!(arg(self, 2)?, Val::Bool(true));
+                let disjunctive = match self.ints(&d, pos) {
+                    Ok(d) => {
+                        let d: Vec<i32> = d
+                            .into_iter()
+                            .map(|v| Self::to_i32(v, pos))
+                            .collect::<Result<_, _>>()?;
+                        Disjunctive::new(&starts, &d)
+                    }
+                    Err(_) => {
+                        let d = self.vars(&d, pos)?;
+                        Disjunctive::with_variables(&starts, &d)
+                    }
+                };
+                let disjunctive = disjunctive.map_err(|e| Self::model_error(pos, e))?;
+                self.post(
+                    pos,
+                    if strict {
+                        disjunctive.strict()
+                    } else {
+                        disjunctive
+                    },
+                )
             }
             "fzn_among" => {
                 let n = arg(self, 0)?;

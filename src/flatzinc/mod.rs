@@ -104,4 +104,34 @@ pub const MZNLIB: &[(&str, &str)] = &[
         "fzn_among.mzn",
         include_str!("../../share/minizinc/cspkit/fzn_among.mzn"),
     ),
+    (
+        "fzn_cumulative.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_cumulative.mzn"),
+    ),
+    (
+        "fzn_disjunctive.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_disjunctive.mzn"),
+    ),
+    (
+        "fzn_disjunctive_strict.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_disjunctive_strict.mzn"),
+    ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MZNLIB;
+
+    #[test]
+    fn the_embedded_library_is_every_file_of_the_share_folder() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/share/minizinc/cspkit");
+        let mut on_disk: Vec<String> = std::fs::read_dir(folder)
+            .expect("the library's folder")
+            .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = MZNLIB.iter().map(|(name, _)| name.to_string()).collect();
+        embedded.sort();
+        assert_eq!(embedded, on_disk, "MZNLIB and share/minizinc/cspkit differ");
+    }
+}

@@ -4,8 +4,8 @@
 
 use cspkit::conformance::{ConformanceReport, ConformanceTest, Consistency, SplitMix64};
 use cspkit::{
-    Among, Arithmetic, Circuit, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq, Member,
-    Operation, Product, PropagationLevel, Regular, Reified, Table, VarId,
+    Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
+    LexLessEq, Member, Operation, Product, PropagationLevel, Regular, Reified, Table, VarId,
 };
 
 const CASES: usize = 400;
@@ -327,6 +327,71 @@ fn product_conforms_and_solves_the_last_variable_at_forward() {
         "product, wide values",
         || ConformanceTest::with_parameters(4, -12..=30, build).max_domain_size(8),
         &PRUNING,
+        None,
+    );
+}
+
+#[test]
+fn cumulative_conforms_with_constant_and_variable_amounts() {
+    // Constant durations and demands: 2 to 4 tasks, capacities from 0 (nothing may run) up.
+    let constants = |vars: &[VarId], random: &mut SplitMix64| {
+        let n = 2 + random.below(3) as usize;
+        let durations: Vec<i32> = (0..n).map(|_| random.value_in(0..=3)).collect();
+        let demands: Vec<i32> = (0..n).map(|_| random.value_in(0..=2)).collect();
+        let capacity = random.value_in(0..=3);
+        Cumulative::new(&vars[..n], &durations, &demands, capacity).expect("one entry per task")
+    };
+    conforms(
+        "cumulative",
+        || ConformanceTest::with_parameters(4, 0..=6, constants).max_domain_size(6),
+        &[],
+        None,
+    );
+    // Two tasks whose durations, demands and the capacity are variables, negative values
+    // included (the check refuses them).
+    let variables = |vars: &[VarId], _: &mut SplitMix64| {
+        Cumulative::with_variables(&vars[..2], &vars[2..4], &vars[4..6], vars[6])
+            .expect("one entry per task")
+    };
+    conforms(
+        "cumulative with variables",
+        || ConformanceTest::with_parameters(7, -1..=3, variables).max_assignments(4096),
+        &[],
+        None,
+    );
+}
+
+#[test]
+fn disjunctive_conforms_strict_or_not() {
+    let constants = |vars: &[VarId], random: &mut SplitMix64| {
+        let n = 2 + random.below(3) as usize;
+        let durations: Vec<i32> = (0..n).map(|_| random.value_in(0..=3)).collect();
+        let disjunctive = Disjunctive::new(&vars[..n], &durations).expect("one entry per task");
+        if random.chance(1, 2) {
+            disjunctive.strict()
+        } else {
+            disjunctive
+        }
+    };
+    conforms(
+        "disjunctive",
+        || ConformanceTest::with_parameters(4, 0..=6, constants).max_domain_size(6),
+        &[],
+        None,
+    );
+    let variables = |vars: &[VarId], random: &mut SplitMix64| {
+        let disjunctive =
+            Disjunctive::with_variables(&vars[..3], &vars[3..]).expect("one entry per task");
+        if random.chance(1, 2) {
+            disjunctive.strict()
+        } else {
+            disjunctive
+        }
+    };
+    conforms(
+        "disjunctive with variables",
+        || ConformanceTest::with_parameters(6, -1..=4, variables).max_assignments(4096),
+        &[],
         None,
     );
 }
