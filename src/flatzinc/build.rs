@@ -63,8 +63,15 @@ impl<'v, 'a> Elements<'v, 'a> {
 pub enum VarChoice {
     /// `input_order`.
     InputOrder,
-    /// `first_fail` (and `dom_w_deg`, run as first fail).
+    /// `first_fail`: the smallest domain.
     FirstFail,
+    /// `dom_w_deg`: the smallest ratio of domain size to weighted degree
+    /// ([`DomWdeg`](crate::DomWdeg)).
+    DomWdeg,
+    /// `most_constrained`: the smallest domain, ties to the most constraints.
+    MostConstrained,
+    /// `occurrence`: the most constraints.
+    Occurrence,
     /// `anti_first_fail`.
     AntiFirstFail,
     /// `smallest`: the smallest value in its domain.
@@ -76,8 +83,11 @@ pub enum VarChoice {
 /// How the search picks a value, from a search annotation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueChoice {
-    /// `indomain_min`, `indomain_split` (run as `indomain_min`), `indomain`.
+    /// `indomain_min`, `indomain`, `indomain_interval`.
     Min,
+    /// `indomain_split`: `x ≤ middle` first, then `x > middle` (bisection), when every
+    /// annotated group splits ([`FznModel::branching`]); the smallest value otherwise.
+    Split,
     /// `indomain_max`, `indomain_reverse_split` (run as `indomain_max`).
     Max,
     /// `indomain_median`, `indomain_middle`.
@@ -1246,9 +1256,10 @@ impl<'a> Builder<'a> {
                 };
                 let var_choice = match choice(&args[1].0).as_str() {
                     "input_order" => VarChoice::InputOrder,
-                    "first_fail" | "dom_w_deg" | "most_constrained" | "occurrence" => {
-                        VarChoice::FirstFail
-                    }
+                    "first_fail" => VarChoice::FirstFail,
+                    "dom_w_deg" => VarChoice::DomWdeg,
+                    "most_constrained" => VarChoice::MostConstrained,
+                    "occurrence" => VarChoice::Occurrence,
                     "anti_first_fail" => VarChoice::AntiFirstFail,
                     "smallest" => VarChoice::Smallest,
                     "largest" => VarChoice::Largest,
@@ -1257,9 +1268,8 @@ impl<'a> Builder<'a> {
                     }
                 };
                 let value_choice = match choice(&args[2].0).as_str() {
-                    "indomain_min" | "indomain" | "indomain_split" | "indomain_interval" => {
-                        ValueChoice::Min
-                    }
+                    "indomain_min" | "indomain" | "indomain_interval" => ValueChoice::Min,
+                    "indomain_split" => ValueChoice::Split,
                     "indomain_max" | "indomain_reverse_split" => ValueChoice::Max,
                     "indomain_median" | "indomain_middle" => ValueChoice::Median,
                     "indomain_random" => ValueChoice::Random,

@@ -127,7 +127,13 @@ mod tests {
         let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/share/minizinc/cspkit");
         let mut on_disk: Vec<String> = std::fs::read_dir(folder)
             .expect("the library's folder")
-            .map(|entry| entry.expect("an entry").file_name().to_string_lossy().into_owned())
+            .map(|entry| {
+                entry
+                    .expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         on_disk.sort();
         let mut embedded: Vec<String> = MZNLIB.iter().map(|(name, _)| name.to_string()).collect();

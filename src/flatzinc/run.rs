@@ -8,9 +8,11 @@ use crate::conformance::SplitMix64;
 use crate::flatzinc::build::{
     FznModel, Goal, OutputItem, OutputValue, SearchGroup, ValueChoice, VarChoice,
 };
-use crate::ids::VarId;
+use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
-use crate::{Optimum, SearchObserver, SearchStats, Solver};
+use crate::{
+    Branching, DomWdeg, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
+};
 use crate::{SearchView, ValueOrder, VariableOrder};
 
 /// The options MiniZinc passes to a FlatZinc solver.
@@ -58,11 +60,17 @@ pub enum Status {
 pub struct AnnotatedOrder {
     groups: Vec<SearchGroup>,
     fronts: Vec<(usize, usize)>,
+    /// The failure weights of the `dom_w_deg` groups.
+    weights: DomWdeg,
 }
 
 impl VariableOrder for AnnotatedOrder {
     fn start_run(&mut self, _run: u32) {
         self.fronts.clear();
+    }
+
+    fn failure(&mut self, constraint: Option<ConstraintId>) {
+        self.weights.failure(constraint);
     }
 
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
@@ -81,6 +89,13 @@ impl VariableOrder for AnnotatedOrder {
             chosen = match group.var_choice {
                 VarChoice::InputOrder => open.next(),
                 VarChoice::FirstFail => open.min_by_key(|&v| view.domain(v).size()),
+                VarChoice::DomWdeg => self.weights.best_among(view, open),
+                VarChoice::MostConstrained => {
+                    open.min_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(view.degree(v))))
+                }
+                VarChoice::Occurrence => {
+                    open.max_by_key(|&v| (view.degree(v), std::cmp::Reverse(v)))
+                }
                 VarChoice::AntiFirstFail => {
                     open.max_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(v)))
                 }
@@ -131,6 +146,10 @@ impl ValueOrder for AnnotatedValues {
             .unwrap_or(ValueChoice::Min)
         {
             ValueChoice::Min => low,
+            ValueChoice::Split if view.branching() == Branching::Split => {
+                at_most((i64::from(low) + i64::from(high)).div_euclid(2))
+            }
+            ValueChoice::Split => low,
             ValueChoice::Max => high,
             ValueChoice::Median => at_most((i64::from(low) + i64::from(high)).div_euclid(2)),
             ValueChoice::Random => {
@@ -148,6 +167,18 @@ impl FznModel {
         AnnotatedOrder {
             groups: self.search.clone(),
             fronts: Vec::new(),
+            weights: DomWdeg::new(),
+        }
+    }
+
+    /// The branching of the model's search annotations: [`Branching::Split`] when each
+    /// annotated group says `indomain_split` (bisection), [`Branching::Assign`] otherwise.
+    pub fn branching(&self) -> Branching {
+        let splits = |group: &SearchGroup| group.value_choice == ValueChoice::Split;
+        if !self.search.is_empty() && self.search.iter().all(splits) {
+            Branching::Split
+        } else {
+            Branching::Assign
         }
     }
 
@@ -246,9 +277,17 @@ fn print_statistics(
     writeln!(out, "%%%mzn-stat-end")
 }
 
+/// The failures of the first run of free search; later runs follow the Luby sequence.
+const FREE_SEARCH_RESTARTS: u64 = 100;
+
 /// Solves `fzn` with `options` and prints what a FlatZinc solver prints: each solution's
 /// output items and `----------`, then `==========` when the search is complete,
 /// `=====UNSATISFIABLE=====` or `=====UNKNOWN=====`, and statistics with `-s`.
+///
+/// The search follows the model's annotations. Free search (`-f`, and a model without search
+/// annotations) is dom/wdeg ([`DomWdeg`]) with the smallest value first, restarted after
+/// 100 failures times the Luby sequence ([`RestartPolicy::luby`]): the weights learnt in one
+/// run guide the next.
 ///
 /// # Errors
 ///
@@ -270,8 +309,9 @@ pub fn run_observed<O: SearchObserver>(
     out: &mut dyn Write,
     observer: O,
 ) -> io::Result<Status> {
-    let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if options.free {
-        (Box::new(crate::SmallestDomain), fzn.ascending_values())
+    let free = options.free || fzn.search.is_empty();
+    let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if free {
+        (Box::new(DomWdeg::new()), fzn.ascending_values())
     } else {
         (
             Box::new(fzn.variable_order()),
@@ -283,7 +323,15 @@ pub fn run_observed<O: SearchObserver>(
         .solver()
         .with_variable_order(variables)
         .with_value_order(values)
+        .with_branching(if free {
+            Branching::Assign
+        } else {
+            fzn.branching()
+        })
         .with_observer(observer);
+    if free {
+        solver = solver.with_restarts(RestartPolicy::luby(FREE_SEARCH_RESTARTS));
+    }
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);
     }
@@ -341,10 +389,11 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             // solution to the user: each is printed once. (Kept only when such variables
             // exist: the set holds every solution shown.)
             let mut seen: HashSet<Vec<i32>> = HashSet::new();
-            let mut solutions = solver.solutions();
+            // `next_solution`: the first one by restarts if the solver has a policy.
+            let mut stopped_by = None;
             while printed < wanted {
-                match solutions.next() {
-                    Some(solution) => {
+                match solver.next_solution() {
+                    Outcome::Solved(solution) => {
                         if fzn.hidden && wanted > 1 && !seen.insert(output_values(fzn, &solution)) {
                             continue;
                         }
@@ -354,12 +403,16 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
                         out.flush()?;
                         printed += 1;
                     }
-                    None => break,
+                    Outcome::Exhausted => break,
+                    Outcome::LimitReached(limit) => {
+                        stopped_by = Some(limit);
+                        break;
+                    }
                 }
             }
             // Stopped at the solutions asked for: there may be more.
             let finished = printed < wanted;
-            match (printed, solutions.stopped_by(), finished) {
+            match (printed, stopped_by, finished) {
                 (0, None, _) => Status::Unsatisfiable,
                 (0, Some(_), _) => Status::Unknown,
                 (_, None, true) => Status::Complete,

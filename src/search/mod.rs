@@ -168,7 +168,7 @@ impl Count {
 /// start the search afresh), then ask for solutions. Statistics accumulate over the life of the
 /// solver.
 ///
-/// A first solution can be searched by restarts ([`Solver::with_restarts`]); counting and
+/// A first solution or an optimum can be searched by restarts ([`Solver::with_restarts`]); counting and
 /// listing can be shared out to several threads ([`Solver::count_parallel`],
 /// [`Solver::for_each_solution_parallel`]).
 ///
@@ -523,6 +523,9 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     ///   exhausts its tree within its budget proves there is none ([`Outcome::Exhausted`]).
     ///   The node and time limits and the cancellation flag count over all runs and stop the
     ///   search as usual ([`Outcome::LimitReached`]).
+    /// - [`minimize`](Solver::minimize) and [`maximize`](Solver::maximize) search run after
+    ///   run too, the bound of the best solution so far holding in each; a run that exhausts
+    ///   its tree within its budget proves the optimum.
     /// - Later calls of `next_solution` go on with the run that found the first solution,
     ///   without a budget: they return the remaining solutions, each once, in that run's order.
     /// - [`count`](Solver::count), [`count_up_to`](Solver::count_up_to),
@@ -720,7 +723,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// started yet.
     fn next_outcome(&mut self, restarts: bool) -> Outcome {
         let step = match self.restarts {
-            Some(policy) if restarts && !self.started => self.step_with_restarts(policy),
+            Some(policy) if restarts && !self.started => self.step_with_restarts(policy, &mut 0),
             _ => self.advance(),
         };
         match step {
@@ -842,26 +845,30 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
 
     /// Searches from the root, run after run, until a run finds a solution or exhausts its
     /// tree, or a limit stops the search.
-    fn step_with_restarts(&mut self, policy: RestartPolicy) -> Step {
+    ///
+    /// `run` is the number of the run in progress (0 for the first): the search goes on in it,
+    /// with a fresh failure budget, and each later run starts from the root. A caller that
+    /// comes back for more solutions (branch and bound) passes the same counter again.
+    fn step_with_restarts(&mut self, policy: RestartPolicy, run: &mut u32) -> Step {
         self.start();
         let progress = Progress::default();
-        let mut run: u32 = 0;
+        let mut from_root = false;
         loop {
             let Some(engine) = self.engine.as_mut() else {
                 unreachable!("start builds the engine");
             };
-            if run > 0 {
+            if from_root {
                 engine.reset(self.model);
                 for &(var, value) in &self.fixes {
                     engine.fix_before_search(var, value);
                 }
-                self.variable_order.start_run(run);
-                self.value_order.start_run(run);
+                self.variable_order.start_run(*run);
+                self.value_order.start_run(*run);
                 self.stats.restarts += 1;
             }
             progress.reset();
             let pause = Pause {
-                failures: Some(policy.failure_budget(run)),
+                failures: Some(policy.failure_budget(*run)),
                 progress: Some(&progress),
                 ..Pause::default()
             };
@@ -883,7 +890,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             if !(matches!(step, Step::Limit(_)) && budget.paused()) {
                 return step;
             }
-            run = run.saturating_add(1);
+            *run = run.saturating_add(1);
+            from_root = true;
         }
     }
 

@@ -131,7 +131,10 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// optimum when the search finishes.
     ///
     /// The search starts afresh (as after [`Solver::restart_with`] with the fixes in force),
-    /// with the solver's orders, propagation and limits; restarts are not used.
+    /// with the solver's orders, propagation and limits. With a restart policy
+    /// ([`Solver::with_restarts`]) it searches run after run, each on its budget of failures,
+    /// the bound of the best solution so far holding in every run; a run that exhausts its
+    /// tree proves the last solution optimal (or that there is none).
     ///
     /// # Errors
     ///
@@ -197,8 +200,13 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             }));
         }
         let mut best: Option<(Solution, i64)> = None;
+        let mut run = 0;
         let stopped = loop {
-            match self.advance() {
+            let step = match self.restarts {
+                Some(policy) => self.step_with_restarts(policy, &mut run),
+                None => self.advance(),
+            };
+            match step {
                 Step::Solution => {
                     let solution = self.current_solution();
                     let Some(value) = objective.value(&solution) else {

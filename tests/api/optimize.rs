@@ -2,8 +2,8 @@
 //! on random models, and the answers under limits (published optima: `tests/puzzles.rs`).
 
 use cspkit::{
-    AllDifferent, Branching, Comparison, Limit, Linear, LinearExpr, Model, NotEqual, Optimum,
-    PropagationLevel, VarId,
+    AllDifferent, Branching, Comparison, DomWdeg, Limit, Linear, LinearExpr, Model, NotEqual,
+    Optimum, PropagationLevel, RandomValue, RestartPolicy, VarId,
 };
 use proptest::collection::{btree_set, vec};
 use proptest::prelude::*;
@@ -143,6 +143,49 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn branch_and_bound_by_restarts_finds_the_same_optimum(spec in specs(), seed in 0u64..1000) {
+        let (model, vars, objective) = build(&spec);
+        let plain = model.solver().minimize(objective.clone()).unwrap();
+        // A budget of one failure: runs end early and often.
+        let restarted = model
+            .solver()
+            .with_variable_order(DomWdeg::new())
+            .with_value_order(RandomValue::new(seed))
+            .with_restarts(RestartPolicy::luby(1))
+            .minimize(objective.clone())
+            .unwrap();
+        prop_assert_eq!(plain.best().map(|(_, v)| v), restarted.best().map(|(_, v)| v));
+        prop_assert_eq!(
+            matches!(plain, Optimum::Infeasible),
+            matches!(restarted, Optimum::Infeasible)
+        );
+        let proved = matches!(restarted, Optimum::Optimal { .. } | Optimum::Infeasible);
+        prop_assert!(proved, "{:?}", restarted);
+        if let Some((solution, _)) = restarted.best() {
+            let values: Vec<i32> = vars.iter().map(|&x| solution[x]).collect();
+            prop_assert!(model.is_solution(&values));
+        }
+    }
+}
+
+#[test]
+fn restarts_keep_the_bound_from_run_to_run() {
+    let (model, _, objective) = weighted_permutation(7);
+    let mut solver = model
+        .solver()
+        .with_value_order(RandomValue::new(3))
+        .with_restarts(RestartPolicy::luby(2));
+    let optimum = solver.minimize(objective).unwrap();
+    // 7·1 + 6·2 + … + 1·7: the largest values on the smallest weights.
+    assert_eq!(optimum.best().map(|(_, v)| v), Some(84));
+    assert!(matches!(optimum, Optimum::Optimal { .. }), "{optimum:?}");
+    assert!(solver.stats().restarts > 0, "{:?}", solver.stats());
 }
 
 /// A permutation of `1..=n` and the weighted sum `Σ (i + 1)·x[i]` over it.

@@ -429,3 +429,100 @@ proptest! {
         prop_assert_eq!(found, expected, "{}", text);
     }
 }
+
+const VAR_CHOICES: [&str; 8] = [
+    "input_order",
+    "first_fail",
+    "anti_first_fail",
+    "smallest",
+    "largest",
+    "dom_w_deg",
+    "most_constrained",
+    "occurrence",
+];
+const VALUE_CHOICES: [&str; 6] = [
+    "indomain_min",
+    "indomain_max",
+    "indomain_median",
+    "indomain_split",
+    "indomain_reverse_split",
+    "indomain_random",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// Every variable and value choice of a search annotation, and free search (dom/wdeg with
+    /// restarts, also what a model without annotations gets), list every solution once.
+    #[test]
+    fn every_search_annotation_and_free_search_list_every_solution_once(
+        order in Just((0..6).collect::<Vec<usize>>()).prop_shuffle(),
+        split in 0usize..7,
+        choices in (0usize..8, 0usize..6, 0usize..8, 0usize..6),
+        pairs in proptest::collection::vec((0usize..6, 0usize..6), 0..6),
+        sums in proptest::collection::vec((0usize..6, 0usize..6, 0i64..4), 0..4),
+        search in 0usize..3,
+    ) {
+        let n = 6;
+        let (text, holds) = ordered_model(n, &order, split, &pairs, &sums);
+        let (model, _) = text.rsplit_once("solve ").expect("a solve item");
+        let names = |vars: &[usize]| -> String {
+            vars.iter().map(|i| format!("x{i}")).collect::<Vec<_>>().join(", ")
+        };
+        let (first, second) = order.split_at(split.min(order.len()));
+        let solve = match search {
+            // Two annotated groups, whatever their choices.
+            0 | 1 => format!(
+                "solve :: seq_search([int_search([{}], {}, {}, complete), \
+                 int_search([{}], {}, {}, complete)]) satisfy;\n",
+                names(first), VAR_CHOICES[choices.0], VALUE_CHOICES[choices.1],
+                names(second), VAR_CHOICES[choices.2], VALUE_CHOICES[choices.3],
+            ),
+            // No annotation: free search.
+            _ => "solve satisfy;\n".to_owned(),
+        };
+        let text = format!("{model}{solve}");
+        let items = flatzinc::parse(&text).expect("the generated model parses");
+        let built = flatzinc::build(&items).expect("builds");
+        let mut out = Vec::new();
+        let options = Options { all: true, free: search == 1, ..Options::default() };
+        flatzinc::run(&built, &options, &mut out).expect("runs");
+        let out = String::from_utf8(out).unwrap();
+        let mut found: Vec<Vec<i64>> = out
+            .split("----------\n")
+            .filter(|block| block.contains(" = "))
+            .map(|block| {
+                let mut values = vec![0; n];
+                for line in block.lines() {
+                    let (name, value) = line.trim_end_matches(';').split_once(" = ").unwrap();
+                    values[name[1..].parse::<usize>().unwrap()] = value.parse().unwrap();
+                }
+                values
+            })
+            .collect();
+        found.sort();
+        let expected: Vec<Vec<i64>> = (0..3usize.pow(n as u32))
+            .map(|code| (0..n).map(|i| (code / 3usize.pow(i as u32) % 3) as i64).collect())
+            .filter(|values: &Vec<i64>| holds(values))
+            .collect();
+        let mut expected = expected;
+        expected.sort();
+        prop_assert_eq!(found, expected, "{}", text);
+    }
+}
+
+#[test]
+fn indomain_split_in_every_group_bisects() {
+    let text = "var 0..9: x :: output_var;\nvar 0..9: y :: output_var;\n\
+                constraint int_lin_eq([1, 1], [x, y], 9);\n\
+                solve :: int_search([x, y], dom_w_deg, indomain_split, complete) satisfy;\n";
+    let built = flatzinc::build(&flatzinc::parse(text).unwrap()).unwrap();
+    assert_eq!(built.branching(), cspkit::Branching::Split);
+    let mixed = text.replace(
+        "int_search([x, y], dom_w_deg, indomain_split, complete)",
+        "seq_search([int_search([x], input_order, indomain_split, complete), \
+         int_search([y], input_order, indomain_min, complete)])",
+    );
+    let built = flatzinc::build(&flatzinc::parse(&mixed).unwrap()).unwrap();
+    assert_eq!(built.branching(), cspkit::Branching::Assign);
+}

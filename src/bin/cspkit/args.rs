@@ -965,8 +965,10 @@ impl VariableOrder for ChosenVariableOrder {
     }
 
     fn failure(&mut self, constraint: Option<ConstraintId>) {
-        if let ChosenVariableOrder::DomWdeg(order) = self {
-            order.failure(constraint);
+        match self {
+            ChosenVariableOrder::DomWdeg(order) => order.failure(constraint),
+            ChosenVariableOrder::Annotations(order) => order.failure(constraint),
+            _ => {}
         }
     }
 }

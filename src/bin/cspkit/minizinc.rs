@@ -15,7 +15,7 @@ use std::time::Duration;
 use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
-use cspkit::{Domain, ModelError, PropagationLevel, Solution};
+use cspkit::{Branching, Domain, ModelError, PropagationLevel, Solution};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
@@ -276,9 +276,13 @@ fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> Result<CliSolve
         None if run.free => strategy.value_order(),
         None => ChosenValueOrder::Annotations(fzn.value_order(run.random_seed.unwrap_or(0))),
     };
+    let annotated_values = matches!(values, ChosenValueOrder::Annotations(_));
     solver = solver
         .with_variable_order(variables)
         .with_value_order(values);
+    if annotated_values && Branching::from(strategy.branching) == Branching::Assign {
+        solver = solver.with_branching(fzn.branching());
+    }
     if let Some(limit) = time_limit(run) {
         solver = solver.with_time_limit(limit);
     }

@@ -53,10 +53,29 @@ impl DomWdeg {
 
 impl VariableOrder for DomWdeg {
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        self.best_among(view, view.unfixed())
+    }
+
+    fn failure(&mut self, constraint: Option<ConstraintId>) {
+        if let Some(weight) = constraint.and_then(|c| self.weights.get_mut(c.index())) {
+            *weight += 1;
+        }
+    }
+}
+
+impl DomWdeg {
+    /// The variable of `candidates` (unfixed ones) with the smallest ratio of domain size to
+    /// weighted degree, ties to the first: the choice of [`DomWdeg`] among some variables only
+    /// (a search annotation's group).
+    pub(crate) fn best_among(
+        &mut self,
+        view: &SearchView<'_>,
+        candidates: impl Iterator<Item = VarId>,
+    ) -> Option<VarId> {
         self.prepare(view);
         let constraints = view.model().constraint_list();
         let mut best: Option<(u64, u64, VarId)> = None;
-        for var in view.unfixed() {
+        for var in candidates {
             let size = view.domain(var).size() as u64;
             let wdeg: u64 = self.constraints_of[var.index()]
                 .iter()
@@ -83,12 +102,6 @@ impl VariableOrder for DomWdeg {
             }
         }
         best.map(|(_, _, var)| var)
-    }
-
-    fn failure(&mut self, constraint: Option<ConstraintId>) {
-        if let Some(weight) = constraint.and_then(|c| self.weights.get_mut(c.index())) {
-            *weight += 1;
-        }
     }
 }
 
