@@ -1,6 +1,6 @@
 //! Tasks on one machine: no two run at once.
 
-use super::{AmountArg, Task, layout, lengths_differ, overload, precedences, time_table};
+use super::{AmountArg, Task, edge_finding, layout, lengths_differ, precedences, time_table};
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
 use crate::ids::VarId;
@@ -23,10 +23,11 @@ use super::Amount;
 /// - `None`: fails when the whole scope is fixed to an overlap.
 /// - `Forward` and `Full`: the bounds of the starts, by pairwise precedences (when one task
 ///   cannot end before another starts, it runs after that one ends: the detectable
-///   precedences, pair by pair), overload checking (the tasks that must run inside a window
-///   from a task's earliest start to a task's latest end fit in its length) and time-tabling
-///   (as [`Cumulative`](crate::Cumulative) with capacity 1), run to a fixpoint by the engine.
-///   O(n²) per run. Not bounds consistent; edge-finding and not-first/not-last are not done.
+///   precedences, pair by pair), edge-finding with overload checking (a task that cannot
+///   run before the end of a set of others runs after all of them; Vilím's Θ-Λ-tree,
+///   O(n log n), both directions) and time-tabling (as [`Cumulative`](crate::Cumulative)
+///   with capacity 1), run to a fixpoint by the engine. O(n²) per run, for the pairs. Not
+///   bounds consistent; not-first/not-last is not done.
 ///
 /// # Examples
 ///
@@ -139,7 +140,7 @@ impl Constraint for Disjunctive {
         }
         let mut tasks = super::read_tasks(ctx, scope, n, &self.durations, None)?;
         precedences(ctx, &scope[..n], &mut tasks, |a, b| self.exclusive(a, b))?;
-        overload(&tasks, 1)?;
+        edge_finding(ctx, &scope[..n], &mut tasks)?;
         time_table(ctx, &scope[..n], &mut tasks, 1)?;
         Ok(())
     }

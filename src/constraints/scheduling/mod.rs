@@ -13,12 +13,15 @@
 //!   than the window's length times the capacity;
 //! - **pairwise precedences** ([`precedences`]): two tasks that cannot overlap (demands above
 //!   the capacity together, or one machine) and where one cannot end before the other starts
-//!   must run the other way round.
+//!   must run the other way round;
+//! - **edge-finding** on one machine ([`edge_finding`], in `theta_lambda.rs`): a task that
+//!   cannot run before the end of a set of others runs after all of them.
 //!
 //! All arithmetic is in `i64`: ends of tasks may lie past the `i32` range of the starts.
 
 mod cumulative;
 mod disjunctive;
+mod theta_lambda;
 
 pub use cumulative::Cumulative;
 pub use disjunctive::Disjunctive;
@@ -294,6 +297,46 @@ fn precedences(
         }
     }
     Ok(pruned)
+}
+
+/// Edge-finding in both directions on the tasks of one machine that surely take time (see
+/// [`theta_lambda`]); tightens `tasks` with what it prunes. Fails on an overload.
+fn edge_finding(
+    ctx: &mut PropagationContext<'_>,
+    starts: &[VarId],
+    tasks: &mut [Task],
+) -> Result<(), Conflict> {
+    let busy: SmallVec<[usize; 32]> = (0..tasks.len())
+        .filter(|&i| tasks[i].duration > 0)
+        .collect();
+    if busy.len() < 2 {
+        return Ok(());
+    }
+    let duration: SmallVec<[i64; 32]> = busy.iter().map(|&i| tasks[i].duration).collect();
+    // Earliest starts.
+    let est: SmallVec<[i64; 32]> = busy.iter().map(|&i| tasks[i].est).collect();
+    let lct: SmallVec<[i64; 32]> = busy.iter().map(|&i| tasks[i].lct()).collect();
+    let mut earliest = est.clone();
+    theta_lambda::edge_finding(&est, &lct, &duration, &mut earliest)?;
+    for (k, &i) in busy.iter().enumerate() {
+        if earliest[k] > tasks[i].est {
+            keep_at_least(ctx, starts[i], earliest[k])?;
+            tasks[i].est = earliest[k];
+        }
+    }
+    // Latest ends: the same on the mirrored times, where a task runs from −lct to −est.
+    let est: SmallVec<[i64; 32]> = busy.iter().map(|&i| -tasks[i].lct()).collect();
+    let lct: SmallVec<[i64; 32]> = busy.iter().map(|&i| -tasks[i].est).collect();
+    let mut earliest = est.clone();
+    theta_lambda::edge_finding(&est, &lct, &duration, &mut earliest)?;
+    for (k, &i) in busy.iter().enumerate() {
+        let latest = -earliest[k] - tasks[i].duration;
+        if latest < tasks[i].lst {
+            keep_at_most(ctx, starts[i], latest)?;
+            tasks[i].lst = latest;
+        }
+    }
+    Ok(())
 }
 
 /// The tasks' bounds under the current domains; without `demands`, each demand is 1.
