@@ -6,8 +6,9 @@ use crate::common;
 
 use common::{ConstraintRecipe, brute_force, check_every_level_and_strategy, model_specs, scope};
 use cspkit::{
-    Among, Arithmetic, Circuit, Constraint, Dfa, Extremum, GlobalCardinality, Inverse, LexLessEq,
-    Member, Operation, Product, Regular, Reified, Table, VarId,
+    Among, Arithmetic, Circuit, Constraint, Cumulative, Dfa, Disjunctive, Extremum,
+    GlobalCardinality, Inverse, LexLessEq, Member, Operation, Product, Regular, Reified, Table,
+    VarId,
 };
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -40,6 +41,14 @@ enum Global {
     DifferentWithOffsets(Vec<usize>, Vec<i32>),
     /// Factors (any), the product (any).
     Product(Vec<usize>, usize),
+    /// Starts (any), constant durations and demands, constant capacity.
+    Cumulative(Vec<usize>, Vec<i32>, Vec<i32>, i32),
+    /// Starts (any), durations (any), demands (any), capacity (any): all variables.
+    CumulativeOfVariables(Vec<usize>, Vec<usize>, Vec<usize>, usize),
+    /// Starts (any), constant durations, strict.
+    Disjunctive(Vec<usize>, Vec<i32>, bool),
+    /// Starts (any), durations (any), strict.
+    DisjunctiveOfVariables(Vec<usize>, Vec<usize>, bool),
 }
 
 impl ConstraintRecipe for Global {
@@ -78,6 +87,28 @@ impl ConstraintRecipe for Global {
                 cspkit::AllDifferent::with_offsets(&pick(xs), offsets).expect("one offset each"),
             ),
             Global::Product(xs, z) => Box::new(Product::new(&pick(xs), vars[*z])),
+            Global::Cumulative(starts, durations, demands, capacity) => Box::new(
+                Cumulative::new(&pick(starts), durations, demands, *capacity)
+                    .expect("one entry per task"),
+            ),
+            Global::CumulativeOfVariables(starts, durations, demands, capacity) => Box::new(
+                Cumulative::with_variables(
+                    &pick(starts),
+                    &pick(durations),
+                    &pick(demands),
+                    vars[*capacity],
+                )
+                .expect("one entry per task"),
+            ),
+            Global::Disjunctive(starts, durations, strict) => {
+                let d = Disjunctive::new(&pick(starts), durations).expect("one entry per task");
+                Box::new(if *strict { d.strict() } else { d })
+            }
+            Global::DisjunctiveOfVariables(starts, durations, strict) => {
+                let d = Disjunctive::with_variables(&pick(starts), &pick(durations))
+                    .expect("one entry per task");
+                Box::new(if *strict { d.strict() } else { d })
+            }
             Global::ReifiedTable(xs, tuples, b) => Box::new(Reified::new(
                 Table::new(&pick(xs), tuples).expect("tuples of the scope's length"),
                 vars[*b],
@@ -134,6 +165,31 @@ fn globals(num_variables: usize, _scale: i32) -> impl Strategy<Value = Global> {
                 .prop_map(|(xs, offsets)| Global::DifferentWithOffsets(xs, offsets))
         }),
         (vars(0..=4), 0..n).prop_map(|(xs, z)| Global::Product(xs, z)),
+        vars(1..=4).prop_flat_map(|starts| {
+            let len = starts.len();
+            (
+                Just(starts),
+                vec(0i32..=3, len),
+                vec(0i32..=2, len),
+                0i32..=3,
+            )
+                .prop_map(|(s, d, r, c)| Global::Cumulative(s, d, r, c))
+        }),
+        vars(1..=2).prop_flat_map(move |starts| {
+            let len = starts.len();
+            (Just(starts), vec(0..n, len), vec(0..n, len), 0..n)
+                .prop_map(|(s, d, r, c)| Global::CumulativeOfVariables(s, d, r, c))
+        }),
+        vars(1..=4).prop_flat_map(|starts| {
+            let len = starts.len();
+            (Just(starts), vec(0i32..=3, len), any::<bool>())
+                .prop_map(|(s, d, strict)| Global::Disjunctive(s, d, strict))
+        }),
+        vars(1..=3).prop_flat_map(move |starts| {
+            let len = starts.len();
+            (Just(starts), vec(0..n, len), any::<bool>())
+                .prop_map(|(s, d, strict)| Global::DisjunctiveOfVariables(s, d, strict))
+        }),
     ]
 }
 
