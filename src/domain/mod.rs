@@ -79,11 +79,11 @@ enum Bits {
 const BLOCK_BITS: i64 = usize::BITS as i64;
 
 impl Domain {
-    /// The widest span (`max - min + 1` of the initial values) stored as a bitset (2^20).
+    /// The widest span (`max - min + 1` of the initial values) stored as a bitset (2^14).
     ///
     /// A bitset's memory is proportional to its span. Wider domains keep their bounds and the
     /// ranges of values removed between them instead.
-    pub const MAX_SPAN: usize = 1 << 20;
+    pub const MAX_SPAN: usize = 1 << 14;
 
     /// The domain `low..=high`: any range of `i32`, up to `i32::MIN..=i32::MAX`.
     ///
@@ -722,9 +722,31 @@ impl Domain {
     }
 
     /// Keeps only the values listed in `sorted` (ascending); returns whether the domain changed.
-    /// For a wide domain, the bounds and then each gap of the list, one range at a time.
+    /// Beyond one word the cost is the list's length and the domain's words, not its values;
+    /// for a wide domain, the bounds and then each gap of the list, one range at a time.
     pub(crate) fn retain_sorted(&mut self, sorted: &[i32], record: &mut impl Record) -> bool {
         match &mut self.bits {
+            Bits::Set(set) => {
+                // Word by word, the mask of the listed values in it.
+                let offset = i64::from(self.offset);
+                let mut listed = sorted.iter().map(|&v| i64::from(v)).peekable();
+                let mut changed = false;
+                for (block, word) in set.as_mut_slice().iter_mut().enumerate() {
+                    let start = offset + block as i64 * BLOCK_BITS;
+                    let mut mask = 0usize;
+                    while let Some(v) = listed.next_if(|&v| v < start + BLOCK_BITS) {
+                        if v >= start {
+                            mask |= 1 << (v - start);
+                        }
+                    }
+                    changed |= replace_block(word, block, *word & mask, record);
+                }
+                changed
+            }
+            Bits::Interval(_) => {
+                self.make_set();
+                self.retain_sorted(sorted, record)
+            }
             Bits::Wide(wide) => {
                 let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
                     return wide.clamp(1, 0, record);
@@ -1416,7 +1438,7 @@ mod tests {
 
     #[test]
     fn an_interval_reads_as_the_bitset_of_its_values_until_its_first_change() {
-        for (low, high) in [(0, 64), (-100, 99), (1, 1000), (-5, 1 << 19)] {
+        for (low, high) in [(0, 64), (-100, 99), (1, 1000), (-5, 1 << 13)] {
             let interval = Domain::range(low, high).unwrap();
             assert!(matches!(interval.bits, Bits::Interval(_)));
             let set = Domain::from_values(low..=high).unwrap();
