@@ -409,6 +409,10 @@ impl Linear {
         }
         let mut lows: SmallVec<[(i64, i64); INLINE]> = SmallVec::new(); // (least term, a)
         let (mut least, mut span) = (0i64, 0i64);
+        // Unit coefficients over domains without holes: the sums reachable from the others
+        // are a whole interval, so every value between the bounds the bounds passes left
+        // has a support, and the dynamic programming would remove nothing.
+        let mut bounds_suffice = true;
         for (i, &var) in self.scope.iter().enumerate() {
             let domain = ctx.domain(var);
             let (min, max) = (domain.min().ok_or(Conflict)?, domain.max().ok_or(Conflict)?);
@@ -417,9 +421,11 @@ impl Linear {
             least += p.min(q);
             span += (p - q).abs();
             lows.push((p.min(q), a));
+            bounds_suffice &=
+                a.abs() == 1 && (domain.size() as i64) == i64::from(max) - i64::from(min) + 1;
         }
         let target = self.rhs - least;
-        if span >= Linear::SUPPORT_SPAN || !(0..=span).contains(&target) {
+        if bounds_suffice || span >= Linear::SUPPORT_SPAN || !(0..=span).contains(&target) {
             return Ok(()); // bounds propagation has already failed on an unreachable target
         }
         let offset = |k: usize, v: i32| -> usize {
