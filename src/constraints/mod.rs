@@ -116,6 +116,7 @@ mod regular;
 mod reified;
 mod relation;
 mod scheduling;
+mod subcircuit;
 mod table;
 
 pub use crate::kernel::{
@@ -144,6 +145,7 @@ pub use regular::{Dfa, Regular};
 pub use reified::Reified;
 pub use relation::Relation;
 pub use scheduling::{Cumulative, Disjunctive};
+pub use subcircuit::Subcircuit;
 pub use table::Table;
 
 /// The wake-up of a constraint that only checks at `None` and reads every removal above it:

@@ -6,7 +6,8 @@ use std::rc::Rc;
 use crate::Constraint as _;
 use crate::constraints::{
     AllDifferent, Among, Arithmetic, Circuit, Comparison, Cumulative, Dfa, Disjunctive, Element,
-    Extremum, GlobalCardinality, Inverse, LexLessEq, Linear, Member, Operation, Regular, Table,
+    Extremum, GlobalCardinality, Inverse, LexLessEq, Linear, Member, Operation, Regular,
+    Subcircuit, Table,
 };
 use crate::error::{DomainError, ModelError};
 use crate::flatzinc::parse::{Expr, FznError, Item, Pos, Type};
@@ -275,6 +276,7 @@ pub const SUPPORTED: &[&str] = &[
     "cspkit_count_eq",
     "cspkit_cumulative",
     "cspkit_disjunctive",
+    "cspkit_subcircuit",
     "fzn_among",
 ];
 
@@ -843,6 +845,15 @@ impl<'a> Builder<'a> {
                     return Ok(());
                 }
                 self.post(pos, Circuit::with_base(&xs, base_node))
+            }
+            "cspkit_subcircuit" => {
+                let xs = arg(self, 0)?;
+                let xs = self.vars(&xs, pos)?;
+                let base_node = Self::to_i32(self.int_const(&arg(self, 1)?, pos)?, pos)?;
+                if xs.is_empty() {
+                    return Ok(());
+                }
+                self.post(pos, Subcircuit::with_base(&xs, base_node))
             }
             "cspkit_inverse" => {
                 let f = arg(self, 0)?;

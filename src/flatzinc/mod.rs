@@ -105,6 +105,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../../share/minizinc/cspkit/fzn_among.mzn"),
     ),
     (
+        "fzn_subcircuit.mzn",
+        include_str!("../../share/minizinc/cspkit/fzn_subcircuit.mzn"),
+    ),
+    (
         "fzn_cumulative.mzn",
         include_str!("../../share/minizinc/cspkit/fzn_cumulative.mzn"),
     ),

@@ -5,7 +5,8 @@
 use cspkit::conformance::{ConformanceReport, ConformanceTest, Consistency, SplitMix64};
 use cspkit::{
     Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
-    LexLessEq, Member, Operation, Product, PropagationLevel, Regular, Reified, Table, VarId,
+    LexLessEq, Member, Operation, Product, PropagationLevel, Regular, Reified, Subcircuit, Table,
+    VarId,
 };
 
 const CASES: usize = 400;
@@ -394,4 +395,24 @@ fn disjunctive_conforms_strict_or_not() {
         &[],
         None,
     );
+}
+
+#[test]
+fn subcircuit_conforms() {
+    let build = |vars: &[VarId], random: &mut SplitMix64| {
+        if random.chance(1, 2) {
+            Subcircuit::new(vars)
+        } else {
+            Subcircuit::with_base(vars, 1)
+        }
+    };
+    for arity in [1, 2, 4, 5] {
+        let make = || ConformanceTest::with_parameters(arity, 0..=5, build).max_domain_size(5);
+        if arity > 2 {
+            conforms("subcircuit", make, &[], None);
+        } else {
+            make().cases(CASES).assert_conforms();
+            make().repeated_variables().cases(CASES).assert_conforms();
+        }
+    }
 }
