@@ -119,7 +119,24 @@ impl Extremum {
             }
             _ => {}
         }
-        if ctx.level() == PropagationLevel::Full && ctx.domain(result.var()).size() <= 4096 {
+        // A variable that holds every value from the result's bounds (a unit view of a domain
+        // without holes that spans them) leaves nothing to remove: skip the pass.
+        let spans = |view: &IntView| {
+            let domain = ctx.domain(view.var());
+            match (view.factor().abs() == 1, domain.min(), domain.max()) {
+                (true, Some(low), Some(high)) => {
+                    let (a, b) = (view.apply(low), view.apply(high));
+                    a.min(b) <= result_low
+                        && a.max(b) >= result_high
+                        && domain.size() as i64 == i64::from(high) - i64::from(low) + 1
+                }
+                _ => false,
+            }
+        };
+        if ctx.level() == PropagationLevel::Full
+            && !vars.iter().any(spans)
+            && ctx.domain(result.var()).size() <= 4096
+        {
             // A value of the result must be held by some variable.
             let domain = ctx.domain(result.var()).clone();
             let held: SmallVec<[i32; 64]> = domain
