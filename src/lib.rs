@@ -245,7 +245,7 @@ pub mod teach;
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
 pub use constraints::{
     Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
-    LexLessEq, Member, Operation, Product, Regular, Reified, Subcircuit,
+    LexLessEq, Member, Operation, Product, Regular, Reified, ReifiedEquality, Subcircuit,
 };
 pub use constraints::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,

@@ -15,7 +15,7 @@
 //!
 //! The boolean may be negated (`!b`): `m·¬b` is `m − m·b` in the sums above.
 
-use crate::constraints::{Comparison, Constraint, Linear, Member};
+use crate::constraints::{Comparison, Constraint, Linear, Member, ReifiedEquality};
 use crate::error::ModelError;
 use crate::ids::VarId;
 use crate::model::{BoolVar, Model};
@@ -96,6 +96,23 @@ fn single_variable(constraint: &Linear) -> Option<(VarId, Vec<i32>, bool)> {
     Some((x, values, inside))
 }
 
+/// `x − y = c` or `x − y ≠ c` (two variables, coefficients 1 and −1): `(x, y, c)`.
+fn difference(constraint: &Linear) -> Option<(VarId, VarId, i32)> {
+    if !matches!(constraint.comparison(), Comparison::Eq | Comparison::Ne) {
+        return None;
+    }
+    let mut terms = constraint.terms();
+    let ((a, first), (b, second), None) = (terms.next()?, terms.next()?, terms.next()) else {
+        return None;
+    };
+    let c = i32::try_from(constraint.constant()).ok()?;
+    match (a, b) {
+        (1, -1) => Some((first, second, c)),
+        (-1, 1) => Some((second, first, c)),
+        _ => None,
+    }
+}
+
 /// The constraint's sum as a function of its right-hand side, and its constant.
 fn sides(constraint: &Linear) -> (impl Fn(i128) -> LessEq + '_, i128) {
     let terms: Vec<(i128, VarId)> = constraint
@@ -153,7 +170,8 @@ impl Model {
     ///
     /// A constraint over one variable, `a·x = c` or `a·x ≠ c`, is posted as a [`Member`]
     /// ([`Member::reified`]), which is domain consistent: once `b` is false, `x` loses `c / a`.
-    /// Other constraints are posted as linear constraints over the sum and `b`, with "big M"
+    /// One over two variables, `x − y = c` or `x − y ≠ c`, is a [`ReifiedEquality`], also domain
+    /// consistent (up to 4096 values a domain). Other constraints are posted as linear constraints over the sum and `b`, with "big M"
     /// coefficients computed from the declared domains (`Σ + M·b ≤ r + M` for `b → Σ ≤ r`),
     /// which move bounds.
     ///
@@ -185,6 +203,16 @@ impl Model {
         if let Some((x, values, inside)) = single_variable(&constraint) {
             let member = Member::with_polarity(x, &values, b.polarity(), inside, false);
             return self.post(member).map(drop);
+        }
+        if let Some((x, y, offset)) = difference(&constraint) {
+            let (var, truth) = b.polarity();
+            let truth = if constraint.comparison() == Comparison::Eq {
+                truth
+            } else {
+                1 - truth
+            };
+            let equality = ReifiedEquality::with_truth(x, y, offset, var, truth);
+            return self.post(equality).map(drop);
         }
         if let Some(single) = inequality(&constraint) {
             return self.reify_le(&single, b);

@@ -5,8 +5,8 @@
 use cspkit::conformance::{ConformanceReport, ConformanceTest, Consistency, SplitMix64};
 use cspkit::{
     Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
-    LexLessEq, Member, Operation, Product, PropagationLevel, Regular, Reified, Subcircuit, Table,
-    VarId,
+    LexLessEq, Member, Operation, Product, PropagationLevel, Regular, Reified, ReifiedEquality,
+    Subcircuit, Table, VarId,
 };
 
 const CASES: usize = 400;
@@ -415,4 +415,19 @@ fn subcircuit_conforms() {
             make().repeated_variables().cases(CASES).assert_conforms();
         }
     }
+}
+
+#[test]
+fn reified_equality_is_domain_consistent() {
+    // x, y, and b over 0/1 (the kit draws b's domain from -1..=4 too: the check refuses
+    // values other than 0 and 1).
+    let build = |vars: &[VarId], random: &mut SplitMix64| {
+        ReifiedEquality::new(vars[0], vars[1], random.value_in(-2..=2), vars[2])
+    };
+    conforms(
+        "reified equality",
+        || ConformanceTest::with_parameters(3, -1..=4, build),
+        &PRUNING,
+        Some(Consistency::Domain),
+    );
 }
