@@ -145,11 +145,7 @@ impl Constraint for Circuit {
 
     fn check(&self, values: &[i32]) -> bool {
         let n = values.len();
-        let next = |i: usize| {
-            usize::try_from(i64::from(values[i]) - self.base)
-                .ok()
-                .filter(|&j| j < n)
-        };
+        let next = |i: usize| successor(values, i, self.base);
         let (mut node, mut steps) = (0, 0);
         loop {
             match next(node) {
@@ -199,4 +195,12 @@ impl Constraint for Circuit {
             _ => WakeOn::Fixed,
         }
     }
+}
+
+/// The node after node `i` in a full assignment of successors numbered from `base`, if in
+/// range (the `check` of [`Circuit`] and [`Subcircuit`](crate::Subcircuit)).
+pub(crate) fn successor(values: &[i32], i: usize, base: i64) -> Option<usize> {
+    usize::try_from(i64::from(values[i]) - base)
+        .ok()
+        .filter(|&j| j < values.len())
 }

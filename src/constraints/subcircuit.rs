@@ -3,6 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
+use crate::constraints::circuit::successor;
 use crate::constraints::{AllDifferent, Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
 use crate::ids::VarId;
@@ -154,11 +155,7 @@ impl Constraint for Subcircuit {
 
     fn check(&self, values: &[i32]) -> bool {
         let n = values.len();
-        let next = |i: usize| {
-            usize::try_from(i64::from(values[i]) - self.base)
-                .ok()
-                .filter(|&j| j < n)
-        };
+        let next = |i: usize| successor(values, i, self.base);
         let mut pointed: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
         for i in 0..n {
             match next(i) {
