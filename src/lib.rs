@@ -239,6 +239,7 @@ mod ids;
 pub mod kernel;
 mod model;
 pub mod models;
+pub mod puzzle;
 mod search;
 pub mod teach;
 

@@ -469,6 +469,80 @@ impl Linear {
 }
 
 impl Linear {
+    /// The reason of an inference, from the bounds of the terms (see [`Constraint::explain`]).
+    fn bounds_reason(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        use crate::kernel::{Inference, Literal};
+        if self.invalid.is_some() {
+            return None;
+        }
+        // The term at `skip` (if any) takes `value`; every other term its smallest (`low`) or
+        // its largest contribution.
+        let terms = |skip: Option<(usize, i32)>, low: bool| -> Option<i128> {
+            let mut sum = 0i128;
+            for (i, (&a, &var)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+                let value = match skip {
+                    Some((k, value)) if k == i => value,
+                    _ => {
+                        let d = ctx.domain(var);
+                        if (a > 0) == low { d.min()? } else { d.max()? }
+                    }
+                };
+                sum += i128::from(a) * i128::from(value);
+            }
+            Some(sum)
+        };
+        // The literals that bound every other term on one side.
+        let side = |skip: Option<usize>, low: bool| -> Vec<Literal> {
+            let mut reason = Vec::new();
+            for (i, (&a, &var)) in self.coefficients.iter().zip(&self.scope).enumerate() {
+                if Some(i) == skip {
+                    continue;
+                }
+                let (d, initial) = (ctx.domain(var), ctx.initial(var));
+                if (a > 0) == low {
+                    if let Some(min) = d.min().filter(|&m| initial.min() != Some(m)) {
+                        reason.push(Literal::Ge(var, min));
+                    }
+                } else if let Some(max) = d.max().filter(|&m| initial.max() != Some(m)) {
+                    reason.push(Literal::Le(var, max));
+                }
+            }
+            reason
+        };
+        let fixed = |skip: Option<usize>| -> Option<Vec<Literal>> {
+            let mut reason = Vec::new();
+            for (i, &var) in self.scope.iter().enumerate() {
+                if Some(i) != skip {
+                    reason.push(Literal::Eq(var, ctx.domain(var).value()?));
+                }
+            }
+            Some(reason)
+        };
+        let rhs = i128::from(self.rhs);
+        let (skip, at) = match inference {
+            Inference::Removed { var, value } => {
+                let k = self.scope.iter().position(|&v| v == var)?;
+                (Some(k), Some((k, value)))
+            }
+            Inference::Failed => (None, None),
+            Inference::Fixed { .. } => return None,
+        };
+        match self.kind {
+            Kind::Ne => {
+                let sum = terms(at, true)?;
+                (sum == rhs && terms(at, false)? == rhs).then(|| fixed(skip))?
+            }
+            Kind::Le | Kind::Eq if self.infeasible => Some(Vec::new()),
+            Kind::Le | Kind::Eq if terms(at, true)? > rhs => Some(side(skip, true)),
+            Kind::Eq if terms(at, false)? < rhs => Some(side(skip, false)),
+            _ => None,
+        }
+    }
+
     /// [`support_filter`](Linear::support_filter) when every partial sum that matters fits one
     /// word (`target < 64`): the same algorithm on `u64`s.
     fn support_filter_word(
@@ -507,6 +581,17 @@ impl Linear {
 impl Constraint for Linear {
     fn scope(&self) -> &[VarId] {
         &self.scope
+    }
+
+    /// By bounds: the bounds of the other terms that make the value (or every value) overshoot
+    /// or undershoot the right-hand side; for `≠`, the other variables' values. Values removed
+    /// from inside the bounds (`=` with holes) have no such reason: `None`.
+    fn explain(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        self.bounds_reason(inference, ctx)
     }
 
     fn check(&self, values: &[i32]) -> bool {

@@ -217,6 +217,51 @@ impl Constraint for Table {
         &self.scope
     }
 
+    /// By the tuples: for each tuple that would support the value (or, for a failure, each
+    /// tuple), one value of it that is gone, reusing those already cited.
+    fn explain(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        use crate::kernel::{Inference, Literal};
+        let arity = self.scope.len();
+        let at = match inference {
+            Inference::Removed { var, value } => {
+                let mut positions = self.scope.iter().enumerate().filter(|(_, v)| **v == var);
+                let (k, _) = positions.next()?;
+                if positions.next().is_some() {
+                    return None;
+                }
+                Some((k, value))
+            }
+            Inference::Failed => None,
+            Inference::Fixed { .. } => return None,
+        };
+        let mut reason: Vec<Literal> = Vec::new();
+        for tuple in self.tuples.chunks_exact(arity.max(1)) {
+            if at.is_some_and(|(k, value)| tuple[k] != value) {
+                continue;
+            }
+            let gone = |i: usize| {
+                at.is_none_or(|(k, _)| k != i) && {
+                    let var = self.scope[i];
+                    !ctx.domain(var).contains(tuple[i])
+                }
+            };
+            let cited = (0..arity)
+                .any(|i| gone(i) && reason.contains(&Literal::Ne(self.scope[i], tuple[i])));
+            if cited {
+                continue;
+            }
+            let i = (0..arity).find(|&i| gone(i))?;
+            if ctx.initial(self.scope[i]).contains(tuple[i]) {
+                reason.push(Literal::Ne(self.scope[i], tuple[i]));
+            }
+        }
+        Some(reason)
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         // Binary search over the sorted tuples.
         let arity = self.arity();

@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::error::ModelError;
 use crate::ids::VarId;
+use crate::kernel::explain::{ExplainContext, Inference, Literal};
 use crate::kernel::{ModelView, PropagationContext, PropagationLevel, Propagator, PropagatorSetup};
 
 /// A rule over a set of variables, and how to enforce it: the extension point of cspkit.
@@ -95,6 +96,20 @@ pub trait Constraint: fmt::Debug + Send + Sync {
         None
     }
 
+    /// Why the constraint draws `inference` from the domains of `ctx`: literals (`y = 3`,
+    /// `y ≠ 3`, `y ≥ 3`, `y ≤ 3`), each true in those domains, from which the constraint alone
+    /// draws it. The explanations of the [`puzzle`](crate::puzzle) module print them; a
+    /// reason should be as small as the constraint can make it cheaply, since a person reads it.
+    ///
+    /// `None`, the default, is always correct: the caller then cites every variable of the
+    /// scope as its domain stands ([`scope_reason`](crate::kernel::scope_reason)). An answer
+    /// must pass [`reason_implies`](crate::kernel::reason_implies); return `None` rather than
+    /// guess.
+    fn explain(&self, inference: Inference, ctx: &ExplainContext<'_>) -> Option<Vec<Literal>> {
+        let _ = (inference, ctx);
+        None
+    }
+
     /// A short name for messages and traces; the type's name by default.
     fn name(&self) -> &str {
         let full = std::any::type_name::<Self>();
@@ -127,6 +142,9 @@ impl<C: Constraint + ?Sized> Constraint for Box<C> {
     }
     fn distinct_views(&self) -> Option<Vec<crate::IntView>> {
         (**self).distinct_views()
+    }
+    fn explain(&self, inference: Inference, ctx: &ExplainContext<'_>) -> Option<Vec<Literal>> {
+        (**self).explain(inference, ctx)
     }
     fn name(&self) -> &str {
         (**self).name()

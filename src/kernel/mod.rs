@@ -52,6 +52,7 @@
 
 mod constraint;
 mod context;
+pub(crate) mod explain;
 pub(crate) mod propagation;
 mod propagator;
 pub(crate) mod trail;
@@ -59,6 +60,7 @@ mod view;
 
 pub use constraint::{Conflict, Constraint, WakeOn};
 pub use context::PropagationContext;
+pub use explain::{ExplainContext, Inference, Literal, reason_implies, scope_reason};
 pub use propagator::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };

@@ -23,7 +23,7 @@ pub(crate) mod ordering;
 pub(crate) mod pairs;
 mod parallel;
 mod pause;
-mod random;
+pub(crate) mod random;
 pub(crate) mod restarts;
 mod sizes;
 pub(crate) mod stats;

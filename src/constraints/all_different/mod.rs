@@ -1,6 +1,7 @@
 //! All different: no two variables of the scope take the same value, or no two views of them
 //! ([`IntView`](crate::IntView): a constant added, a factor applied) the same view value.
 
+mod explain;
 mod general;
 mod incremental;
 mod regin_wide;
@@ -246,6 +247,16 @@ impl Constraint for AllDifferent {
 
     fn distinct_views(&self) -> Option<Vec<IntView>> {
         Some(self.views())
+    }
+
+    /// By Hall sets: the positions that take all the values between them, or, for a failure,
+    /// have too few (see `explain.rs`).
+    fn explain(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        self.hall_reason(inference, ctx)
     }
 
     fn check(&self, values: &[i32]) -> bool {

@@ -42,10 +42,13 @@ mod grid;
 mod parse;
 // Writing a grid as text: `GridFormat`, `FormatError`.
 mod format;
+// Solving techniques: explanations and grades in Sudoku's words.
+mod techniques;
 
 pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
 pub use parse::{MAX_INPUT_BYTES, ParseError};
+pub use techniques::{Deduction, SudokuGrade, Technique};
 
 use crate::{AllDifferent, Domain, Model, ModelError, Outcome, Solution, VarId};
 use format::{MAX_SYMBOL_VALUE, symbol};

@@ -1,0 +1,299 @@
+//! [`Generator`]: puzzles with exactly one solution, for any model and its clue variables.
+
+use crate::Solution;
+use crate::domain::Domain;
+use crate::ids::VarId;
+use crate::kernel::PropagationLevel;
+use crate::model::Model;
+use crate::puzzle::grade::{Difficulty, Grade, GradeError, fixed_domains, grade, propagate_rounds};
+use crate::search::random::nth;
+use crate::{Outcome, RandomValue, SmallestDomain, SmallestDomainRandomTies};
+
+/// A generated puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// The clues: `(variable, value)` pairs, in the order of the generator's clue variables.
+    pub clues: Vec<(VarId, i32)>,
+    /// The one solution.
+    pub solution: Solution,
+    /// How hard it is.
+    pub grade: Grade,
+    /// Whether no clue (or group of clues, with a symmetry) can be removed without losing the
+    /// generator's check: a unique solution, or, with a target difficulty of
+    /// [`Difficulty::Forward`] or [`Difficulty::Full`], a solution that propagation at that
+    /// level finds alone. `false` when the generator stopped at its target number of clues.
+    pub minimal: bool,
+}
+
+/// Why no puzzle was generated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// The model has no solution.
+    #[error("the model has no solution")]
+    NoSolution,
+    /// No attempt gave a puzzle with the asked number of clues or difficulty.
+    #[error("no puzzle {wanted} in {attempts} attempts")]
+    NotFound {
+        /// What was asked, in words.
+        wanted: String,
+        /// The attempts made.
+        attempts: u32,
+    },
+    /// A clue variable is not of the model.
+    #[error(transparent)]
+    Model(#[from] crate::ModelError),
+}
+
+/// Makes puzzles from a model and the variables that may hold clues: a full solution at
+/// random (seeded), then clues removed in random order while the solution stays unique
+/// (counted up to two with full propagation), until none can be removed or the target number
+/// of clues is reached.
+///
+/// The uniqueness is that of the whole model: every variable, clue or not, must be fixed by
+/// the clues, so the model should have no free helper variables.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::sudoku::{Grid, Sudoku};
+/// use cspkit::puzzle::Generator;
+///
+/// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+/// let puzzle = Generator::new(empty.model(), empty.cells()).with_seed(7).generate()?;
+/// assert!(puzzle.minimal && puzzle.clues.len() < 16);
+/// // Unique: the clues alone have one solution.
+/// let mut solver = empty.model().solver();
+/// solver.restart_with(puzzle.clues.iter().copied())?;
+/// assert_eq!(solver.count().solutions, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Generator<'m> {
+    model: &'m Model,
+    clues: Vec<VarId>,
+    /// Indices into `clues` removed together.
+    groups: Vec<Vec<usize>>,
+    seed: u64,
+    target_clues: Option<usize>,
+    difficulty: Option<Difficulty>,
+    attempts: u32,
+    decision_limit: u64,
+}
+
+impl<'m> Generator<'m> {
+    /// A generator of puzzles of `model` whose clues are values of `clues`.
+    pub fn new(model: &'m Model, clues: &[VarId]) -> Self {
+        Generator {
+            model,
+            clues: clues.to_vec(),
+            groups: (0..clues.len()).map(|i| vec![i]).collect(),
+            seed: 0,
+            target_clues: None,
+            difficulty: None,
+            attempts: 100,
+            decision_limit: 1_000_000,
+        }
+    }
+
+    /// The seed of the random solution and of the order clues are removed in: the same seed
+    /// gives the same puzzle.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Clues removed together, to keep a pattern (Sudoku's 180° rotation: each cell with its
+    /// image). Each orbit lists clue variables; a clue variable in no orbit is removed alone,
+    /// and one in several belongs to the first.
+    pub fn with_symmetry(mut self, orbits: &[Vec<VarId>]) -> Self {
+        let mut group_of: Vec<Option<usize>> = vec![None; self.clues.len()];
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for orbit in orbits {
+            let members: Vec<usize> = orbit
+                .iter()
+                .filter_map(|v| self.clues.iter().position(|c| c == v))
+                .filter(|&i| group_of[i].is_none())
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            for &i in &members {
+                group_of[i] = Some(groups.len());
+            }
+            groups.push(members);
+        }
+        for (i, group) in group_of.iter().enumerate() {
+            if group.is_none() {
+                groups.push(vec![i]);
+            }
+        }
+        self.groups = groups;
+        self
+    }
+
+    /// Stop removing clues once at most `clues` are left. An attempt that ends with more (a
+    /// minimal puzzle above the target) is discarded.
+    pub fn with_target_clues(mut self, clues: usize) -> Self {
+        self.target_clues = Some(clues);
+        self
+    }
+
+    /// Puzzles of this difficulty only. For [`Difficulty::Forward`] and [`Difficulty::Full`],
+    /// a clue is removed only if propagation at that level still solves the puzzle alone (so
+    /// the puzzles have more clues than minimal unique ones); attempts whose grade comes out
+    /// easier, and for [`Difficulty::Search`] attempts that need no search, are discarded.
+    pub fn with_difficulty(mut self, difficulty: Difficulty) -> Self {
+        self.difficulty = Some(difficulty);
+        self
+    }
+
+    /// How many random solutions to try before giving up on the targets (100 by default).
+    pub fn with_attempts(mut self, attempts: u32) -> Self {
+        self.attempts = attempts.max(1);
+        self
+    }
+
+    /// The decision limit of each search (1,000,000 by default): a uniqueness check that
+    /// reaches it keeps the clue.
+    pub fn with_decision_limit(mut self, decisions: u64) -> Self {
+        self.decision_limit = decisions;
+        self
+    }
+
+    /// A puzzle.
+    ///
+    /// # Errors
+    ///
+    /// [`GenerateError::NoSolution`] if the model has none, [`GenerateError::NotFound`] if
+    /// no attempt met the targets, [`GenerateError::Model`] if a clue variable is not of the
+    /// model.
+    pub fn generate(&self) -> Result<Puzzle, GenerateError> {
+        for &var in &self.clues {
+            if !self.model.owns(var) {
+                return Err(crate::ModelError::ForeignVariable {
+                    context: "puzzle generator".into(),
+                    variable: format!("{var:?}"),
+                }
+                .into());
+            }
+        }
+        for attempt in 0..self.attempts {
+            let seed = nth(self.seed, u64::from(attempt));
+            let Some(solution) = self.random_solution(seed)? else {
+                continue;
+            };
+            if let Some(puzzle) = self.carve(&solution, seed)? {
+                return Ok(puzzle);
+            }
+        }
+        let mut wanted = Vec::new();
+        if let Some(clues) = self.target_clues {
+            wanted.push(format!("with at most {clues} clues"));
+        }
+        if let Some(difficulty) = self.difficulty {
+            wanted.push(format!("of difficulty {}", difficulty.name()));
+        }
+        Err(GenerateError::NotFound {
+            wanted: wanted.join(" and "),
+            attempts: self.attempts,
+        })
+    }
+
+    /// A solution drawn by a randomised search; `None` if it reached the decision limit.
+    fn random_solution(&self, seed: u64) -> Result<Option<Solution>, GenerateError> {
+        let mut solver = self
+            .model
+            .solver()
+            .with_variable_order(SmallestDomainRandomTies::new(seed))
+            .with_value_order(RandomValue::new(seed))
+            .with_decision_limit(self.decision_limit);
+        match solver.next_solution() {
+            Outcome::Solved(solution) => Ok(Some(solution)),
+            Outcome::Exhausted => Err(GenerateError::NoSolution),
+            _ => Ok(None),
+        }
+    }
+
+    /// Removes clues from `solution` in an order drawn from `seed`; the puzzle, if it meets the
+    /// targets.
+    fn carve(&self, solution: &Solution, seed: u64) -> Result<Option<Puzzle>, GenerateError> {
+        let mut order: Vec<usize> = (0..self.groups.len()).collect();
+        for i in (1..order.len()).rev() {
+            let j = (nth(seed ^ 0x5EED, i as u64) % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        let mut kept = vec![true; self.clues.len()];
+        let level = self.difficulty.and_then(Difficulty::level);
+        let mut counter = self
+            .model
+            .solver()
+            .with_variable_order(SmallestDomain)
+            .with_decision_limit(self.decision_limit);
+        let mut left = self.clues.len();
+        let mut minimal = true;
+        for group in order {
+            if self.target_clues.is_some_and(|target| left <= target) {
+                minimal = false;
+                break;
+            }
+            for &i in &self.groups[group] {
+                kept[i] = false;
+            }
+            let clues = self.clues_of(&kept, solution);
+            let holds = match level {
+                Some(level) => self.solved_by(&clues, level)?,
+                None => {
+                    counter.restart_with(clues)?;
+                    let count = counter.count_up_to(2);
+                    count.is_exact() && count.solutions == 1
+                }
+            };
+            if holds {
+                left -= self.groups[group].len();
+            } else {
+                for &i in &self.groups[group] {
+                    kept[i] = true;
+                }
+            }
+        }
+        if self.target_clues.is_some_and(|target| left > target) {
+            return Ok(None);
+        }
+        let clues = self.clues_of(&kept, solution);
+        let grade = match grade(self.model, &clues, self.decision_limit) {
+            Ok(grade) => grade,
+            Err(GradeError::Model(error)) => return Err(error.into()),
+            Err(_) => return Ok(None),
+        };
+        if self.difficulty.is_some_and(|d| d != grade.difficulty) {
+            return Ok(None);
+        }
+        Ok(Some(Puzzle {
+            clues,
+            solution: solution.clone(),
+            grade,
+            minimal,
+        }))
+    }
+
+    fn clues_of(&self, kept: &[bool], solution: &Solution) -> Vec<(VarId, i32)> {
+        self.clues
+            .iter()
+            .zip(kept)
+            .filter(|&(_, &k)| k)
+            .map(|(&var, _)| (var, solution[var]))
+            .collect()
+    }
+
+    /// Whether propagation at `level` alone fixes every variable from `clues`.
+    fn solved_by(
+        &self,
+        clues: &[(VarId, i32)],
+        level: PropagationLevel,
+    ) -> Result<bool, GenerateError> {
+        let mut domains = fixed_domains(self.model, clues)?;
+        Ok(propagate_rounds(self.model, &mut domains, level).is_ok()
+            && domains.iter().all(Domain::is_fixed))
+    }
+}

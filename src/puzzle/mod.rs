@@ -1,0 +1,30 @@
+//! Making and explaining puzzles, for any model: generate puzzles with one solution, grade
+//! them, explain a solving path step by step, and find which clues clash.
+//!
+//! A puzzle here is a model plus clues: values of some of its variables (a Sudoku's givens, a
+//! Futoshiki's signs), passed as `(variable, value)` pairs rather than fixed in the model, so
+//! that one model serves every puzzle of its kind.
+//!
+//! - [`Generator`] draws a full solution at random (seeded) and removes clues while the
+//!   solution stays unique, optionally in symmetric groups, down to a number of clues or a
+//!   [`Difficulty`].
+//! - [`grade`] gives the weakest reasoning that solves a puzzle without guessing: forward
+//!   checking, each constraint's strongest filtering, or search (and how many decisions).
+//! - [`Explainer`] walks a solving path, one [`Step`] at a time, each with the reason the
+//!   constraint that drew it gives ([`Constraint::explain`](crate::Constraint::explain)), in
+//!   the model's names.
+//! - [`minimal_conflict`] finds a minimal set of clues that already has no solution.
+//!
+//! `cspkit sudoku --generate`, `--grade`, `--explain`, `--hint` and `--why` are these, with the
+//! Sudoku's words (`models::sudoku::techniques`); the chapter "Making and explaining puzzles"
+//! of the documentation shows both.
+
+mod explain;
+mod generate;
+mod grade;
+mod why;
+
+pub use explain::{Cause, Explainer, Step, describe_literals};
+pub use generate::{GenerateError, Generator, Puzzle};
+pub use grade::{Difficulty, Grade, GradeError, grade};
+pub use why::{MinimalConflict, WhyError, minimal_conflict};
