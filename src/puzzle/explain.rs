@@ -341,11 +341,7 @@ impl<'m> Explainer<'m> {
 
     fn find_step(&mut self) -> Step {
         loop {
-            if let Some(var) = self.pending.pop_front() {
-                if self.announced[var.index()] {
-                    continue;
-                }
-                self.announced[var.index()] = true;
+            if let Some(var) = self.next_pending() {
                 let value = self.domains[var.index()].value().expect("fixed");
                 let causes = self.initial[var.index()]
                     .iter()
@@ -386,6 +382,25 @@ impl<'m> Explainer<'m> {
         }
     }
 
+    /// The pending variable to state next: the first whose causes cite only stated variables
+    /// (so that each line reads from the lines before it), else the first.
+    fn next_pending(&mut self) -> Option<VarId> {
+        self.pending.retain(|v| !self.announced[v.index()]);
+        let ready = self.pending.iter().position(|&var| {
+            self.initial[var.index()].iter().all(|v| {
+                self.causes.get(&(var, v)).is_none_or(|cause| {
+                    cause.reason.iter().all(|l| match l {
+                        Literal::Eq(cited, _) => *cited == var || self.announced[cited.index()],
+                        _ => true,
+                    })
+                })
+            })
+        });
+        let var = self.pending.remove(ready.unwrap_or(0))?;
+        self.announced[var.index()] = true;
+        Some(var)
+    }
+
     /// Forward checking to its fixpoint; `Ok(true)` if some variable got fixed, or
     /// `Err(Contradiction)`.
     fn forward(&mut self) -> Result<bool, Step> {
@@ -402,19 +417,25 @@ impl<'m> Explainer<'m> {
                     continue;
                 }
                 changed = true;
-                let ctx = ExplainContext::new(&self.initial, &self.domains);
-                let causes: Vec<((VarId, i32), Cause)> = removed
-                    .iter()
-                    .map(|&(var, value)| {
-                        let reason = reason_of(constraint, Inference::Removed { var, value }, &ctx);
-                        let cause = Cause {
-                            value,
-                            constraint: id,
-                            reason,
-                        };
-                        ((var, value), cause)
-                    })
-                    .collect();
+                // Reasons from the domains the run left (with the variable's own domain as it
+                // was): a value removed because the same run fixed another variable cites that
+                // variable's value, which the path states first.
+                let mut causes = Vec::with_capacity(removed.len());
+                for &(var, value) in &removed {
+                    let after = std::mem::replace(
+                        &mut self.scratch[var.index()],
+                        self.domains[var.index()].clone(),
+                    );
+                    let ctx = ExplainContext::new(&self.initial, &self.scratch);
+                    let reason = reason_of(constraint, Inference::Removed { var, value }, &ctx);
+                    self.scratch[var.index()] = after;
+                    let cause = Cause {
+                        value,
+                        constraint: id,
+                        reason,
+                    };
+                    causes.push(((var, value), cause));
+                }
                 self.causes.extend(causes);
                 for &var in constraint.scope() {
                     let now = self.scratch[var.index()].clone();

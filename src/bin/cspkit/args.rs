@@ -163,6 +163,11 @@ pub struct ModelRunArgs {
     /// Threads (accepted for MiniZinc; the search runs on one).
     #[arg(short = 'p', long = "parallel", value_name = "N", value_parser = parse_count)]
     pub parallel: Option<u64>,
+    /// Print a solving path instead of solving: one deduction a line, each with the reason
+    /// its constraint gives, in the model's names; a guess (the value of a solution) where
+    /// propagation deduces nothing more.
+    #[arg(long, conflicts_with_all = ["all", "solutions", "local_search", "step", "trace", "tree"])]
+    pub explain: bool,
     #[command(flatten)]
     pub strategy: StrategyArgs,
     #[command(flatten)]
@@ -405,6 +410,73 @@ pub struct SudokuArgs {
     pub local: LocalArgs,
     #[command(flatten)]
     pub show: ShowArgs,
+    #[command(flatten)]
+    pub puzzle: PuzzleArgs,
+}
+
+/// Making and explaining puzzles (`cspkit sudoku --generate`, `--grade`, `--explain`,
+/// `--hint`, `--why`).
+#[derive(Debug, Args)]
+#[command(group = ArgGroup::new("puzzle_task").args(["generate", "grade", "explain", "hint", "why"]))]
+pub struct PuzzleArgs {
+    /// Make puzzles with exactly one solution instead of solving one (no FILE; --count M makes
+    /// M, one a line).
+    #[arg(long)]
+    pub generate: bool,
+    /// With --generate: the grid's side, 4, 9, 16 or 25 [default: 9].
+    #[arg(long, value_name = "N", requires = "generate", value_parser = parse_side)]
+    pub size: Option<usize>,
+    /// With --generate: stop removing clues at K (puzzles that stay above are redrawn).
+    #[arg(long, value_name = "K", requires = "generate", value_parser = parse_count)]
+    pub clues: Option<u64>,
+    /// With --generate: easy (naked singles: forward checking solves it), medium (hidden
+    /// singles and pairs, triples...: full propagation solves it, forward checking does not),
+    /// hard (propagation alone does not solve it).
+    #[arg(long, value_name = "LEVEL", requires = "generate")]
+    pub difficulty: Option<DifficultyArg>,
+    /// With --generate: clues symmetric under a half turn of the grid.
+    #[arg(long, requires = "generate")]
+    pub symmetric: bool,
+    /// Grade the puzzle: the weakest reasoning that solves it and its hardest technique.
+    #[arg(long)]
+    pub grade: bool,
+    /// Print a solving path, one deduction a line, each with its reason.
+    #[arg(long)]
+    pub explain: bool,
+    /// Print the next deduction only.
+    #[arg(long)]
+    pub hint: bool,
+    /// For a puzzle without solution: a minimal set of givens that already has none, and why.
+    #[arg(long)]
+    pub why: bool,
+}
+
+impl PuzzleArgs {
+    /// Whether a puzzle task replaces solving.
+    pub fn any(&self) -> bool {
+        self.generate || self.grade || self.explain || self.hint || self.why
+    }
+}
+
+/// A difficulty asked of `--generate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DifficultyArg {
+    /// Forward checking (naked singles) solves it.
+    Easy,
+    /// Full propagation solves it; forward checking does not.
+    Medium,
+    /// Propagation alone does not solve it.
+    Hard,
+}
+
+/// A Sudoku side for `--generate --size`: 4, 9, 16 or 25.
+fn parse_side(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(side @ (4 | 9 | 16 | 25)) => Ok(side),
+        _ => Err(format!(
+            "{text:?} is not a generated grid's side: 4, 9, 16 or 25"
+        )),
+    }
 }
 
 /// The largest board `cspkit queens` searches by backtracking. The search's domains take N²

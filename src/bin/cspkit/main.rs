@@ -18,6 +18,7 @@ mod compare;
 mod fzn;
 mod local;
 mod minizinc;
+mod puzzles;
 mod step;
 
 use std::fs::File;
@@ -79,6 +80,7 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         None => demo(),
+        Some(Command::Sudoku(args)) if args.puzzle.any() => puzzles::run(&args),
         Some(Command::Sudoku(args)) if args.batch && args.local.local_search.is_none() => {
             batch::run(&args)
         }

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
+use cspkit::puzzle::{Explainer, Step};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
 use cspkit::{Branching, Domain, ModelError, PropagationLevel, Solution};
@@ -111,6 +112,9 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         Ok(fzn) => fzn,
         Err(message) => return bad_input(message),
     };
+    if run.explain {
+        return explain(&fzn, run);
+    }
     if run.show.step && !matches!(fzn.goal, Goal::Satisfy) {
         return bad_input(
             "--step follows a search for solutions; this model optimises (use --trace or --tree)",
@@ -236,6 +240,30 @@ fn solution_text(fzn: &FznModel, solution: &Solution) -> String {
 }
 
 /// The tighter of `-t` (milliseconds) and `--time-limit` (seconds).
+/// `--explain`: the library's solving path of the model, with guesses from a first solution
+/// (the objective, if any, plays no part).
+fn explain(fzn: &FznModel, run: &ModelRunArgs) -> u8 {
+    let mut explainer = Explainer::new(&fzn.model);
+    let mut solver = fzn.model.solver().with_cancel_flag(Arc::clone(interrupt()));
+    if let Some(limit) = time_limit(run) {
+        solver = solver.with_time_limit(limit);
+    }
+    if let Some(solution) = solver.next_solution().solution() {
+        explainer = explainer.with_guesses_from(solution.values());
+    }
+    let mut out = io::stdout().lock();
+    let mut code = exit::SOLVED;
+    while let Some(step) = explainer.next_step() {
+        if matches!(step, Step::Contradiction { .. }) {
+            code = exit::NO_SOLUTION;
+        }
+        if let Err(error) = writeln!(out, "{}", step.describe(&fzn.model)) {
+            return output_failed(error, code);
+        }
+    }
+    code
+}
+
 fn time_limit(run: &ModelRunArgs) -> Option<Duration> {
     [
         run.time_limit_ms.map(Duration::from_millis),
