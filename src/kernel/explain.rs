@@ -123,8 +123,10 @@ pub struct ExplainContext<'a> {
 }
 
 impl<'a> ExplainContext<'a> {
-    /// A context over `domains`, both indexed by variable.
-    pub(crate) fn new(initial: &'a [Domain], domains: &'a [Domain]) -> Self {
+    /// A context over the domains of every variable of a model, both indexed by variable: the
+    /// model's (`initial`) and those the inference was drawn from. For testing a constraint's
+    /// [`explain`](crate::Constraint::explain).
+    pub fn new(initial: &'a [Domain], domains: &'a [Domain]) -> Self {
         ExplainContext { initial, domains }
     }
 

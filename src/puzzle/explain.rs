@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
-use crate::kernel::explain::propagate_alone;
+use crate::kernel::explain::{describe, propagate_alone};
 use crate::kernel::{Conflict, ExplainContext, Inference, Literal, PropagationLevel, scope_reason};
 use crate::model::Model;
 
@@ -240,9 +240,10 @@ fn describe_causes(model: &Model, causes: &[Cause]) -> String {
 /// assert_eq!(explainer.next_step().unwrap().describe(&model), "solved");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
 pub struct Explainer<'m> {
     model: &'m Model,
+    /// The cost of a candidate deduction, from the domains before it: the cheapest is taken.
+    cost: Option<Box<Cost<'m>>>,
     level: PropagationLevel,
     /// The model's domains (before any fix): what reasons are written against.
     initial: Vec<Domain>,
@@ -250,6 +251,8 @@ pub struct Explainer<'m> {
     domains: Vec<Domain>,
     /// A copy of `domains` that constraints prune, to compare with it.
     scratch: Vec<Domain>,
+    /// The domains the last step was drawn from.
+    previous: Vec<Domain>,
     /// Why each removed value left.
     causes: HashMap<(VarId, i32), Cause>,
     /// Variables whose being fixed the path has stated (or that were fixed from the start).
@@ -261,6 +264,19 @@ pub struct Explainer<'m> {
     finished: bool,
 }
 
+/// How an [`Explainer`] ranks the deductions it could make next.
+type Cost<'m> = dyn Fn(&Step, &[Domain]) -> usize + 'm;
+
+impl std::fmt::Debug for Explainer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Explainer")
+            .field("level", &self.level)
+            .field("domains", &self.domains)
+            .field("cost", &self.cost.as_ref().map(|_| "custom"))
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'m> Explainer<'m> {
     /// A solving path of `model` from its own domains, at [`PropagationLevel::Full`].
     pub fn new(model: &'m Model) -> Self {
@@ -268,9 +284,11 @@ impl<'m> Explainer<'m> {
         let announced = initial.iter().map(Domain::is_fixed).collect();
         Explainer {
             model,
+            cost: None,
             level: PropagationLevel::Full,
             domains: initial.clone(),
             scratch: initial.clone(),
+            previous: initial.clone(),
             initial,
             causes: HashMap::new(),
             announced,
@@ -301,6 +319,7 @@ impl<'m> Explainer<'m> {
             self.announced[var.index()] = true;
         }
         self.scratch.clone_from(&self.domains);
+        self.previous.clone_from(&self.domains);
         Ok(self)
     }
 
@@ -319,9 +338,25 @@ impl<'m> Explainer<'m> {
         self
     }
 
+    /// Ranks the deductions propagation could make next by `cost` (of the step, given the
+    /// domains before it), the cheapest first, ties broken by the smallest reason; by default
+    /// the smallest reason wins. A puzzle's techniques, in their order of difficulty, make the
+    /// path the one a person solving by the simplest technique first takes.
+    pub fn with_cost(mut self, cost: impl Fn(&Step, &[Domain]) -> usize + 'm) -> Self {
+        self.cost = Some(Box::new(cost));
+        self
+    }
+
     /// The domains where the path stands.
     pub fn domains(&self) -> &[Domain] {
         &self.domains
+    }
+
+    /// The domains the last step was drawn from: its reason's facts hold in them. They differ
+    /// from those before [`next_step`](Explainer::next_step) was called when forward checking
+    /// removed values (without fixing a variable, so without a step) on the way to the step.
+    pub fn previous_domains(&self) -> &[Domain] {
+        &self.previous
     }
 
     /// Why `value` left `var`'s domain, if the path removed it.
@@ -342,6 +377,7 @@ impl<'m> Explainer<'m> {
     fn find_step(&mut self) -> Step {
         loop {
             if let Some(var) = self.next_pending() {
+                self.previous.clone_from(&self.domains);
                 let value = self.domains[var.index()].value().expect("fixed");
                 let causes = self.initial[var.index()]
                     .iter()
@@ -357,6 +393,7 @@ impl<'m> Explainer<'m> {
                     Ok(false) => {}
                 }
             }
+            self.previous.clone_from(&self.domains);
             if self.domains.iter().all(Domain::is_fixed) {
                 return Step::Solved;
             }
@@ -410,7 +447,10 @@ impl<'m> Explainer<'m> {
             for (id, constraint) in self.model.constraints() {
                 let pruned = self.run(constraint, PropagationLevel::Forward);
                 let removed = match pruned {
-                    Err(Conflict) => return Err(self.contradiction(id, constraint)),
+                    Err(Conflict) => {
+                        self.previous.clone_from(&self.domains);
+                        return Err(self.contradiction(id, constraint));
+                    }
                     Ok(removed) => removed,
                 };
                 if removed.is_empty() {
@@ -456,8 +496,8 @@ impl<'m> Explainer<'m> {
     /// The deduction of the strongest propagation with the smallest reason, a fixed variable
     /// first; applied. `None` if no constraint prunes.
     fn strongest(&mut self) -> Option<Step> {
-        // The smallest reason first, a fixed variable before removed values.
-        let mut best: Option<(usize, bool, Step)> = None;
+        // The cheapest, then the smallest reason, a fixed variable before removed values.
+        let mut best: Option<((usize, usize, bool), Step)> = None;
         for (id, constraint) in self.model.constraints() {
             let removed = match self.run(constraint, self.level) {
                 Err(Conflict) => return Some(self.contradiction(id, constraint)),
@@ -468,6 +508,7 @@ impl<'m> Explainer<'m> {
             }
             let ctx = ExplainContext::new(&self.initial, &self.domains);
             let mut candidates: Vec<(usize, bool, Step)> = Vec::new();
+
             // A variable the constraint fixes.
             for &var in constraint.scope() {
                 let (before, after) = (&self.domains[var.index()], &self.scratch[var.index()]);
@@ -475,11 +516,18 @@ impl<'m> Explainer<'m> {
                     let inference = Inference::Fixed { var, value };
                     let reason = match constraint.explain(inference, &ctx) {
                         Some(reason) => reason,
-                        None => union_reason(
-                            constraint,
-                            before.iter().filter(|&v| v != value).map(|v| (var, v)),
-                            &ctx,
-                        ),
+                        None => {
+                            // The values removed now, and those the variable had already lost.
+                            let mut reason = union_reason(
+                                constraint,
+                                before.iter().filter(|&v| v != value).map(|v| (var, v)),
+                                &ctx,
+                            );
+                            describe(var, ctx.initial(var), before, &mut reason);
+                            reason.sort_unstable();
+                            reason.dedup();
+                            reason
+                        }
                     };
                     let step = Step::Forced {
                         var,
@@ -507,12 +555,14 @@ impl<'m> Explainer<'m> {
                 };
                 candidates.push((literal_count(&step), true, step));
             }
-            for candidate in candidates {
-                let better = best
+            for (size, eliminates, step) in candidates {
+                let cost = self
+                    .cost
                     .as_ref()
-                    .is_none_or(|(size, kind, _)| (candidate.0, candidate.1) < (*size, *kind));
-                if better {
-                    best = Some(candidate);
+                    .map_or(0, |cost| cost(&step, &self.domains));
+                let key = (cost, size, eliminates);
+                if best.as_ref().is_none_or(|(best, _)| key < *best) {
+                    best = Some((key, step));
                 }
             }
             // Back to where the path stands.
@@ -520,7 +570,8 @@ impl<'m> Explainer<'m> {
                 self.scratch[var.index()].clone_from(&self.domains[var.index()]);
             }
         }
-        let (_, _, step) = best?;
+        let (_, step) = best?;
+        self.previous.clone_from(&self.domains);
         match &step {
             Step::Forced {
                 var,

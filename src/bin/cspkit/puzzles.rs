@@ -103,7 +103,8 @@ fn generate(args: &SudokuArgs) -> u8 {
     let orbits: Vec<Vec<_>> = (0..cells.len())
         .map(|i| vec![cells[i], cells[cells.len() - 1 - i]])
         .collect();
-    let seed = args.strategy.seed.unwrap_or(0);
+    // Puzzle `k` of seed `s` is drawn with seed `s·2³² + k`: the puzzles of two seeds differ.
+    let seed = args.strategy.seed.unwrap_or(0).wrapping_shl(32);
     let started = Instant::now();
     let mut clue_counts = Vec::new();
     let mut out = io::stdout().lock();
@@ -127,7 +128,7 @@ fn generate(args: &SudokuArgs) -> u8 {
         let puzzle = match generator.generate() {
             Ok(puzzle) => puzzle,
             Err(error @ GenerateError::NotFound { .. }) => {
-                note!("cspkit: {error} (seed {})", seed.wrapping_add(k));
+                note!("cspkit: {error}");
                 return exit::STOPPED;
             }
             Err(error) => return bad_input(error),

@@ -131,7 +131,10 @@ impl Sudoku {
     /// ```
     pub fn explain(&self, puzzle: &Grid, guesses: bool) -> Result<Vec<Deduction>, ModelError> {
         let clues = self.clues_of(puzzle)?;
-        let mut explainer = Explainer::new(self.model()).with_fixed(&clues)?;
+        // The simplest technique first, as a person solves.
+        let mut explainer = Explainer::new(self.model())
+            .with_fixed(&clues)?
+            .with_cost(|step, before| self.technique(step, before).map_or(0, Technique::rank));
         if guesses {
             let mut solver = self.model().solver();
             solver.restart_with(clues.iter().copied())?;
@@ -140,13 +143,10 @@ impl Sudoku {
             }
         }
         let mut path = Vec::new();
-        loop {
-            let before = explainer.domains().to_vec();
-            let Some(step) = explainer.next_step() else {
-                break;
-            };
-            let technique = self.technique(&step, &before);
-            let text = self.describe_step(&step, technique, &before);
+        while let Some(step) = explainer.next_step() {
+            let before = explainer.previous_domains();
+            let technique = self.technique(&step, before);
+            let text = self.describe_step(&step, technique, before);
             path.push(Deduction {
                 step,
                 technique,
@@ -213,9 +213,7 @@ impl Sudoku {
             | Step::Eliminated {
                 constraint, reason, ..
             } => {
-                let mut cells: Vec<VarId> = reason.iter().map(|l| l.var()).collect();
-                cells.sort_unstable();
-                cells.dedup();
+                let cells = hall_cells(step, reason);
                 let open = self
                     .unit(*constraint)
                     .iter()
@@ -283,9 +281,7 @@ impl Sudoku {
                     }
                     _ => unreachable!("matched above"),
                 };
-                let mut hall: Vec<VarId> = reason.iter().map(|l| l.var()).collect();
-                hall.sort_unstable();
-                hall.dedup();
+                let hall = hall_cells(step, reason);
                 let values = |cells: &[VarId]| {
                     let mut values: Vec<i32> = cells
                         .iter()
@@ -350,6 +346,23 @@ impl Sudoku {
             _ => step.describe(model),
         }
     }
+}
+
+/// The cells a reason confines (a Hall set): those it names, but for the cell a step forces
+/// (whose own lost values a reason may list).
+fn hall_cells(step: &Step, reason: &[Literal]) -> Vec<VarId> {
+    let forced = match step {
+        Step::Forced { var, .. } => Some(*var),
+        _ => None,
+    };
+    let mut cells: Vec<VarId> = reason
+        .iter()
+        .map(|l| l.var())
+        .filter(|&v| Some(v) != forced)
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    cells
 }
 
 /// Whether a reason says "no other cell can take `value`": each literal is `c ≠ value` or
