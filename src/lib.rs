@@ -293,6 +293,11 @@ pub struct GuideDoctests;
 #[doc = include_str!("../docs/tutorial.md")]
 pub struct TutorialDoctests;
 
+/// The code blocks of `docs/puzzles.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/puzzles.md")]
+pub struct PuzzlesDoctests;
+
 /// The code blocks of `docs/strategies.md`, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/strategies.md")]

@@ -264,6 +264,9 @@ pub struct Explainer<'m> {
     finished: bool,
 }
 
+/// Removals of one constraint that share a reason.
+type Group = (Vec<Literal>, Vec<(VarId, i32)>);
+
 /// How an [`Explainer`] ranks the deductions it could make next.
 type Cost<'m> = dyn Fn(&Step, &[Domain]) -> usize + 'm;
 
@@ -397,10 +400,10 @@ impl<'m> Explainer<'m> {
             if self.domains.iter().all(Domain::is_fixed) {
                 return Step::Solved;
             }
-            if self.level >= PropagationLevel::Full {
-                if let Some(step) = self.strongest() {
-                    return step;
-                }
+            if self.level >= PropagationLevel::Full
+                && let Some(step) = self.strongest()
+            {
+                return step;
             }
             let Some(solution) = &self.solution else {
                 return Step::Stuck;
@@ -539,7 +542,7 @@ impl<'m> Explainer<'m> {
                 }
             }
             // Removals, grouped by reason.
-            let mut groups: Vec<(Vec<Literal>, Vec<(VarId, i32)>)> = Vec::new();
+            let mut groups: Vec<Group> = Vec::new();
             for &(var, value) in &removed {
                 let reason = reason_of(constraint, Inference::Removed { var, value }, &ctx);
                 match groups.iter_mut().find(|(r, _)| *r == reason) {

@@ -105,7 +105,7 @@ fn solves_with(cells: &[u8], hardest: Technique) -> bool {
                 }
             }
         }
-        if cand.iter().any(|&c| c == 0) {
+        if cand.contains(&0) {
             return false;
         }
         if cand == before && allowed(Technique::HiddenSingle) {
