@@ -133,14 +133,11 @@ fn generate(args: &SudokuArgs) -> u8 {
             }
             Err(error) => return bad_input(error),
         };
-        let mut values = vec![0u8; cells.len()];
-        for &(var, value) in &puzzle.clues {
-            let i = cells.iter().position(|&c| c == var).expect("a cell");
-            values[i] = u8::try_from(value).expect("a cell's value");
-        }
         clue_counts.push(puzzle.clues.len());
-        let grid = Grid::from_cells(&values).expect("a full-size grid");
-        let text = grid.to_text(format).unwrap_or_default();
+        let text = empty
+            .grid_of_clues(&puzzle.clues)
+            .to_text(format)
+            .unwrap_or_default();
         let separator = if k > 0 && format != GridFormat::Line {
             "\n"
         } else {
@@ -242,16 +239,7 @@ fn why(empty: &Sudoku, grid: &Grid, out: &mut impl Write) -> io::Result<u8> {
         .iter()
         .map(|&(var, value)| format!("{}={value}", model.var_name(var)))
         .collect();
-    let mut cells = vec![0u8; grid.cells().len()];
-    for &(var, value) in &chosen {
-        let i = empty
-            .cells()
-            .iter()
-            .position(|&c| c == var)
-            .expect("a cell");
-        cells[i] = u8::try_from(value).expect("a cell's value");
-    }
-    let subset = Grid::from_cells(&cells).expect("a full-size grid");
+    let subset = empty.grid_of_clues(&chosen);
     let path = empty.explain(&subset, false).unwrap_or_default();
     let minimal = if conflict.minimal {
         ""

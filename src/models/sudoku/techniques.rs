@@ -177,6 +177,38 @@ impl Sudoku {
         })
     }
 
+    /// The grid whose givens are `clues` (cells of this Sudoku with their values, as a
+    /// [`Generator`](crate::puzzle::Generator) or
+    /// [`minimal_conflict`](crate::puzzle::minimal_conflict) give them); the reverse of
+    /// [`Sudoku::givens`]. Pairs on other variables, or with values outside `1..=n`, are left
+    /// out.
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let grid = empty.grid_of_clues(&[(empty.cell(0, 1), 3), (empty.cell(3, 3), 4)]);
+    /// assert_eq!(grid.cells(), [0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn grid_of_clues(&self, clues: &[(VarId, i32)]) -> Grid {
+        let n = self.box_size * self.box_size;
+        let mut cells = vec![0u8; self.cells.len()];
+        for &(var, value) in clues {
+            let cell = self.cells.iter().position(|&c| c == var);
+            let value = u8::try_from(value)
+                .ok()
+                .filter(|&v| v >= 1 && usize::from(v) <= n);
+            if let (Some(i), Some(v)) = (cell, value) {
+                cells[i] = v;
+            }
+        }
+        Grid {
+            box_size: self.box_size,
+            cells,
+        }
+    }
+
     /// The givens of `puzzle` as clues of this model, which must have none of its own.
     pub(crate) fn clues_of(&self, puzzle: &Grid) -> Result<Vec<(VarId, i32)>, ModelError> {
         let n = self.box_size * self.box_size;
