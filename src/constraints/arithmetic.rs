@@ -73,6 +73,25 @@ impl fmt::Display for Operation {
 /// The most pairs of values `Full` enumerates for domain consistency.
 const PAIRS: usize = 4096;
 
+/// Removes from `target` the values `source` lacks (but 0 if `keep_zero`), without copying
+/// either domain: the values to go are listed first (inline up to 64).
+fn retain_within(
+    ctx: &mut PropagationContext<'_>,
+    target: VarId,
+    source: VarId,
+    keep_zero: bool,
+) -> Result<(), Conflict> {
+    let gone: SmallVec<[i32; 64]> = ctx
+        .domain(target)
+        .iter()
+        .filter(|&v| !(ctx.domain(source).contains(v) || keep_zero && v == 0))
+        .collect();
+    for v in gone {
+        ctx.remove(target, v)?;
+    }
+    Ok(())
+}
+
 /// The most values of one domain the forward rule visits.
 const FORWARD_VALUES: usize = 1 << 16;
 
@@ -256,6 +275,67 @@ impl Arithmetic {
             ctx.retain_sorted(self.scope[1], &keep(&ys, &y_ok))?;
         }
         ctx.retain_sorted(self.scope[last], &zs)?;
+        Ok(())
+    }
+
+    /// For `z = x · y` over three distinct variables, the position (0 or 1) of a factor whose
+    /// values lie in `{0, 1}` (MiniZinc's `bool2int(b) * x`).
+    fn boolean_factor(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
+        let [x, y, z] = self.scope[..] else {
+            return None;
+        };
+        if self.operation != Operation::Times || x == y || x == z || y == z {
+            return None;
+        }
+        let boolean = |v: VarId| {
+            let d = ctx.domain(v);
+            d.min().is_some_and(|m| m >= 0) && d.max().is_some_and(|m| m <= 1)
+        };
+        [0, 1].into_iter().find(|&k| boolean(self.scope[k]))
+    }
+
+    /// Domain consistency of `z = b · x` with `b` in `{0, 1}`, in one pass over `z`'s values
+    /// instead of every pair: `b = 0` needs `0` in `z`; `b = 1` needs a value shared by `x` and
+    /// `z`; `z` keeps `0` if `b` can be `0` and the values of `x` if `b` can be `1`; `x` is
+    /// bound only when `b = 1`.
+    fn times_boolean(
+        &self,
+        ctx: &mut PropagationContext<'_>,
+        b_position: usize,
+    ) -> Result<(), Conflict> {
+        let (b, x, z) = (
+            self.scope[b_position],
+            self.scope[1 - b_position],
+            self.scope[2],
+        );
+        if !ctx.domain(z).contains(0) {
+            ctx.remove(b, 0)?;
+        }
+        if ctx.domain(b).contains(1) {
+            let (dx, dz) = (ctx.domain(x), ctx.domain(z));
+            let (small, large) = if dx.size() <= dz.size() {
+                (dx, dz)
+            } else {
+                (dz, dx)
+            };
+            if !small.iter().any(|v| large.contains(v)) {
+                ctx.remove(b, 1)?;
+            }
+        }
+        match ctx.value(b) {
+            Some(0) => {
+                ctx.fix(z, 0)?;
+            }
+            value => {
+                // z keeps 0 while b can be 0, and the values of x while it can be 1; x loses
+                // what z lacks only once b = 1.
+                let zero = value.is_none();
+                retain_within(ctx, z, x, zero)?;
+                if !zero {
+                    retain_within(ctx, x, z, false)?;
+                }
+            }
+        }
         Ok(())
     }
 
@@ -611,6 +691,9 @@ impl Constraint for Arithmetic {
             PropagationLevel::None => ctx.check_if_fixed(self),
             PropagationLevel::Forward => self.forward(ctx),
             PropagationLevel::Full => {
+                if let Some(b) = self.boolean_factor(ctx) {
+                    return self.times_boolean(ctx, b);
+                }
                 let pairs = if self.operation.is_unary() {
                     Some(ctx.domain(self.scope[0]).size())
                 } else {

@@ -131,6 +131,22 @@ fn arithmetic_is_domain_consistent_on_small_domains() {
 }
 
 #[test]
+fn a_product_with_a_boolean_factor_is_domain_consistent() {
+    // Domains of one or two values from -1..=2: a factor often lies in {0, 1}, which takes
+    // the one-pass rule for `z = b · x`.
+    let build = |vars: &[VarId], random: &mut SplitMix64| {
+        let (x, y) = if random.below(2) == 0 { (0, 1) } else { (1, 0) };
+        Arithmetic::new(Operation::Times, vars[x], vars[y], vars[2])
+    };
+    conforms(
+        "times by a boolean",
+        || ConformanceTest::with_parameters(3, -1..=2, build).max_domain_size(2),
+        &[PropagationLevel::Full],
+        Some(Consistency::Domain),
+    );
+}
+
+#[test]
 fn arithmetic_on_wide_domains_is_sound() {
     // Past 4096 pairs, Full falls back on bounds: sound, and exact once fixed.
     let build = |vars: &[VarId], random: &mut SplitMix64| {
