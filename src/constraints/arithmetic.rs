@@ -71,7 +71,7 @@ impl fmt::Display for Operation {
 }
 
 /// The most pairs of values `Full` enumerates for domain consistency.
-const PAIRS: usize = 4096;
+const PAIRS: usize = 256;
 
 /// Removes from `target` the values `source` lacks (but 0 if `keep_zero`), without copying
 /// either domain: the values to go are listed first (inline up to 64).
@@ -105,7 +105,7 @@ const FORWARD_VALUES: usize = 1 << 16;
 /// - `None`: fails when the whole scope is fixed to values that violate it.
 /// - `Forward`: once all variables but one are fixed, the last keeps the values that satisfy
 ///   it (`z` is fixed to `op(x, y)`; a domain of more than 65,536 values is left alone).
-/// - `Full`: domain consistency when the domains of `x` and `y` have at most 4096 pairs of
+/// - `Full`: domain consistency when the domains of `x` and `y` have at most 256 pairs of
 ///   values (every value left has a support, found by enumerating the pairs); beyond that, the
 ///   forward rule and bounds reasoning in 64- and 128-bit arithmetic, sound at the ends of the
 ///   `i32` range (not bounds consistency):

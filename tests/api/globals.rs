@@ -148,7 +148,7 @@ fn a_product_with_a_boolean_factor_is_domain_consistent() {
 
 #[test]
 fn arithmetic_on_wide_domains_is_sound() {
-    // Past 4096 pairs, Full falls back on bounds: sound, and exact once fixed.
+    // Past 256 pairs, Full falls back on bounds: sound, and exact once fixed.
     let build = |vars: &[VarId], random: &mut SplitMix64| {
         let operation = [
             Operation::Abs,
