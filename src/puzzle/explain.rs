@@ -335,7 +335,8 @@ impl<'m> Explainer<'m> {
     }
 
     /// When propagation deduces nothing more, guess the value `solution` gives (one value per
-    /// variable of the model) instead of stopping with [`Step::Stuck`].
+    /// variable of the model) instead of stopping with [`Step::Stuck`]; a solution too short
+    /// for the variable to guess stops the path there.
     pub fn with_guesses_from(mut self, solution: &[i32]) -> Self {
         self.solution = Some(solution.to_vec());
         self
@@ -415,7 +416,9 @@ impl<'m> Explainer<'m> {
                 .filter(|v| !self.domains[v.index()].is_fixed())
                 .min_by_key(|v| self.domains[v.index()].size())
                 .expect("an unfixed variable");
-            let value = solution[var.index()];
+            let Some(&value) = solution.get(var.index()) else {
+                return Step::Stuck;
+            };
             self.set_domain(var, Domain::from_values([value]).expect("one value"));
             self.announced[var.index()] = true;
             return Step::Guess { var, value };
