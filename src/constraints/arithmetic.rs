@@ -278,13 +278,24 @@ impl Arithmetic {
         Ok(())
     }
 
-    /// For `z = x · y` over three distinct variables, the position (0 or 1) of a factor whose
-    /// values lie in `{0, 1}` (MiniZinc's `bool2int(b) * x`).
+    /// For `z = x · y` over three distinct variables of at most 65,536 values each, the
+    /// position (0 or 1) of a factor whose values lie in `{0, 1}` (MiniZinc's
+    /// `bool2int(b) * x`).
     fn boolean_factor(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
         let [x, y, z] = self.scope[..] else {
             return None;
         };
         if self.operation != Operation::Times || x == y || x == z || y == z {
+            return None;
+        }
+        // The rule visits the values of x and z: wide domains keep the bounds rules.
+        if ctx
+            .domain(x)
+            .size()
+            .max(ctx.domain(y).size())
+            .max(ctx.domain(z).size())
+            > FORWARD_VALUES
+        {
             return None;
         }
         let boolean = |v: VarId| {
