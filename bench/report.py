@@ -8,6 +8,7 @@ of lines `ITEM ANSWER MICROSECONDS NODES FAILURES` per workload, case and peer, 
 memory, start-up and criterion figures.
 """
 
+import re
 import json
 import math
 import statistics
@@ -431,6 +432,36 @@ class Report:
         self.out("Runs: " + "; ".join(notes) + ".")
         self.out()
 
+    def cost_section(self):
+        rows = read_tsv(self.results / "cost.tsv", ["workload", "case", "instructions", "aggregate"])
+        if not rows:
+            return
+        self.out("## What a search node costs the engine")
+        self.out()
+        self.out(f"One fixed case of each workload, run by the workloads program under "
+                 f"{self.meta.get('cost tool', 'callgrind')}: the instructions of the whole program "
+                 "(model construction and reading the input included) over the **tree nodes** (the "
+                 "root of each search, every decision and every refutation), and the engine's own "
+                 "counts per tree node: propagator runs and domain changes (`SearchStats`). "
+                 "Instructions do not depend on the machine's load; they are the figure to compare "
+                 "between two commits.")
+        self.out()
+        table = []
+        for row in rows:
+            aggregate = row["aggregate"]
+            items = re.search(r": (\d+) (\w+),", aggregate)
+            nodes = re.search(r"; (\d+) tree nodes, ([\d.]+) propagations and ([\d.]+) domain changes", aggregate)
+            if not (items and nodes and row["instructions"].isdigit()):
+                table.append([row["workload"], row["case"], "?", "?", "?", "?", "?"])
+                continue
+            count, tree = int(items.group(1)), int(nodes.group(1))
+            instructions = int(row["instructions"])
+            table.append([row["workload"], row["case"], f"{tree:,}", f"{instructions / max(tree, 1):,.0f}",
+                          nodes.group(2), nodes.group(3), f"{instructions / max(count, 1):,.0f}"])
+        self.table(["workload", "case", "tree nodes", "instructions per tree node",
+                    "propagations per tree node", "domain changes per tree node",
+                    "instructions per puzzle or board"], table, 2)
+
     def memory_section(self):
         rows = read_tsv(self.results / "memory.tsv", ["command", "rss", "baseline", "input"])
         if not rows:
@@ -532,6 +563,7 @@ class Report:
         self.levels_section()
         for workload, (title, label) in QUEENS_WORKLOADS.items():
             self.queens_section(workload, title, label)
+        self.cost_section()
         self.memory_section()
         self.startup_section()
         self.micro_section()

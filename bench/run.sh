@@ -10,7 +10,7 @@ usage: bench/run.sh [--quick] [--workloads LIST] [--peers LIST] [--data DIR] [--
 
   --quick           a short smoke run (under 3 minutes): small subsets, small boards
   --workloads LIST  comma-separated, from: sudoku, levels, queens-count, queens-first,
-                    queens-lex, memory, startup, micro (default: all of them)
+                    queens-lex, cost, memory, startup, micro (default: all of them)
   --peers LIST      comma-separated, from: gecode, cp-sat, python-constraint2, selen,
                     puzzle-solver, sudoku-crate, bitboard; 'none' runs cspkit alone
                     (default: all of them)
@@ -26,7 +26,7 @@ usage: bench/run.sh [--quick] [--workloads LIST] [--peers LIST] [--data DIR] [--
 EOF
 }
 
-all_workloads=sudoku,levels,queens-count,queens-first,queens-lex,memory,startup,micro
+all_workloads=sudoku,levels,queens-count,queens-first,queens-lex,cost,memory,startup,micro
 all_peers=gecode,cp-sat,python-constraint2,selen,puzzle-solver,sudoku-crate,bitboard
 
 quick=0
@@ -93,6 +93,9 @@ if ((quick)); then
   queens_memory_n=11
   memory_puzzles=5000
   startup_runs=20
+  cost_puzzles=50
+  cost_count_n=9
+  cost_lex_n=20
   micro_args=(--warm-up-time 0.2 --measurement-time 0.3 --sample-size 10)
 else
   max_queens=${max_queens:-15}
@@ -115,6 +118,9 @@ else
   queens_memory_n=14
   memory_puzzles=
   startup_runs=100
+  cost_puzzles=200
+  cost_count_n=11
+  cost_lex_n=26
   micro_args=(--warm-up-time 1 --measurement-time 3)
 fi
 
@@ -482,6 +488,55 @@ if wants_workload queens-lex; then
   queens_case queens-lex lex gecode "$lex_time_limit" $lex_sizes
   queens_case queens-lex lex cp-sat "$lex_time_limit" $(sizes_up_to 20 $lex_sizes)
   queens_case queens-lex lex selen "$lex_time_limit" $(sizes_up_to 20 $lex_sizes)
+fi
+
+# ---------------------------------------------------------------------------------------------
+# What a node costs the engine, on a fixed case of each workload: the instructions of the whole
+# workloads program (callgrind), with the tree nodes, propagator runs and domain changes it
+# counts. Instructions are the same from run to run on any load, unlike times.
+
+# cost_case WORKLOAD CASE ARGS...: runs the workloads program on ARGS under callgrind and notes
+# its instructions and the engine's counts in cost.tsv.
+cost_case() {
+  local workload=$1 case=$2
+  shift 2
+  local out="$results/cost/$workload-${case// /-}"
+  mkdir -p "$results/cost"
+  if ! valgrind --tool=callgrind --callgrind-out-file=/dev/null "$workloads_bin" "$@" \
+    > /dev/null 2> "$out.log"; then
+    say "   cost $workload $case: failed (see cost/$(basename "$out").log)"
+    return 0
+  fi
+  local instructions aggregate
+  instructions=$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out.log" | tail -n 1)
+  aggregate=$(grep "tree nodes," "$out.log" | tail -n 1 || true)
+  printf '%s\t%s\t%s\t%s\n' "$workload" "$case" "$instructions" "$aggregate" >> "$results/cost.tsv"
+  say "   cost $(printf '%-13s %-26s' "$workload" "$case") $instructions instructions"
+}
+
+if wants_workload cost; then
+  say "== what a node costs"
+  if command -v valgrind > /dev/null || apt_install valgrind; then
+    meta "cost tool" "$(valgrind --version) (callgrind)"
+    easy="$data/puzzles1_unbiased_first1000.txt" hard="$data/puzzles5_forum_hardest_1905_11+.txt"
+    for mode in lex mrv count2; do
+      [[ -f $easy ]] && cost_case "sudoku-$mode" "unbiased, first $cost_puzzles" \
+        sudoku "$easy" --mode "$mode" --limit "$cost_puzzles" --emit -
+      [[ -f $hard ]] && cost_case "sudoku-$mode" "hardest-1905, first $cost_puzzles" \
+        sudoku "$hard" --mode "$mode" --limit "$cost_puzzles" --emit -
+    done
+    top="$data/puzzles3_magictour_top1465.txt"
+    if [[ -f $top ]]; then
+      cost_case levels "top1465 forward, first 20" sudoku "$top" --propagation forward --limit 20 --emit -
+      cost_case levels "top1465 none, first 5" sudoku "$top" --propagation none --limit 5 \
+        --decision-limit 100000 --emit -
+    fi
+    cost_case queens-count "n = $cost_count_n" queens count "$cost_count_n" --emit -
+    cost_case queens-first "n = 8..32" queens mrv 8 16 32 --emit -
+    cost_case queens-lex "n = $cost_lex_n" queens lex "$cost_lex_n" --emit -
+  else
+    say "   valgrind is not installed and could not be installed: skipped"
+  fi
 fi
 
 # ---------------------------------------------------------------------------------------------

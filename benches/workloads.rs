@@ -21,7 +21,8 @@
 //! solved as `cspkit sudoku --batch` solves them: one model of the empty grid, built once, and
 //! one solver restarted with each puzzle's givens ([`Solver::restart_with`]); each puzzle is
 //! timed from that restart to the answer (parsing excluded). The aggregate (puzzles/s, median and p99 µs per
-//! puzzle, mean nodes and failures) is printed on standard output; `--emit OUT` also writes one
+//! puzzle, mean nodes and failures, and what a node costs the engine: the tree nodes, with the
+//! propagator runs and the domain changes per tree node) is printed on standard output; `--emit OUT` also writes one
 //! line per puzzle, `ITEM ANSWER MICROSECONDS NODES FAILURES`, the format every driver of
 //! `bench/run.sh` writes (`--emit -`: those lines on standard output, the aggregate on standard
 //! error). `ANSWER` is the solution (81 digits, or the columns from 1 joined by
@@ -336,15 +337,21 @@ fn finish(title: &str, unit: &str, records: &[Record], options: &Options) -> Res
     let nodes: u64 = records.iter().map(|r| r.stats.decisions).sum();
     let failures: u64 = records.iter().map(|r| r.stats.failures).sum();
     let stopped = records.iter().filter(|r| r.answer == "limit").count();
+    let sum =
+        |count: fn(&SearchStats) -> u64| -> u64 { records.iter().map(|r| count(&r.stats)).sum() };
+    let tree_nodes = sum(SearchStats::tree_nodes);
     report(format!(
         "{title}: {count} {unit}, {:.1} {unit}/s, median {:.1} µs, p99 {:.1} µs, \
-         mean {:.1} nodes and {:.1} failures per {}, {stopped} stopped by a limit",
+         mean {:.1} nodes and {:.1} failures per {}, {stopped} stopped by a limit; \
+         {tree_nodes} tree nodes, {:.2} propagations and {:.2} domain changes per tree node",
         count as f64 / (total / 1e6),
         percentile(&micros, 0.5),
         percentile(&micros, 0.99),
         nodes as f64 / count as f64,
         failures as f64 / count as f64,
         unit.trim_end_matches('s'),
+        sum(|s| s.propagations) as f64 / tree_nodes as f64,
+        sum(|s| s.domain_changes) as f64 / tree_nodes as f64,
     ));
     Ok(())
 }

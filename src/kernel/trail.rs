@@ -61,6 +61,9 @@ pub(crate) struct Trail {
     /// index of domain sizes). Emptied by [`take_quiet`](Self::take_quiet).
     noting: bool,
     quiet: Vec<u32>,
+    /// Domain words changed (at every level, the root included) since the last
+    /// [`take_changes`](Self::take_changes): the statistics' domain changes.
+    changes: u64,
 }
 
 impl Trail {
@@ -147,6 +150,12 @@ impl Trail {
         self.noting = true;
     }
 
+    /// The domain words changed since the last call, and the count started again.
+    #[inline]
+    pub(crate) fn take_changes(&mut self) -> u64 {
+        std::mem::take(&mut self.changes)
+    }
+
     /// The variables changed with no new entry since the last call (while noting).
     pub(crate) fn take_quiet(&mut self) -> std::vec::Drain<'_, u32> {
         self.quiet.drain(..)
@@ -161,6 +170,7 @@ impl Trail {
     /// Records that word `word` of variable `var` held `old` before a change.
     #[inline]
     pub(crate) fn record(&mut self, var: u32, word: u32, old: u64) {
+        self.changes += 1;
         if !self.marks.is_empty() {
             self.entries.push(Entry { var, word, old });
         }
@@ -170,6 +180,7 @@ impl Trail {
     /// word made here (whose undo overwrites the word whole, so it alone restores it).
     #[inline]
     pub(crate) fn record_once(&mut self, var: u32, word: u32, old: u64) {
+        self.changes += 1;
         let Some(&mark) = self.marks.last() else {
             return;
         };
@@ -187,6 +198,7 @@ impl Trail {
     /// Records `(var, word, old)` as the last amendable record of `var`.
     #[inline]
     pub(crate) fn record_amendable(&mut self, var: u32, word: u32, old: u64) {
+        self.changes += 1;
         if !self.marks.is_empty() {
             self.push_flagged(var, word | AMENDABLE, old);
         }
@@ -222,6 +234,7 @@ impl Trail {
         let entry = &mut self.entries[at];
         if entry.word == word | AMENDABLE && entry.old == old {
             entry.old = new;
+            self.changes += 1;
             if self.noting {
                 self.quiet.push(var);
             }

@@ -30,6 +30,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod board;
+
+pub use board::NonAttacking;
+
 use crate::{
     AllDifferent, Domain, IntView, Model, ModelError, NotEqual, Outcome, PropagationLevel,
     Solution, VarId,
@@ -106,6 +110,34 @@ impl Queens {
                     NotEqual::with_offset(rows[i], rows[j], -d),
                 )?;
             }
+        }
+        Ok(Queens { model, rows })
+    }
+
+    /// The same puzzle as one [`NonAttacking`] constraint over the rows: a model-level
+    /// constraint whose propagator keeps the taken columns and diagonals in words, as a
+    /// bitboard solver does (boards up to 32; larger ones run its reference propagation). The
+    /// same placements in the same order as [`Queens::new`] at [`PropagationLevel::Forward`],
+    /// with one propagator run per fixing instead of three; at `Full` it prunes less (no
+    /// Régin). `bench/engine.md` measures what it gives.
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    ///
+    /// let queens = Queens::non_attacking(8)?;
+    /// assert_eq!(queens.first_columns(), Queens::new(8)?.first_columns());
+    /// assert_eq!(queens.count(), 92);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Queens::new`].
+    pub fn non_attacking(n: usize) -> Result<Queens, ModelError> {
+        let mut model = Model::new();
+        let rows = Queens::rows_of(&mut model, n)?;
+        if n > 0 {
+            model.post(NonAttacking::new(&rows))?;
         }
         Ok(Queens { model, rows })
     }

@@ -309,6 +309,16 @@ impl<'m> Engine<'m> {
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> Step {
+        let step = self.search(run);
+        run.stats.domain_changes += self.trail.take_changes();
+        step
+    }
+
+    /// [`next`](Self::next) without the count of domain changes.
+    fn search<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Step {
         let mut failed = match self.phase {
             Phase::Done => return Step::Exhausted,
             Phase::Root => {

@@ -10,6 +10,9 @@
 //!   refutation: the nodes the tree drawing shows and the branch lines the trace prints;
 //! - a **failure** is a node whose propagation (or check) emptied a domain or found a
 //!   constraint violated;
+//! - a **domain change** is one rewrite of a domain's stored word (see
+//!   [`SearchStats::domain_changes`]); with the propagations per decision, it measures what a
+//!   search node costs;
 //! - an **arc revision** is one REVISE(Xi, Xj) of AC-3 ([`Solver::with_ac3`]), and the values
 //!   it removed are counted beside it;
 //! - **nassigns** is the count AIMA's code (aima-python's `CSP.nassigns`) reports: the
@@ -53,6 +56,11 @@ pub struct SearchStats {
     pub backtracks: u64,
     /// Propagator calls.
     pub propagations: u64,
+    /// Domain changes: each time a domain's stored word was rewritten, by a decision, a
+    /// refutation or a propagator, at the root included. A domain of at most 64 values is
+    /// one word, so for it this is the number of changes; a wider one may rewrite several
+    /// words in one change. Undoing them on backtracking is not counted.
+    pub domain_changes: u64,
     /// Arc revisions of AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)): the times
     /// REVISE(Xi, Xj) ran; 0 for any other inference.
     pub revisions: u64,
@@ -88,6 +96,7 @@ impl SearchStats {
         self.nassigns += other.nassigns;
         self.backtracks += other.backtracks;
         self.propagations += other.propagations;
+        self.domain_changes += other.domain_changes;
         self.revisions += other.revisions;
         self.removals += other.removals;
         self.solutions += other.solutions;

@@ -28,6 +28,8 @@ pub struct Row {
     pub nassigns: u64,
     /// Propagator runs.
     pub propagations: u64,
+    /// Rewrites of a domain's word ([`SearchStats::domain_changes`]).
+    pub domain_changes: u64,
     /// Solutions found.
     pub solutions: u64,
     /// Search time.
@@ -51,13 +53,14 @@ impl Row {
             failures: stats.failures,
             nassigns: stats.nassigns,
             propagations: stats.propagations,
+            domain_changes: stats.domain_changes,
             solutions: stats.solutions,
             time: stats.elapsed,
             status: status.to_owned(),
         }
     }
 
-    fn cells(&self) -> [String; 12] {
+    fn cells(&self) -> [String; 13] {
         [
             self.variable_order.clone(),
             self.value_order.clone(),
@@ -68,6 +71,7 @@ impl Row {
             self.failures.to_string(),
             self.nassigns.to_string(),
             self.propagations.to_string(),
+            self.domain_changes.to_string(),
             self.solutions.to_string(),
             format!("{:.3}", self.time.as_secs_f64() * 1e3),
             self.status.clone(),
@@ -91,7 +95,7 @@ impl Row {
 }
 
 /// The columns, in order (the time in milliseconds).
-pub const COLUMNS: [&str; 12] = [
+pub const COLUMNS: [&str; 13] = [
     "var_order",
     "value_order",
     "propagation",
@@ -101,13 +105,14 @@ pub const COLUMNS: [&str; 12] = [
     "failures",
     "nassigns",
     "propagations",
+    "domain_changes",
     "solutions",
     "time_ms",
     "status",
 ];
 
 /// The columns that hold numbers (right-aligned, unquoted in JSON).
-const NUMERIC: std::ops::Range<usize> = 4..11;
+const NUMERIC: std::ops::Range<usize> = 4..12;
 
 /// How to write a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -232,7 +237,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
             }
         }
         Format::Text => {
-            let all: Vec<[String; 12]> = rows.iter().map(Row::cells).collect();
+            let all: Vec<[String; 13]> = rows.iter().map(Row::cells).collect();
             let widths: Vec<usize> = (0..COLUMNS.len())
                 .map(|i| {
                     all.iter()

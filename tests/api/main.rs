@@ -23,6 +23,7 @@ mod optimize;
 mod properties;
 mod puzzle_tools;
 mod puzzles;
+mod queens_board;
 mod reasons;
 mod reify;
 mod stepping;

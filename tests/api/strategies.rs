@@ -1006,3 +1006,31 @@ fn all_different_at_full_solves_ten_thousand_variables_within_its_limit() {
     );
     assert_eq!(failures, 0);
 }
+
+#[test]
+fn domain_changes_count_every_rewrite_of_a_domain_word() {
+    // Without propagation a decision `x = v` and a refutation `x ≠ v` each rewrite one domain
+    // word, and nothing else does: the changes are the branches.
+    let queens = Queens::new(6).unwrap();
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_propagation(PropagationLevel::None);
+    assert_eq!(solver.count().solutions, 4);
+    let plain = solver.stats();
+    assert!(plain.decisions > 0);
+    assert_eq!(plain.domain_changes, plain.decisions + plain.refutations);
+    // Forward checking removes values beside the branches: more changes on fewer branches.
+    let mut solver = queens
+        .model()
+        .solver()
+        .with_propagation(PropagationLevel::Forward);
+    assert_eq!(solver.count().solutions, 4);
+    let forward = solver.stats();
+    assert!(forward.decisions < plain.decisions);
+    assert!(forward.domain_changes > forward.decisions + forward.refutations);
+    // A restart starts the statistics afresh: the same search counts the same again.
+    solver.restart_with([]).unwrap();
+    assert_eq!(solver.count().solutions, 4);
+    assert_eq!(solver.stats().domain_changes, forward.domain_changes);
+}

@@ -144,11 +144,11 @@ fn the_table_has_a_row_per_combination_in_every_format() {
     let lines: Vec<String> = text(&csv.stdout).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 1 + 3 * 2 * 3);
     assert!(
-        lines.iter().all(|l| l.split(',').count() == 12),
+        lines.iter().all(|l| l.split(',').count() == 13),
         "{lines:?}"
     );
     assert!(
-        lines[1..].iter().all(|l| l.split(',').nth(9) == Some("4")),
+        lines[1..].iter().all(|l| l.split(',').nth(10) == Some("4")),
         "every run counts 4"
     );
 
@@ -249,11 +249,17 @@ fn degree_orders_differ_from_smallest_domain_first_on_a_mycielski_graph() {
 
 #[test]
 fn the_binary_queens_model_and_the_colouring_command_answer_as_published() {
-    // Placements of n queens (OEIS A000170), on the pairwise model.
-    for (n, count) in [(4, "2"), (5, "10"), (6, "4"), (7, "40"), (8, "92")] {
-        let output = cspkit(&["queens", &n.to_string(), "--model", "binary", "--count"]);
-        assert_eq!(text(&output.stdout).trim(), count, "{n} queens");
+    // Placements of n queens (OEIS A000170), on the pairwise model and the one-constraint
+    // board.
+    for model in ["binary", "board"] {
+        for (n, count) in [(4, "2"), (5, "10"), (6, "4"), (7, "40"), (8, "92")] {
+            let output = cspkit(&["queens", &n.to_string(), "--model", model, "--count"]);
+            assert_eq!(text(&output.stdout).trim(), count, "{n} queens, {model}");
+        }
     }
+    // The board model's first placement is the lexicographic one.
+    let first = cspkit(&["queens", "8", "--model", "board"]);
+    assert_eq!(text(&first.stdout).lines().last(), Some("1 5 8 6 3 7 2 4"));
     // Australia in three colours: 6 colourings of the mainland, times 3 for Tasmania.
     assert_eq!(
         text(&cspkit(&["colour", "australia", "--count"]).stdout),

@@ -335,6 +335,8 @@ pub enum QueensModel {
     Alldiff,
     /// One `≠` per pair of rows and kind of attack (the textbooks' binary model).
     Binary,
+    /// One constraint for the whole board, its taken columns and diagonals kept in words.
+    Board,
 }
 
 const SUDOKU_HELP: &str = "\

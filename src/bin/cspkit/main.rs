@@ -193,13 +193,14 @@ pub(crate) fn print_stats(
     }
     note!(
         "decisions {}, tree nodes {}, failures {}, nassigns {}, backtracks {}, propagations {}, \
-         solutions {}, max depth {}{restarts}, time {:.3} ms",
+         domain changes {}, solutions {}, max depth {}{restarts}, time {:.3} ms",
         stats.decisions,
         stats.tree_nodes(),
         stats.failures,
         stats.nassigns,
         stats.backtracks,
         stats.propagations,
+        stats.domain_changes,
         stats.solutions,
         stats.max_depth,
         stats.elapsed.as_secs_f64() * 1e3
@@ -358,6 +359,7 @@ pub(crate) fn queens_model(n: usize, model: QueensModel) -> Result<Queens, u8> {
     let built = match model {
         QueensModel::Alldiff => Queens::new(n),
         QueensModel::Binary => Queens::pairwise(n),
+        QueensModel::Board => Queens::non_attacking(n),
     };
     built.map_err(bad_input)
 }
