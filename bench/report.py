@@ -15,7 +15,7 @@ import statistics
 import sys
 from pathlib import Path
 
-PEERS = ["cspkit", "gecode", "cp-sat", "python-constraint2", "selen", "puzzle-solver",
+PEERS = ["cspkit", "cspkit-board", "gecode", "cp-sat", "python-constraint2", "selen", "puzzle-solver",
          "sudoku-crate", "bitboard"]
 
 DATASETS = {
@@ -49,6 +49,10 @@ STRATEGIES = {
               "mrv: `SmallestDomain`, ascending. Sudoku at `PropagationLevel::Full` (Régin "
               "all-different), N-Queens at `Forward` (the `cspkit` program's defaults). "
               "Nodes are decisions.",
+    "cspkit-board": "cspkit on the N-Queens model with one model-level constraint for the whole "
+                    "board (`Queens::non_attacking`, `--model board`: the taken columns and "
+                    "diagonals in three reversible words), written on the public API; the same "
+                    "search and nodes as cspkit's three all-different constraints.",
     "gecode": "C++ driver: `distinct` with IPL_DOM on every Sudoku unit; lex and count2 branch "
               "INT_VAR_NONE/INT_VAL_MIN, mrv INT_VAR_SIZE_MIN/INT_VAL_MIN. N-Queens: three "
               "`distinct` (columns, and rows with offsets i and -i) at the default level. "
@@ -527,6 +531,8 @@ class Report:
         self.out("## Peers")
         self.out()
         rows = [["cspkit", "built", self.meta.get("cspkit", "?"), STRATEGIES["cspkit"]]]
+        if any(row["peer"] == "cspkit-board" for row in self.manifest):
+            rows.append(["cspkit-board", "built", self.meta.get("cspkit", "?"), STRATEGIES["cspkit-board"]])
         for row in self.peers:
             note = STRATEGIES.get(row["peer"], "")
             if row["status"] != "installed":

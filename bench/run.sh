@@ -447,8 +447,9 @@ queens_case() {
   local workload=$1 mode=$2 peer=$3 time_limit=$4
   shift 4
   (($#)) || return 0
-  if [[ $peer == cspkit ]]; then
+  if [[ $peer == cspkit || $peer == cspkit-board ]]; then
     cmd=("$workloads_bin" queens "$mode" "$@" --emit -)
+    [[ $peer == cspkit-board ]] && cmd+=(--model board)
     [[ -n $time_limit ]] && cmd+=(--time-limit "$time_limit")
   else
     has_peer "$peer" || return 0
@@ -464,6 +465,7 @@ if wants_workload queens-count; then
   sizes=$(seq -s ' ' 8 "$max_queens")
   small=$((quick ? 9 : 11))
   queens_case queens-count count cspkit "$count_time_limit" $sizes
+  queens_case queens-count count cspkit-board "$count_time_limit" $sizes
   queens_case queens-count count bitboard "" $sizes
   queens_case queens-count count gecode "$count_time_limit" $sizes
   queens_case queens-count count cp-sat "$count_time_limit" $(sizes_up_to "$small" $sizes)
@@ -484,6 +486,7 @@ fi
 if wants_workload queens-lex; then
   say "== queens lexicographically first placement"
   queens_case queens-lex lex cspkit "$lex_time_limit" $lex_sizes
+  queens_case queens-lex lex cspkit-board "$lex_time_limit" $lex_sizes
   queens_case queens-lex lex bitboard "" $lex_sizes
   queens_case queens-lex lex gecode "$lex_time_limit" $lex_sizes
   queens_case queens-lex lex cp-sat "$lex_time_limit" $(sizes_up_to 20 $lex_sizes)
@@ -534,6 +537,8 @@ if wants_workload cost; then
     cost_case queens-count "n = $cost_count_n" queens count "$cost_count_n" --emit -
     cost_case queens-first "n = 8..32" queens mrv 8 16 32 --emit -
     cost_case queens-lex "n = $cost_lex_n" queens lex "$cost_lex_n" --emit -
+    cost_case queens-count "n = $cost_count_n, board model" queens count "$cost_count_n" --model board --emit -
+    cost_case queens-lex "n = $cost_lex_n, board model" queens lex "$cost_lex_n" --model board --emit -
   else
     say "   valgrind is not installed and could not be installed: skipped"
   fi

@@ -4,7 +4,8 @@
 //! cargo bench --bench workloads -- sudoku FILE [--mode lex|mrv|count2] [--propagation LEVEL]
 //!                                      [--limit K] [--decision-limit N] [--emit OUT]
 //! cargo bench --bench workloads -- queens count|mrv|lex N... [--propagation LEVEL]
-//!                                      [--time-limit SECONDS] [--decision-limit N] [--emit OUT]
+//!                                      [--model alldiff|board] [--time-limit SECONDS]
+//!                                      [--decision-limit N] [--emit OUT]
 //! ```
 //!
 //! Sudoku modes (one puzzle per line, 81 characters, `.` or `0` for a blank):
@@ -14,7 +15,9 @@
 //! - `count2`: count up to 2 solutions (input order): 1 proves the solution unique.
 //!
 //! N-Queens modes: `count` (all solutions, input order), `mrv` (first solution, smallest domain
-//! first), `lex` (the lexicographically first placement, input order). The default propagation
+//! first), `lex` (the lexicographically first placement, input order), on the model of three
+//! all-different constraints (`Queens::new`) or, with `--model board`, on one constraint for the
+//! whole board (`Queens::non_attacking`). The default propagation
 //! level is `full` for Sudoku and `forward` for N-Queens, as in the `cspkit` program.
 //!
 //! Each board size is timed from the model's construction to the answer. Sudoku puzzles are
@@ -44,7 +47,8 @@ const USAGE: &str = "\
 usage: workloads sudoku FILE [--mode lex|mrv|count2] [--propagation none|forward|full]
                              [--limit K] [--decision-limit N] [--emit OUT]
        workloads queens count|mrv|lex N... [--propagation none|forward|full]
-                             [--time-limit SECONDS] [--decision-limit N] [--emit OUT]";
+                             [--model alldiff|board] [--time-limit SECONDS]
+                             [--decision-limit N] [--emit OUT]";
 
 /// What one search answered, and what it cost.
 struct Record {
@@ -64,6 +68,8 @@ struct Options {
     decision_limit: Option<u64>,
     time_limit: Option<Duration>,
     emit: Option<String>,
+    /// The N-Queens model: `alldiff` (the default) or `board`.
+    model: Option<String>,
 }
 
 fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -83,6 +89,7 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
                 options.time_limit = Some(Duration::from_secs_f64(seconds));
             }
             "--emit" => options.emit = Some(value()?),
+            "--model" => options.model = Some(value()?),
             other if other.starts_with("--") => return Err(format!("unknown option {other}")),
             _ => options.positional.push(arg),
         }
@@ -192,6 +199,9 @@ fn sudoku(options: &Options) -> Result<(), String> {
     let [_, file] = options.positional.as_slice() else {
         return Err(USAGE.to_string());
     };
+    if options.model.is_some() {
+        return Err("--model is an option of the queens workloads".into());
+    }
     let mode = options.mode.as_deref().unwrap_or("lex");
     if !["lex", "mrv", "count2"].contains(&mode) {
         return Err(format!("unknown sudoku mode {mode:?}"));
@@ -253,7 +263,12 @@ fn queens(options: &Options) -> Result<(), String> {
     for size in sizes {
         let n: usize = parse_number(size)?;
         let started = Instant::now();
-        let queens = Queens::new(n).map_err(|e| e.to_string())?;
+        let queens = match options.model.as_deref() {
+            None | Some("alldiff") => Queens::new(n),
+            Some("board") => Queens::non_attacking(n),
+            Some(other) => return Err(format!("unknown queens model {other:?}")),
+        }
+        .map_err(|e| e.to_string())?;
         let render = |values: &[i32]| {
             // The model's columns count from 1.
             let columns: Vec<String> = values.iter().map(|v| v.to_string()).collect();
@@ -277,7 +292,14 @@ fn queens(options: &Options) -> Result<(), String> {
         });
     }
     finish(
-        &format!("queens {mode} {level:?}"),
+        &format!(
+            "queens {mode} {level:?}{}",
+            if options.model.as_deref() == Some("board") {
+                " (board model)"
+            } else {
+                ""
+            }
+        ),
         "boards",
         &records,
         options,

@@ -287,6 +287,16 @@ impl<'a> PropagationContext<'a> {
     /// [`Conflict`] if the domain is left empty.
     #[inline]
     pub fn retain_window(&mut self, var: VarId, base: i32, mask: u64) -> Result<bool, Conflict> {
+        // A domain of one word: the window's complement moved onto the word, pruned as the
+        // built-in propagators prune (one test, one write, one trail entry).
+        if let Some((offset, _)) = self.small(var) {
+            let doomed = match i64::from(base) - i64::from(offset) {
+                shift @ 0..=63 => !mask << shift,
+                shift @ -63..=-1 => !mask >> -shift,
+                _ => return Ok(false),
+            };
+            return Ok(self.prune_small(var, doomed)?.is_some());
+        }
         self.update(var, |d, rec| d.retain_window(base, mask, rec))
     }
 
