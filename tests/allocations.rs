@@ -101,6 +101,18 @@ fn counting_queens_allocates_the_same_for_1000_and_100000_nodes() {
 }
 
 #[test]
+fn counting_queens_on_the_board_model_allocates_the_same_for_1000_and_100000_nodes() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // 13 queens: the bitboard propagator of `NonAttacking`.
+    let queens = Queens::non_attacking(13).unwrap();
+    for level in [PropagationLevel::None, PropagationLevel::Forward] {
+        for smallest_domain in [false, true] {
+            assert_no_allocation_per_node(queens.model(), level, smallest_domain);
+        }
+    }
+}
+
+#[test]
 fn counting_wide_queens_allocates_the_same_for_1000_and_100000_nodes() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     // 40 queens: the diagonals span 79 values, beyond the 64-value masks; at `Full`, Régin's
