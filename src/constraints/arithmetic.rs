@@ -7,7 +7,9 @@ use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
 use crate::constraints::product::product_bounds;
-use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
+use crate::constraints::{
+    Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, Reversible, WakeOn,
+};
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
 
@@ -95,6 +97,13 @@ fn retain_within(
 /// The most values of one domain the forward rule visits.
 const FORWARD_VALUES: usize = 1 << 16;
 
+/// The forward rule filters a domain of at most this many values value by value; a wider one
+/// has its bounds moved instead, at most [`BOUND_STEPS`] values each.
+const FILTERED_VALUES: usize = 1 << 8;
+
+/// How far the forward rule looks for a satisfying bound of a wide domain.
+const BOUND_STEPS: usize = 1 << 16;
+
 /// `z = op(x, y)` for a non-linear [`Operation`]: `|x − y| = z` is `Abs` of a difference,
 /// products of variables (areas, "the product of this cage is 120"), `div` and `mod` (digits of
 /// a number, clock arithmetic), powers. MiniZinc's `int_abs`, `int_times`, `int_div`,
@@ -104,7 +113,9 @@ const FORWARD_VALUES: usize = 1 << 16;
 ///
 /// - `None`: fails when the whole scope is fixed to values that violate it.
 /// - `Forward`: once all variables but one are fixed, the last keeps the values that satisfy
-///   it (`z` is fixed to `op(x, y)`; a domain of more than 65,536 values is left alone).
+///   it (`z` is fixed to `op(x, y)`); a domain of more than 256 values has only its bounds
+///   moved to the nearest values that satisfy it (each within 65,536 values; `x mod 97 = 0`
+///   over `0..=300000` keeps its holes to the search, not thousands of them at once).
 /// - `Full`: domain consistency when the domains of `x` and `y` have at most 256 pairs of
 ///   values (every value left has a support, found by enumerating the pairs); beyond that, the
 ///   forward rule and bounds reasoning in 64- and 128-bit arithmetic, sound at the ends of the
@@ -221,12 +232,44 @@ impl Arithmetic {
                 let z = self.apply(&values).ok_or(Conflict)?;
                 ctx.fix(self.scope[p], z)?;
             }
-            [p] if ctx.domain(self.scope[p]).size() <= FORWARD_VALUES => {
+            [p] if ctx.domain(self.scope[p]).size() <= FILTERED_VALUES => {
                 let var = self.scope[p];
                 ctx.retain(var, |v| {
                     values[p] = v;
                     self.check(&values)
                 })?;
+            }
+            [p] if !self.scope[..p].contains(&self.scope[p]) => {
+                // A wide domain: its bounds move to the nearest values that satisfy the rule
+                // (`x mod 97 = 0` rounds them to multiples of 97), the values between are left.
+                let var = self.scope[p];
+                let mut satisfies = |v: i32| {
+                    values[p] = v;
+                    self.check(&values)
+                };
+                let domain = ctx.domain(var);
+                let mut low = domain.min();
+                for _ in 0..BOUND_STEPS {
+                    match low {
+                        Some(v) if !satisfies(v) => low = ctx.domain(var).above(v),
+                        _ => break,
+                    }
+                }
+                let Some(low) = low else {
+                    return Err(Conflict);
+                };
+                ctx.remove_below(var, low)?;
+                let mut high = ctx.domain(var).max();
+                for _ in 0..BOUND_STEPS {
+                    match high {
+                        Some(v) if !satisfies(v) => high = ctx.domain(var).below(v),
+                        _ => break,
+                    }
+                }
+                let Some(high) = high else {
+                    return Err(Conflict);
+                };
+                ctx.remove_above(var, high)?;
             }
             _ => {}
         }
@@ -729,6 +772,15 @@ impl Constraint for Arithmetic {
         }
     }
 
+    fn propagator(&self, setup: &mut PropagatorSetup<'_>) -> Option<Box<dyn Propagator + '_>> {
+        (setup.level() == PropagationLevel::Full).then(|| {
+            Box::new(Settled {
+                constraint: self,
+                settled: setup.reversible(false),
+            }) as Box<dyn Propagator + '_>
+        })
+    }
+
     fn name(&self) -> &str {
         match self.operation {
             Operation::Abs => "Abs",
@@ -737,6 +789,47 @@ impl Constraint for Arithmetic {
             Operation::Mod => "Mod",
             Operation::Pow => "Pow",
         }
+    }
+}
+
+/// [`Arithmetic`] at `Full`, with one reversible fact: the run before left every variable but
+/// one fixed, and that one with only values that satisfy the constraint (the forward rule, or
+/// domain consistency, filtered it). Until the search backtracks past that run, a change of
+/// that variable alone only removes values and leaves the rest supported, so the run is
+/// skipped: a wide `x mod 97 = 0` is not filtered value by value again at every bound change
+/// of `x`.
+#[derive(Debug)]
+struct Settled<'a> {
+    constraint: &'a Arithmetic,
+    settled: Reversible<bool>,
+}
+
+impl Settled<'_> {
+    /// The position of the one variable left open, if there is exactly one.
+    fn open(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
+        let scope = &self.constraint.scope;
+        let mut open = (0..scope.len()).filter(|&p| !ctx.is_fixed(scope[p]));
+        let p = open.next()?;
+        // A variable at two positions is open at both.
+        open.all(|q| scope[q] == scope[p]).then_some(p)
+    }
+}
+
+impl Propagator for Settled<'_> {
+    fn propagate(&mut self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let scope = &self.constraint.scope;
+        if ctx.get(self.settled)
+            && let (Some(changes), Some(p)) = (ctx.changes(), self.open(ctx))
+            && changes.iter().all(|c| scope[c.position] == scope[p])
+        {
+            return Ok(());
+        }
+        self.constraint.propagate(ctx)?;
+        let settled = self
+            .open(ctx)
+            .is_some_and(|p| ctx.domain(scope[p]).size() <= FILTERED_VALUES);
+        ctx.set(self.settled, settled);
+        Ok(())
     }
 }
 

@@ -2,11 +2,13 @@
 //! every level, sound against brute force, failures detected, repeated variables handled, and
 //! the strength each one documents required where it claims one.
 
+use crate::common;
+
 use cspkit::conformance::{ConformanceReport, ConformanceTest, Consistency, SplitMix64};
 use cspkit::{
     Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
-    LexLessEq, Member, Operation, Product, PropagationLevel, Regular, Reified, ReifiedEquality,
-    Subcircuit, Table, VarId,
+    LexLessEq, Member, Model, Operation, Product, PropagationLevel, Regular, Reified,
+    ReifiedEquality, Subcircuit, Table, VarId,
 };
 
 const CASES: usize = 400;
@@ -376,6 +378,35 @@ fn cumulative_conforms_with_constant_and_variable_amounts() {
         &[],
         None,
     );
+}
+
+#[test]
+fn cumulative_finds_edges_among_the_tasks_above_half_the_capacity() {
+    // Demands 2 of a capacity of 3: no two tasks overlap. A and B fit only in 0..6; C (2 long)
+    // cannot run before both, since the three need 8 units of time from 0, so it starts at 6.
+    // Time-tabling (no compulsory parts), energy (12 of 18 in 0..6) and pairs (C fits before
+    // A or B alone) see nothing.
+    let mut model = Model::new();
+    let a = model.new_var(0..=3).unwrap();
+    let b = model.new_var(0..=3).unwrap();
+    let c = model.new_var(0..=18).unwrap();
+    let tasks = [a, b, c];
+    model
+        .post(Cumulative::new(&tasks, &[3, 3, 2], &[2, 2, 2], 3).unwrap())
+        .unwrap();
+    let domains = common::root_domains(&model, PropagationLevel::Forward).unwrap();
+    assert_eq!(domains[c.index()].first(), Some(&6));
+    // With demands of 1 the tasks may overlap, and nothing moves.
+    let mut model = Model::new();
+    let tasks: Vec<VarId> = [0..=3, 0..=3, 0..=18]
+        .into_iter()
+        .map(|range| model.new_var(range).unwrap())
+        .collect();
+    model
+        .post(Cumulative::new(&tasks, &[3, 3, 2], &[1, 2, 2], 3).unwrap())
+        .unwrap();
+    let domains = common::root_domains(&model, PropagationLevel::Forward).unwrap();
+    assert_eq!(domains[tasks[2].index()].first(), Some(&0));
 }
 
 #[test]

@@ -235,3 +235,57 @@ fn a_square_bounds_its_variable() {
     model.post(LinearExpr::from(x).ge(-1000)).unwrap();
     assert_eq!(count_everywhere(&model, &[]), 2 * (1000 - 10 + 1));
 }
+
+#[test]
+fn a_congruence_over_a_wide_domain_rounds_its_bounds_and_splits_to_every_solution() {
+    // `x mod 97 = 0` over 1..=300000 (MiniZinc's `int_mod`, as in the Challenge's evilshop):
+    // the bounds move to 97 and 3092 · 97 = 299924; the values between keep their holes to
+    // the search rather than thousands of them at once.
+    let mut model = Model::new();
+    let x = model.new_var(1..=300_000).unwrap();
+    let (modulus, zero) = (
+        model.new_var(97..=97).unwrap(),
+        model.new_var(0..=0).unwrap(),
+    );
+    model
+        .post(cspkit::Arithmetic::modulo(x, modulus, zero))
+        .unwrap();
+    for level in [PropagationLevel::Forward, PropagationLevel::Full] {
+        let root = crate::common::root_domains(&model, level).unwrap();
+        let x_root = &root[x.index()];
+        assert_eq!(x_root.first(), Some(&97), "{level:?}");
+        assert_eq!(x_root.last(), Some(&299_924), "{level:?}");
+        let mut solver = model.solver().with_propagation(level);
+        let first = solver.next_solution().solution().unwrap();
+        assert_eq!(first[x], 97, "{level:?}");
+    }
+    let mut solver = model
+        .solver()
+        .with_propagation(PropagationLevel::Full)
+        .with_branching(Branching::Split)
+        .with_decision_limit(100_000);
+    let count = solver.count();
+    assert!(count.is_exact());
+    assert_eq!(count.solutions, 3092, "the multiples of 97 up to 300000");
+}
+
+#[test]
+fn a_congruence_filters_a_domain_that_another_constraint_narrowed() {
+    // `x mod 7 = 3` over 0..=1000 moves only the bounds at first (too many values to filter one
+    // by one); `x ≤ y` with y = 200 then narrows x, and the congruence, woken by that change
+    // alone, filters the 198 values left to those ≡ 3 (mod 7).
+    let mut model = Model::new();
+    let x = model.new_var(0..=1000).unwrap();
+    let (seven, three) = (model.new_var(7..=7).unwrap(), model.new_var(3..=3).unwrap());
+    let y = model.new_var(200..=200).unwrap();
+    model
+        .post(cspkit::Arithmetic::modulo(x, seven, three))
+        .unwrap();
+    model.post(Relation::new(x, Comparison::Le, y)).unwrap();
+    let root = crate::common::root_domains(&model, PropagationLevel::Full).unwrap();
+    let expected: Vec<i32> = (3..=200).step_by(7).collect();
+    assert_eq!(
+        root[x.index()].iter().copied().collect::<Vec<_>>(),
+        expected
+    );
+}

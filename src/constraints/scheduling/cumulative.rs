@@ -1,13 +1,15 @@
 //! Tasks sharing a resource of limited capacity.
 
 use super::{
-    Amount, AmountArg, layout, lengths_differ, overload, precedences, read_tasks, time_table,
+    Amount, AmountArg, Task, edge_finding, layout, lengths_differ, overload, precedences,
+    read_tasks, time_table,
 };
 use crate::constraints::bounds::keep_at_least;
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
+use smallvec::SmallVec;
 
 /// Tasks `i` start at `starts[i]`, run for `durations[i]` and use `demands[i]` of a resource
 /// whose `capacity` is never exceeded: at every moment the demands of the running tasks add
@@ -22,14 +24,17 @@ use crate::kernel::PropagationLevel;
 /// Propagation, by [`PropagationLevel`]:
 ///
 /// - `None`: fails when the whole scope is fixed to an overload.
-/// - `Forward` and `Full`: the bounds of the starts, three ways, run to a fixpoint by the
+/// - `Forward` and `Full`: the bounds of the starts, four ways, run to a fixpoint by the
 ///   engine: time-tabling (the compulsory parts of the tasks form a profile that may not
 ///   exceed the capacity, and each task is pushed past the parts of the profile it would
 ///   overload; the capacity is raised to the profile's peak), energy overload on each window
 ///   from a task's earliest start to a task's latest end, and pairwise precedences between
 ///   the tasks whose demands together exceed the capacity (one of them cannot end before the
-///   other starts: it runs second). O(n²) per run. Not bounds consistent (deciding that is
-///   NP-hard); edge-finding is not done.
+///   other starts: it runs second), and edge-finding among the tasks whose demand exceeds
+///   half the capacity (any two of them exclude each other: they share the resource as one
+///   machine, as [`Disjunctive`](crate::Disjunctive) reasons). O(n²) per run. Not bounds
+///   consistent (deciding that is NP-hard); edge-finding on the cumulative resource itself is
+///   not done.
 ///
 /// # Examples
 ///
@@ -171,6 +176,15 @@ impl Constraint for Cumulative {
         precedences(ctx, &scope[..n], &mut tasks, |a, b| {
             a.is_busy() && b.is_busy() && a.demand + b.demand > capacity
         })?;
+        // The tasks above half the capacity run one at a time: a machine inside the resource.
+        let heavy: SmallVec<[usize; 32]> = (0..n)
+            .filter(|&i| tasks[i].is_busy() && 2 * tasks[i].demand > capacity)
+            .collect();
+        if heavy.len() >= 2 {
+            let starts: SmallVec<[VarId; 32]> = heavy.iter().map(|&i| scope[i]).collect();
+            let mut machine: SmallVec<[Task; 32]> = heavy.iter().map(|&i| tasks[i]).collect();
+            edge_finding(ctx, &starts, &mut machine)?;
+        }
         Ok(())
     }
 
