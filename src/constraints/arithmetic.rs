@@ -104,6 +104,11 @@ const FILTERED_VALUES: usize = 1 << 8;
 /// How far the forward rule looks for a satisfying bound of a wide domain.
 const BOUND_STEPS: usize = 1 << 16;
 
+/// The widest domain whose bounds the forward rule moves. Beyond, it is left to the search: two
+/// rules that each move a bound by one value (`y mod 3 = 1` and `y mod 3 = 2`) would otherwise
+/// take turns over billions of values before failing.
+const ROUNDED_VALUES: usize = 1 << 20;
+
 /// `z = op(x, y)` for a non-linear [`Operation`]: `|x − y| = z` is `Abs` of a difference,
 /// products of variables (areas, "the product of this cage is 120"), `div` and `mod` (digits of
 /// a number, clock arithmetic), powers. MiniZinc's `int_abs`, `int_times`, `int_div`,
@@ -115,7 +120,8 @@ const BOUND_STEPS: usize = 1 << 16;
 /// - `Forward`: once all variables but one are fixed, the last keeps the values that satisfy
 ///   it (`z` is fixed to `op(x, y)`); a domain of more than 256 values has only its bounds
 ///   moved to the nearest values that satisfy it (each within 65,536 values; `x mod 97 = 0`
-///   over `0..=300000` keeps its holes to the search, not thousands of them at once).
+///   over `0..=300000` keeps its holes to the search, not thousands of them at once), and one
+///   of more than 2²⁰ values is left alone.
 /// - `Full`: domain consistency when the domains of `x` and `y` have at most 256 pairs of
 ///   values (every value left has a support, found by enumerating the pairs); beyond that, the
 ///   forward rule and bounds reasoning in 64- and 128-bit arithmetic, sound at the ends of the
@@ -239,7 +245,9 @@ impl Arithmetic {
                     self.check(&values)
                 })?;
             }
-            [p] if !self.scope[..p].contains(&self.scope[p]) => {
+            [p] if !self.scope[..p].contains(&self.scope[p])
+                && ctx.domain(self.scope[p]).size() <= ROUNDED_VALUES =>
+            {
                 // A wide domain: its bounds move to the nearest values that satisfy the rule
                 // (`x mod 97 = 0` rounds them to multiples of 97), the values between are left.
                 let var = self.scope[p];
