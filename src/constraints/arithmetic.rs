@@ -813,13 +813,13 @@ struct Settled<'a> {
 }
 
 impl Settled<'_> {
-    /// The position of the one variable left open, if there is exactly one.
+    /// The one position left open, if there is exactly one (a variable at two positions is
+    /// open at both, and the forward rule does not filter it).
     fn open(&self, ctx: &PropagationContext<'_>) -> Option<usize> {
         let scope = &self.constraint.scope;
         let mut open = (0..scope.len()).filter(|&p| !ctx.is_fixed(scope[p]));
         let p = open.next()?;
-        // A variable at two positions is open at both.
-        open.all(|q| scope[q] == scope[p]).then_some(p)
+        open.next().is_none().then_some(p)
     }
 }
 
@@ -828,7 +828,7 @@ impl Propagator for Settled<'_> {
         let scope = &self.constraint.scope;
         if ctx.get(self.settled)
             && let (Some(changes), Some(p)) = (ctx.changes(), self.open(ctx))
-            && changes.iter().all(|c| scope[c.position] == scope[p])
+            && changes.iter().all(|c| c.position == p)
         {
             return Ok(());
         }
