@@ -196,7 +196,13 @@ impl Propagator for Bitboard<'_> {
         let mut placing = match ctx.changes() {
             Some(changes) => changes.iter().fold(0u64, |m, c| m | 1 << c.position),
             None => {
+                // Rebuilt from the domains alone, as the first run of a search must.
                 open = (1u64 << n) - 1;
+                taken = Taken {
+                    columns: 0,
+                    diagonals: 0,
+                    anti_diagonals: 0,
+                };
                 (0..n)
                     .filter(|&i| ctx.is_fixed(self.rows[i]))
                     .fold(0, |m, i| m | 1 << i)
