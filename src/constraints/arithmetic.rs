@@ -109,6 +109,24 @@ const BOUND_STEPS: usize = 1 << 16;
 /// take turns over billions of values before failing.
 const ROUNDED_VALUES: usize = 1 << 20;
 
+/// The first of `start`, `next(start)`, `next(next(start))`, … that `satisfies`, looking at
+/// [`BOUND_STEPS`] values at most (then the last one looked at: every value before it fails).
+/// `None` if the values run out first.
+fn nearest(
+    start: Option<i32>,
+    next: impl Fn(i32) -> Option<i32>,
+    satisfies: &mut impl FnMut(i32) -> bool,
+) -> Option<i32> {
+    let mut value = start;
+    for _ in 0..BOUND_STEPS {
+        match value {
+            Some(v) if !satisfies(v) => value = next(v),
+            _ => break,
+        }
+    }
+    value
+}
+
 /// `z = op(x, y)` for a non-linear [`Operation`]: `|x − y| = z` is `Abs` of a difference,
 /// products of variables (areas, "the product of this cage is 120"), `div` and `mod` (digits of
 /// a number, clock arithmetic), powers. MiniZinc's `int_abs`, `int_times`, `int_div`,
@@ -256,27 +274,12 @@ impl Arithmetic {
                     self.check(&values)
                 };
                 let domain = ctx.domain(var);
-                let mut low = domain.min();
-                for _ in 0..BOUND_STEPS {
-                    match low {
-                        Some(v) if !satisfies(v) => low = ctx.domain(var).above(v),
-                        _ => break,
-                    }
-                }
-                let Some(low) = low else {
-                    return Err(Conflict);
-                };
+                let low =
+                    nearest(domain.min(), |v| domain.above(v), &mut satisfies).ok_or(Conflict)?;
                 ctx.remove_below(var, low)?;
-                let mut high = ctx.domain(var).max();
-                for _ in 0..BOUND_STEPS {
-                    match high {
-                        Some(v) if !satisfies(v) => high = ctx.domain(var).below(v),
-                        _ => break,
-                    }
-                }
-                let Some(high) = high else {
-                    return Err(Conflict);
-                };
+                let domain = ctx.domain(var);
+                let high =
+                    nearest(domain.max(), |v| domain.below(v), &mut satisfies).ok_or(Conflict)?;
                 ctx.remove_above(var, high)?;
             }
             _ => {}
