@@ -77,6 +77,15 @@ def cell(result):
     return " ".join(parts).replace("|", "\\|")
 
 
+def repeats(results):
+    """How the short runs were timed, for the report's opening paragraph."""
+    count, below = results.get("repeats", 1), results.get("repeat_below", 0)
+    if count <= 1:
+        return ", one run each"
+    return (f"; a run that finished in under {below:g} s was run {count} times, the solvers "
+            "taking turns, and its time is the median")
+
+
 def markdown(results):
     """The report: one row per instance, then the counts of the verdicts."""
     solvers = [s for s in results["solvers"] if s in NAMES]
@@ -85,9 +94,10 @@ def markdown(results):
         "## MiniZinc Challenge problems: cspkit, Gecode and Huub",
         "",
         f"One instance per problem of minizinc-benchmarks (commit {results['benchmarks'][:12]}, "
-        "selection in `bench/minizinc-challenge/selection.txt`), each solver run once through "
+        "selection in `bench/minizinc-challenge/selection.txt`), each solver run through "
         f"`{results['minizinc']}` with a {results['timeout']:g} s limit including compilation "
-        f"({results['jobs']} instance(s) at a time; {results['date']}). A cell is status, "
+        f"({results['jobs']} instance(s) at a time; {results['date']}){repeats(results)}. "
+        "A cell is status, "
         "objective, time to finish (*limit* when it did not); ✓ means Gecode accepted the "
         "solution with every output variable fixed. Regenerate with "
         "`bench/minizinc-challenge/report.py RESULTS.json`.",
