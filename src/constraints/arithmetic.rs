@@ -140,8 +140,12 @@ fn nearest(
 ///   moved to the nearest values that satisfy it (each within 65,536 values; `x mod 97 = 0`
 ///   over `0..=300000` keeps its holes to the search, not thousands of them at once), and one
 ///   of more than 2²⁰ values is left alone.
-/// - `Full`: domain consistency when the domains of `x` and `y` have at most 256 pairs of
-///   values (every value left has a support, found by enumerating the pairs); beyond that, the
+/// - `Full`: for `abs`, domain consistency whenever both domains are bitsets (at most
+///   [`Domain::MAX_SPAN`](crate::Domain::MAX_SPAN) values wide), a word at a time: `z` keeps
+///   the values of `x` and of its mirror image, `x` those of `z` and of its mirror image. For
+///   every operation, domain consistency when the domains of `x` and `y` have at most 256
+///   pairs of values (every value left has a support, found by enumerating the pairs); beyond
+///   that, the
 ///   forward rule and bounds reasoning in 64- and 128-bit arithmetic, sound at the ends of the
 ///   `i32` range (not bounds consistency):
 ///   - `abs`: `z` from the bounds of `x`, `x` within `±max(z)`;
@@ -421,6 +425,46 @@ impl Arithmetic {
             Operation::Abs => abs_bounds(ctx, x, z),
         }
     }
+}
+
+/// Domain consistency of `z = |x|` a word at a time, when both domains are bitsets (at most
+/// [`Domain::MAX_SPAN`] wide): `z` keeps its values `v ≥ 0` for which `x` holds `v` or `−v`,
+/// then `x` its values `u` for which `z` holds `|u|`. Both keep the values of the other's
+/// domain joined with its mirror image (`−v` for `v`), which `z` holds only at or above 0.
+/// One pass each way is a fixpoint. Returns whether it ran.
+fn abs_by_words(ctx: &mut PropagationContext<'_>, x: VarId, z: VarId) -> Result<bool, Conflict> {
+    if x == z {
+        return Ok(false);
+    }
+    if !(ctx.domain(x).is_bitset() && ctx.domain(z).is_bitset()) {
+        return Ok(false);
+    }
+    ctx.remove_below(z, 0)?;
+    keep_either_sign(ctx, z, x)?;
+    keep_either_sign(ctx, x, z)?;
+    Ok(true)
+}
+
+/// Keeps in `target` the values `v` for which `source` holds `v` or `−v`: per 64 values, the
+/// window of `source` at the same place, joined with the reversed window at the mirror place.
+fn keep_either_sign(
+    ctx: &mut PropagationContext<'_>,
+    target: VarId,
+    source: VarId,
+) -> Result<(), Conflict> {
+    let d = ctx.domain(target);
+    let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
+    let mut base = i64::from(low);
+    while base <= i64::from(high) {
+        let source = ctx.domain(source);
+        let mut mask = source.window(base as i32);
+        // Bit i (the value base + i) mirrored is −base − i: bit 63 − i of the window at
+        // −base − 63.
+        source.windows(-base - 63, 1, |w| mask |= w.reverse_bits());
+        ctx.retain_window(target, base as i32, mask)?;
+        base += 64;
+    }
+    Ok(())
 }
 
 /// The smallest and the largest value of `var`.
@@ -758,6 +802,11 @@ impl Constraint for Arithmetic {
             PropagationLevel::Full => {
                 if let Some(b) = self.boolean_factor(ctx) {
                     return self.times_boolean(ctx, b);
+                }
+                if self.operation == Operation::Abs
+                    && abs_by_words(ctx, self.scope[0], self.scope[1])?
+                {
+                    return Ok(());
                 }
                 let pairs = if self.operation.is_unary() {
                     Some(ctx.domain(self.scope[0]).size())

@@ -40,7 +40,11 @@ const INLINE: usize = 16;
 ///     for consistency and propagation for knapsack constraints", Annals of Operations Research
 ///     118, 2003), as bitsets: O(Σ|Dᵢ| · span / 64) word operations per call. This covers the
 ///     usual puzzle sums (a Killer Sudoku cage, a magic square's line); a sum with large
-///     coefficients, such as `SEND + MORE = MONEY`, stays with bounds.
+///     coefficients, such as `SEND + MORE = MONEY`, stays with bounds. Two terms of
+///     coefficient ±1 (`x − y = c`, `x + y = c`, after dividing out a common factor) are
+///     made domain consistent whatever the span, while both domains are bitsets (at most
+///     [`Domain::MAX_SPAN`](crate::Domain::MAX_SPAN) values wide): each keeps the values of
+///     the other shifted, or mirrored, a word at a time.
 ///   - `≠`: as `Forward`, which is domain consistency for a disequality.
 ///
 ///   Wakes on any change, except `≠`, which wakes when a variable is fixed.
@@ -469,6 +473,38 @@ impl Linear {
 }
 
 impl Linear {
+    /// Two terms, each of coefficient `1` or `-1`.
+    fn is_unit_pair(&self) -> bool {
+        matches!(self.coefficients[..], [a, b] if a.abs() == 1 && b.abs() == 1)
+    }
+
+    /// Domain consistency for `a·x + b·y = c` with `a`, `b` in `{-1, 1}`: `y = b·c + x` when
+    /// the signs differ, `y = b·c − x` when they agree, so each variable keeps the values the
+    /// other's domain holds once shifted (or mirrored), a word at a time. One pass each way
+    /// is a fixpoint: `x` is filtered against `y` already filtered against `x`.
+    fn pair_filter(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let (&[x, y], &[a, b]) = (&self.scope[..], &self.coefficients[..]) else {
+            return Ok(());
+        };
+        let bitset = |var: VarId| {
+            let d = ctx.domain(var);
+            match (d.min(), d.max()) {
+                (Some(low), Some(high)) if d.is_bitset() => {
+                    // Without holes the bounds pass has already done everything.
+                    Some(d.size() as i64 != i64::from(high) - i64::from(low) + 1)
+                }
+                _ => None,
+            }
+        };
+        match (bitset(x), bitset(y)) {
+            (Some(holes_x), Some(holes_y)) if holes_x || holes_y => {}
+            _ => return Ok(()),
+        }
+        let (shift, mirrored) = (b * self.rhs, a == b);
+        keep_image(ctx, y, x, shift, mirrored)?;
+        keep_image(ctx, x, y, if mirrored { shift } else { -shift }, mirrored)
+    }
+
     /// The reason of an inference, from the bounds of the terms (see [`Constraint::explain`]).
     fn bounds_reason(
         &self,
@@ -664,7 +700,11 @@ impl Constraint for Linear {
                     return Err(Conflict);
                 }
                 while self.equality_bounds_pass(ctx)? {}
-                self.support_filter(ctx)
+                if self.is_unit_pair() {
+                    self.pair_filter(ctx)
+                } else {
+                    self.support_filter(ctx)
+                }
             }
         }
     }
@@ -679,6 +719,35 @@ impl Constraint for Linear {
     fn is_idempotent(&self, _level: PropagationLevel) -> bool {
         true
     }
+}
+
+/// Keeps in the domain of `target` (a bitset) only the values `v` for which `source` holds
+/// `v − shift`, or `shift − v` when `mirrored`: a window of `source` per 64 values of
+/// `target`, reversed when mirrored.
+fn keep_image(
+    ctx: &mut PropagationContext<'_>,
+    target: VarId,
+    source: VarId,
+    shift: i64,
+    mirrored: bool,
+) -> Result<(), Conflict> {
+    let d = ctx.domain(target);
+    let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
+    let mut base = i64::from(low);
+    while base <= i64::from(high) {
+        let mut mask = 0;
+        if mirrored {
+            // Bit i (the value base + i) stands for shift − base − i: bit 63 − i of the
+            // window of `source` that starts at shift − base − 63.
+            ctx.domain(source)
+                .windows(shift - base - 63, 1, |w| mask = w.reverse_bits());
+        } else {
+            ctx.domain(source).windows(base - shift, 1, |w| mask = w);
+        }
+        ctx.retain_window(target, base as i32, mask)?;
+        base += 64;
+    }
+    Ok(())
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {

@@ -8,8 +8,11 @@
 //! - A window of at most 64 values is one inline `u64` word (no heap, no indirection): this is
 //!   the common case (Sudoku up to 64x64, N-Queens up to 64). `size`, `min`, `max`, `contains`
 //!   and the removal operations are then a handful of instructions.
-//! - Windows of up to [`Domain::MAX_SPAN`] values use a [`FixedBitSet`]; `size` is then a
-//!   popcount over the words, `min` and `max` scan words from the ends. A range of more than 64
+//! - Windows of up to [`Domain::MAX_SPAN`] values use a [`FixedBitSet`] that also keeps the run
+//!   of its words that can still hold values (see `blocks.rs`): `size` is a popcount over that
+//!   run, `min` and `max` scan it from its ends, moving a bound touches the words it clears,
+//!   so a domain declared over thousands of values and narrowed to a few words costs those
+//!   words, not its declared span. A range of more than 64
 //!   values ([`Domain::range`], `Model::new_var(1..=n)`) starts as a plain interval, two
 //!   numbers and no bitset, and gets its bitset at its first change: a model of a million
 //!   variables over `1..=1_000_000` (a million queens) holds no bitset at all until a search
@@ -33,8 +36,10 @@ use smallvec::SmallVec;
 
 use crate::error::DomainError;
 
+mod blocks;
 mod wide;
 
+use blocks::Blocks;
 use wide::{Wide, WideValues};
 
 /// The set of values a variable may still take.
@@ -68,7 +73,7 @@ enum Bits {
     /// A window of at most 64 values.
     Word(u64),
     /// A window of more than 64 values, up to [`Domain::MAX_SPAN`].
-    Set(FixedBitSet),
+    Set(Blocks),
     /// All the values of a window of more than 64 and at most [`Domain::MAX_SPAN`] values (the
     /// number of values): a `Set` not yet made, made by the first change.
     Interval(u32),
@@ -128,7 +133,7 @@ impl Domain {
             for &v in &values {
                 set.insert((i64::from(v) - i64::from(low)) as usize);
             }
-            Bits::Set(set)
+            Bits::Set(Blocks::new(set))
         };
         Ok(Domain { offset: low, bits })
     }
@@ -138,7 +143,7 @@ impl Domain {
     pub fn size(&self) -> usize {
         match &self.bits {
             Bits::Word(w) => w.count_ones() as usize,
-            Bits::Set(set) => set.count_ones(..),
+            Bits::Set(set) => set.count_ones(),
             Bits::Interval(span) => *span as usize,
             Bits::Wide(wide) => wide.size(),
         }
@@ -163,7 +168,7 @@ impl Domain {
             Bits::Set(set) => {
                 // Exactly one non-zero block, holding one bit; stops at the second bit found.
                 let mut found = false;
-                for &block in set.as_slice() {
+                for &block in &set.as_slice()[set.live()] {
                     if block != 0 {
                         if found || !block.is_power_of_two() {
                             return false;
@@ -266,7 +271,11 @@ impl Domain {
                 let (block, bit) = (limit / BLOCK_BITS as usize, limit % BLOCK_BITS as usize);
                 let first = blocks.get(block).map_or(0, |&b| b & ((1usize << bit) - 1));
                 std::iter::once((block, first))
-                    .chain((0..block.min(blocks.len())).rev().map(|i| (i, blocks[i])))
+                    .chain(
+                        (set.live().start..block.min(blocks.len()))
+                            .rev()
+                            .map(|i| (i, blocks[i])),
+                    )
                     .find(|&(_, b)| b != 0)
                     .map(|(i, b)| {
                         let index = i * BLOCK_BITS as usize + (BLOCK_BITS as usize - 1)
@@ -313,7 +322,7 @@ impl Domain {
                 let (block, bit) = (from / BLOCK_BITS as usize, from % BLOCK_BITS as usize);
                 let first = blocks.get(block).map_or(0, |&b| b & !((1usize << bit) - 1));
                 std::iter::once((block, first))
-                    .chain((block + 1..blocks.len()).map(|i| (i, blocks[i])))
+                    .chain((block + 1..set.live().end).map(|i| (i, blocks[i])))
                     .find(|&(_, b)| b != 0)
                     .map(|(i, b)| {
                         self.value_at(i * BLOCK_BITS as usize + b.trailing_zeros() as usize)
@@ -416,6 +425,14 @@ impl Domain {
     // old word on the trail. Word `0` of a `Word` domain is the whole domain; word `i` of a `Set`
     // domain is block `i` of the bitset.
 
+    /// Whether the domain is a bitset (a window of at most [`Domain::MAX_SPAN`] values, in
+    /// one word or more), the representation word-at-a-time propagation reads and prunes
+    /// cheaply; `false` for a wide domain, however few values it has left.
+    #[inline]
+    pub(crate) fn is_bitset(&self) -> bool {
+        !matches!(self.bits, Bits::Wide(_))
+    }
+
     /// For a domain of at most 64 values: its value `offset` and its word, where bit `i` stands
     /// for `offset + i`. `None` for a wider domain.
     #[inline]
@@ -492,10 +509,11 @@ impl Domain {
                 for_each_block_in_window(len, shift, |block, bit, take, filled| {
                     let window_bits = (low_bits(take) as usize) << bit;
                     let keep = (((mask >> filled) & low_bits(take)) as usize) << bit;
-                    let word = &mut set.as_mut_slice()[block];
+                    let word = &mut set.blocks_mut()[block];
                     let new = *word & (keep | !window_bits);
                     changed |= replace_block(word, block, new, record);
                 });
+                set.tighten();
                 changed
             }
             Bits::Interval(_) => {
@@ -526,7 +544,9 @@ impl Domain {
             }
             Bits::Set(set) => {
                 let mut changed = false;
-                for (block, word) in set.as_mut_slice().iter_mut().enumerate() {
+                let live = set.live();
+                for (block, word) in set.blocks_mut()[live.clone()].iter_mut().enumerate() {
+                    let block = live.start + block;
                     let keep = match index {
                         Some(i) if i / BLOCK_BITS as usize == block => {
                             1 << (i % BLOCK_BITS as usize)
@@ -536,6 +556,7 @@ impl Domain {
                     let new = *word & keep;
                     changed |= replace_block(word, block, new, record);
                 }
+                set.tighten();
                 changed
             }
             Bits::Interval(_) => {
@@ -563,17 +584,29 @@ impl Domain {
                 replace_word(w, *w & keep, record)
             }
             Bits::Set(set) => {
+                let live = set.live();
+                let (start, end) = (live.start as i64, live.end as i64);
+                // Only the blocks that reach below `from` or to `to` and beyond can change.
+                let low = start..end.min(from.div_euclid(BLOCK_BITS) + 1);
+                let high = start.max((to - 1).div_euclid(BLOCK_BITS))..end;
+                let ranges = if from >= to || low.end >= high.start {
+                    [start..end, 0..0]
+                } else {
+                    [low, high]
+                };
                 let mut changed = false;
-                for (block, word) in set.as_mut_slice().iter_mut().enumerate() {
-                    let start = block as i64 * BLOCK_BITS;
+                for block in ranges.into_iter().flatten() {
+                    let begin = block * BLOCK_BITS;
                     let keep = if from >= to {
                         0
                     } else {
-                        let bits = |n: i64| low_bits((n - start).clamp(0, BLOCK_BITS) as u64);
+                        let bits = |n: i64| low_bits((n - begin).clamp(0, BLOCK_BITS) as u64);
                         (bits(to) & !bits(from)) as usize
                     };
-                    changed |= replace_block(word, block, *word & keep, record);
+                    let word = &mut set.blocks_mut()[block as usize];
+                    changed |= replace_block(word, block as usize, *word & keep, record);
                 }
+                set.tighten();
                 changed
             }
             Bits::Interval(_) => {
@@ -607,13 +640,14 @@ impl Domain {
                     ((to - 1) / BLOCK_BITS) as usize,
                 );
                 let mut changed = false;
-                for (block, word) in set.as_mut_slice()[first..=last].iter_mut().enumerate() {
+                for (block, word) in set.blocks_mut()[first..=last].iter_mut().enumerate() {
                     let block = first + block;
                     let start = block as i64 * BLOCK_BITS;
                     let bits = |n: i64| low_bits((n - start).clamp(0, BLOCK_BITS) as u64);
                     let doomed = (bits(to) & !bits(from)) as usize;
                     changed |= replace_block(word, block, *word & !doomed, record);
                 }
+                set.tighten();
                 changed
             }
             Bits::Interval(_) => {
@@ -646,8 +680,9 @@ impl Domain {
             }
             Bits::Set(set) => {
                 let mut changed = false;
-                let words = set.as_mut_slice();
-                for (block, word) in words.iter_mut().enumerate() {
+                let live = set.live();
+                for (block, word) in set.blocks_mut()[live.clone()].iter_mut().enumerate() {
+                    let block = live.start + block;
                     let mut new = *word;
                     let mut rest = *word;
                     while rest != 0 {
@@ -660,6 +695,7 @@ impl Domain {
                     }
                     changed |= replace_block(word, block, new, record);
                 }
+                set.tighten();
                 changed
             }
             Bits::Interval(_) => {
@@ -731,7 +767,9 @@ impl Domain {
                 let offset = i64::from(self.offset);
                 let mut listed = sorted.iter().map(|&v| i64::from(v)).peekable();
                 let mut changed = false;
-                for (block, word) in set.as_mut_slice().iter_mut().enumerate() {
+                let live = set.live();
+                for (block, word) in set.blocks_mut()[live.clone()].iter_mut().enumerate() {
+                    let block = live.start + block;
                     let start = offset + block as i64 * BLOCK_BITS;
                     let mut mask = 0usize;
                     while let Some(v) = listed.next_if(|&v| v < start + BLOCK_BITS) {
@@ -741,6 +779,7 @@ impl Domain {
                     }
                     changed |= replace_block(word, block, *word & mask, record);
                 }
+                set.tighten();
                 changed
             }
             Bits::Interval(_) => {
@@ -769,7 +808,7 @@ impl Domain {
         if let Bits::Interval(span) = self.bits {
             let mut set = FixedBitSet::with_capacity(span as usize);
             set.insert_range(..);
-            self.bits = Bits::Set(set);
+            self.bits = Bits::Set(Blocks::new(set));
         }
     }
 
@@ -778,7 +817,7 @@ impl Domain {
     pub(crate) fn restore_word(&mut self, word: u32, old: u64) {
         match &mut self.bits {
             Bits::Word(w) => *w = old,
-            Bits::Set(set) => set.as_mut_slice()[word as usize] = old as usize,
+            Bits::Set(set) => set.restore(word as usize, old as usize),
             Bits::Interval(_) => {
                 // Never recorded: an interval becomes a set before its first change.
                 self.make_set();
@@ -913,7 +952,7 @@ impl PartialEq for Domain {
                             == i64::from(other.offset) + i64::from(tb)
             }
             (Bits::Set(a), Bits::Set(b)) if self.offset == other.offset && a.len() == b.len() => {
-                a == b
+                **a == **b
             }
             (Bits::Wide(a), Bits::Wide(b)) => a.same_values(b),
             _ => self.size() == other.size() && self.iter().eq(other.iter()),

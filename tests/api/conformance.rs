@@ -592,3 +592,57 @@ fn bounds_consistency_is_told_from_domain_consistency() {
         "{failure}"
     );
 }
+
+/// The filters that work a word at a time (an equality of two unit terms, `abs`, the values a
+/// minimum or a maximum holds) on domains spread over several words and across zero, where
+/// a window of one domain meets two blocks of the other, shifted or mirrored: domain
+/// consistent where the documentation says so, sound everywhere.
+#[test]
+fn word_at_a_time_filters_conform_on_domains_of_several_words() {
+    use cspkit::{Arithmetic, Comparison, Extremum, Linear};
+    let unit = |random: &mut SplitMix64| if random.chance(1, 2) { 1 } else { -1 };
+    ConformanceTest::with_parameters(2, -100..=100, move |vars, random| {
+        let terms = [(unit(random), vars[0]), (unit(random), vars[1])];
+        Linear::new(&terms, Comparison::Eq, i64::from(random.value_in(-40..=40)))
+    })
+    .max_domain_size(40)
+    .max_assignments(2048)
+    .require(PropagationLevel::Full, Consistency::Domain)
+    .cases(CASES)
+    .assert_conforms();
+    ConformanceTest::new(2, -100..=100, |vars| Arithmetic::abs(vars[0], vars[1]))
+        .max_domain_size(40)
+        .max_assignments(2048)
+        .require(PropagationLevel::Full, Consistency::Domain)
+        .cases(CASES)
+        .assert_conforms();
+    ConformanceTest::with_parameters(3, -100..=100, |vars, random| {
+        if random.chance(1, 2) {
+            Extremum::minimum(&vars[..2], vars[2])
+        } else {
+            Extremum::maximum(&vars[..2], vars[2])
+        }
+    })
+    .max_domain_size(12)
+    .max_assignments(2048)
+    .require(PropagationLevel::Full, Consistency::Bounds)
+    .cases(CASES)
+    .assert_conforms();
+}
+
+/// At `Full` the result of a minimum keeps only values some variable holds, a word at a time
+/// over a domain of several words.
+#[test]
+fn a_minimum_keeps_only_the_values_its_variables_hold() {
+    use cspkit::{Extremum, Model};
+    let mut model = Model::new();
+    let x = model.new_var([0, 70, 140, 300]).unwrap();
+    let y = model.new_var([5, 75, 199]).unwrap();
+    let z = model.new_var(-50..=250).unwrap();
+    model.post(Extremum::minimum(&[x, y], z)).unwrap();
+    let root = crate::common::root_domains(&model, PropagationLevel::Full).unwrap();
+    assert_eq!(
+        root[z.index()].iter().copied().collect::<Vec<_>>(),
+        [0, 5, 70, 75, 140, 199]
+    );
+}
