@@ -38,7 +38,9 @@ const INLINE: usize = 16;
 ///     value is kept exactly when a solution of the constraint uses it, found by dynamic
 ///     programming over the reachable partial sums (M. A. Trick, "A dynamic programming approach
 ///     for consistency and propagation for knapsack constraints", Annals of Operations Research
-///     118, 2003), as bitsets: O(Σ|Dᵢ| · span / 64) word operations per call. This covers the
+///     118, 2003), as bitsets: O(Σ|Dᵢ| · span / 64) word operations per call, skipped when
+///     the bounds already give it (unit coefficients, and the domains without holes wide
+///     enough to bridge every hole of the others). This covers the
 ///     usual puzzle sums (a Killer Sudoku cage, a magic square's line); a sum with large
 ///     coefficients, such as `SEND + MORE = MONEY`, stays with bounds. Two terms of
 ///     coefficient ±1 (`x − y = c`, `x + y = c`, after dividing out a common factor) are
@@ -413,10 +415,10 @@ impl Linear {
         }
         let mut lows: SmallVec<[(i64, i64); INLINE]> = SmallVec::new(); // (least term, a)
         let (mut least, mut span) = (0i64, 0i64);
-        // Unit coefficients over domains without holes: the sums reachable from the others
-        // are a whole interval, so every value between the bounds the bounds passes left
-        // has a support, and the dynamic programming would remove nothing.
-        let mut bounds_suffice = true;
+        // Unit coefficients: the most values missing between the bounds of a domain with
+        // holes, and the widths of the domains without.
+        let (mut unit, mut missing) = (true, 0i64);
+        let (mut widths, mut widest) = (0i64, 0i64);
         for (i, &var) in self.scope.iter().enumerate() {
             let domain = ctx.domain(var);
             let (min, max) = (domain.min().ok_or(Conflict)?, domain.max().ok_or(Conflict)?);
@@ -425,9 +427,23 @@ impl Linear {
             least += p.min(q);
             span += (p - q).abs();
             lows.push((p.min(q), a));
-            bounds_suffice &=
-                a.abs() == 1 && (domain.size() as i64) == i64::from(max) - i64::from(min) + 1;
+            let width = i64::from(max) - i64::from(min);
+            let gone = width + 1 - domain.size() as i64;
+            unit &= a.abs() == 1;
+            if gone > 0 {
+                missing = missing.max(gone);
+            } else {
+                widths += width;
+                widest = widest.max(width);
+            }
         }
+        // With unit coefficients, the sums the other terms reach form a whole interval when
+        // the domains without holes, whichever term is left out, add up to an interval wide
+        // enough to bridge every gap of the others (two values of a domain are at most
+        // `missing + 1` apart): adding a domain to an interval at least as wide as its gaps
+        // gives an interval. Then every value between the bounds the bounds pass left has a
+        // support, and the dynamic programming would remove nothing.
+        let bounds_suffice = unit && missing <= widths - widest;
         let target = self.rhs - least;
         if bounds_suffice || span >= Linear::SUPPORT_SPAN || !(0..=span).contains(&target) {
             return Ok(()); // bounds propagation has already failed on an unreachable target

@@ -461,6 +461,31 @@ fn a_large_equality_keeps_to_bounds_and_stays_correct() {
     assert_eq!(solver.stats().decisions, 0);
 }
 
+#[test]
+fn bounds_stand_in_for_supports_only_when_the_intervals_bridge_every_hole() {
+    // x + y + z = 3, x in {0, 3}: for z, x + y reaches {0, 1, 3, 4}, not an interval, and
+    // z = 1 has no support (x = 0 needs y = 2, x = 3 needs y = -1); the bounds remove nothing.
+    // The domains without holes (y, z) are too narrow to bridge x's gap of two values whichever
+    // is left out, so the supports are computed.
+    let mut model = Model::new();
+    let x = model.new_var([0, 3]).unwrap();
+    let y = model.new_var(0..=1).unwrap();
+    let z = model.new_var(0..=2).unwrap();
+    model.post((x + y + z).eq(3)).unwrap();
+    let root = root_domains(&model, PropagationLevel::Full).unwrap();
+    assert_eq!(root[z.index()], BTreeSet::from([0, 2]));
+    // With y in 0..=2 the gap is bridged for every term left out: every value has a support,
+    // and the root keeps every domain whole.
+    let mut model = Model::new();
+    let x = model.new_var([0, 3]).unwrap();
+    let y = model.new_var(0..=2).unwrap();
+    let z = model.new_var(0..=2).unwrap();
+    model.post((x + y + z).eq(3)).unwrap();
+    let root = root_domains(&model, PropagationLevel::Full).unwrap();
+    assert_eq!(root[x.index()], BTreeSet::from([0, 3]));
+    assert_eq!(root[z.index()], BTreeSet::from([0, 1, 2]));
+}
+
 // ----- The conformance kit -----
 
 /// A random comparison.
