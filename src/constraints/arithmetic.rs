@@ -7,6 +7,7 @@ use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
 use crate::constraints::product::product_bounds;
+use crate::constraints::words::keep_either_sign;
 use crate::constraints::{
     Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, Reversible, WakeOn,
 };
@@ -443,28 +444,6 @@ fn abs_by_words(ctx: &mut PropagationContext<'_>, x: VarId, z: VarId) -> Result<
     keep_either_sign(ctx, z, x)?;
     keep_either_sign(ctx, x, z)?;
     Ok(true)
-}
-
-/// Keeps in `target` the values `v` for which `source` holds `v` or `−v`: per 64 values, the
-/// window of `source` at the same place, joined with the reversed window at the mirror place.
-fn keep_either_sign(
-    ctx: &mut PropagationContext<'_>,
-    target: VarId,
-    source: VarId,
-) -> Result<(), Conflict> {
-    let d = ctx.domain(target);
-    let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-    let mut base = i64::from(low);
-    while base <= i64::from(high) {
-        let source = ctx.domain(source);
-        let mut mask = source.window(base as i32);
-        // Bit i (the value base + i) mirrored is −base − i: bit 63 − i of the window at
-        // −base − 63.
-        source.windows(-base - 63, 1, |w| mask |= w.reverse_bits());
-        ctx.retain_window(target, base as i32, mask)?;
-        base += 64;
-    }
-    Ok(())
 }
 
 /// The smallest and the largest value of `var`.

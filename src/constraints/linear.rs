@@ -3,6 +3,7 @@
 use smallvec::SmallVec;
 
 use crate::constraints::bounds::{ceil_div, floor_div, keep_at_least, keep_at_most};
+use crate::constraints::words::keep_image;
 use crate::constraints::{Comparison, Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
 use crate::ids::VarId;
@@ -518,7 +519,8 @@ impl Linear {
         }
         let (shift, mirrored) = (b * self.rhs, a == b);
         keep_image(ctx, y, x, shift, mirrored)?;
-        keep_image(ctx, x, y, if mirrored { shift } else { -shift }, mirrored)
+        keep_image(ctx, x, y, if mirrored { shift } else { -shift }, mirrored)?;
+        Ok(())
     }
 
     /// The reason of an inference, from the bounds of the terms (see [`Constraint::explain`]).
@@ -735,35 +737,6 @@ impl Constraint for Linear {
     fn is_idempotent(&self, _level: PropagationLevel) -> bool {
         true
     }
-}
-
-/// Keeps in the domain of `target` (a bitset) only the values `v` for which `source` holds
-/// `v − shift`, or `shift − v` when `mirrored`: a window of `source` per 64 values of
-/// `target`, reversed when mirrored.
-fn keep_image(
-    ctx: &mut PropagationContext<'_>,
-    target: VarId,
-    source: VarId,
-    shift: i64,
-    mirrored: bool,
-) -> Result<(), Conflict> {
-    let d = ctx.domain(target);
-    let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-    let mut base = i64::from(low);
-    while base <= i64::from(high) {
-        let mut mask = 0;
-        if mirrored {
-            // Bit i (the value base + i) stands for shift − base − i: bit 63 − i of the
-            // window of `source` that starts at shift − base − 63.
-            ctx.domain(source)
-                .windows(shift - base - 63, 1, |w| mask = w.reverse_bits());
-        } else {
-            ctx.domain(source).windows(base - shift, 1, |w| mask = w);
-        }
-        ctx.retain_window(target, base as i32, mask)?;
-        base += 64;
-    }
-    Ok(())
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {

@@ -119,6 +119,7 @@ mod relation;
 mod scheduling;
 mod subcircuit;
 mod table;
+mod words;
 
 pub use crate::kernel::{
     Change, Conflict, Constraint, DomainEvent, ModelView, PropagationContext, Propagator,

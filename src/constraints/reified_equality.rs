@@ -2,6 +2,7 @@
 
 use smallvec::SmallVec;
 
+use crate::constraints::words::{keep_image, meets_shifted};
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -14,8 +15,8 @@ const VALUES: usize = 4096;
 /// `b ⇔ x = y + c`, with `b` a 0/1 variable: MiniZinc's `int_eq_reif` and `int_ne_reif` on two
 /// variables, the "these two cells hold the same value" of many puzzles.
 ///
-/// Propagation at `Forward` and `Full` (domain consistency, with domains of up to 4096 values;
-/// bounds beyond):
+/// Propagation at `Forward` and `Full` (domain consistency, with bitset domains or domains of
+/// up to 4096 values, word by word on bitsets; bounds beyond):
 ///
 /// - `b` true: `x` keeps the values of `y + c` and `y` those of `x − c`;
 /// - `b` false: once one of `x`, `y` is fixed, the other loses the value that would make them
@@ -85,6 +86,15 @@ impl ReifiedEquality {
         if i64::from(x_high) < y_low || y_high < i64::from(x_low) {
             return true;
         }
+        if let Some(v) = y.value() {
+            return !contains(x, i64::from(v) + self.offset);
+        }
+        if let Some(v) = x.value() {
+            return !contains(y, i64::from(v) - self.offset);
+        }
+        if x.is_bitset() && y.is_bitset() {
+            return !meets_shifted(x, y, self.offset);
+        }
         if x.size() > VALUES || y.size() > VALUES {
             return false;
         }
@@ -134,7 +144,11 @@ impl Constraint for ReifiedEquality {
                     keep_at_least(ctx, y, x_low - self.offset)?;
                     keep_at_most(ctx, y, x_high - self.offset)?;
                 }
-                if ctx.domain(x).size() <= VALUES && ctx.domain(y).size() <= VALUES {
+                if ctx.domain(x).is_bitset() && ctx.domain(y).is_bitset() {
+                    // A word at a time: x keeps y shifted, then y keeps x shifted back.
+                    keep_image(ctx, x, y, self.offset, false)?;
+                    keep_image(ctx, y, x, -self.offset, false)?;
+                } else if ctx.domain(x).size() <= VALUES && ctx.domain(y).size() <= VALUES {
                     let shift = |var: VarId, by: i64, ctx: &PropagationContext<'_>| {
                         let values: SmallVec<[i64; 64]> =
                             ctx.domain(var).iter().map(|v| i64::from(v) + by).collect();

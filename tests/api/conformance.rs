@@ -593,13 +593,13 @@ fn bounds_consistency_is_told_from_domain_consistency() {
     );
 }
 
-/// The filters that work a word at a time (an equality of two unit terms, `abs`, the values a
-/// minimum or a maximum holds) on domains spread over several words and across zero, where
+/// The filters that work a word at a time (an equality of two unit terms, `abs`, a reified
+/// equality, the values a minimum or a maximum holds) on domains spread over several words and across zero, where
 /// a window of one domain meets two blocks of the other, shifted or mirrored: domain
 /// consistent where the documentation says so, sound everywhere.
 #[test]
 fn word_at_a_time_filters_conform_on_domains_of_several_words() {
-    use cspkit::{Arithmetic, Comparison, Extremum, Linear};
+    use cspkit::{Arithmetic, Comparison, Extremum, Linear, ReifiedEquality};
     let unit = |random: &mut SplitMix64| if random.chance(1, 2) { 1 } else { -1 };
     ConformanceTest::with_parameters(2, -100..=100, move |vars, random| {
         let terms = [(unit(random), vars[0]), (unit(random), vars[1])];
@@ -616,6 +616,14 @@ fn word_at_a_time_filters_conform_on_domains_of_several_words() {
         .require(PropagationLevel::Full, Consistency::Domain)
         .cases(CASES)
         .assert_conforms();
+    ConformanceTest::with_parameters(3, -100..=100, |vars, random| {
+        ReifiedEquality::new(vars[0], vars[1], random.value_in(-70..=70), vars[2])
+    })
+    .max_domain_size(40)
+    .max_assignments(4096)
+    .require(PropagationLevel::Full, Consistency::Domain)
+    .cases(CASES)
+    .assert_conforms();
     ConformanceTest::with_parameters(3, -100..=100, |vars, random| {
         if random.chance(1, 2) {
             Extremum::minimum(&vars[..2], vars[2])
@@ -645,4 +653,36 @@ fn a_minimum_keeps_only_the_values_its_variables_hold() {
         root[z.index()].iter().copied().collect::<Vec<_>>(),
         [0, 5, 70, 75, 140, 199]
     );
+}
+
+/// A reified equality over domains of several words finds the one value they share wherever it
+/// falls in a window (the first bit, or inside), and fixes `b` false only when there is none.
+#[test]
+fn a_reified_equality_finds_the_one_value_two_wide_domains_share() {
+    use cspkit::{Model, ReifiedEquality};
+    for (shared, offset) in [(100, 0), (163, 7), (-64, -30)] {
+        for (xs, expect_open) in [
+            (vec![shared, shared + 150], true),
+            (vec![shared - 200, shared, shared + 150], true),
+            (vec![shared - 200, shared + 1, shared + 150], false),
+        ] {
+            let ys = [shared - offset - 90, shared - offset, shared - offset + 77];
+            let mut model = Model::new();
+            let x = model.new_var(xs.clone()).unwrap();
+            let y = model.new_var(ys).unwrap();
+            let b = model.new_var(0..=1).unwrap();
+            model.post(ReifiedEquality::new(x, y, offset, b)).unwrap();
+            let root = crate::common::root_domains(&model, PropagationLevel::Full).unwrap();
+            let open = root[b.index()].len() == 2;
+            assert_eq!(
+                open, expect_open,
+                "x in {xs:?}, y in {ys:?}, offset {offset}"
+            );
+            // Every pair of values, b telling whether they are equal.
+            assert_eq!(
+                model.solver().count().solutions,
+                (xs.len() * ys.len()) as u64
+            );
+        }
+    }
 }
