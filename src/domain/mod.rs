@@ -397,7 +397,16 @@ impl Domain {
             }
             _ => {
                 for k in 0..count as i64 {
-                    let word = i32::try_from(base + 64 * k).map_or(0, |b| self.window(b));
+                    let start = base + 64 * k;
+                    let low = i64::from(i32::MIN);
+                    let word = match i32::try_from(start) {
+                        Ok(b) => self.window(b),
+                        // A window that starts below the i32 range and reaches into it.
+                        Err(_) if start < low && start + 63 >= low => {
+                            self.window(i32::MIN) << (low - start)
+                        }
+                        Err(_) => 0,
+                    };
                     f(word);
                 }
             }

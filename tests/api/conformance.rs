@@ -686,3 +686,26 @@ fn a_reified_equality_finds_the_one_value_two_wide_domains_share() {
         }
     }
 }
+
+/// `abs` at the ends of the `i32` range: the mirror image of a value near `i32::MAX` lies in a
+/// window that starts below `i32::MIN`.
+#[test]
+fn abs_by_words_reaches_the_ends_of_the_i32_range() {
+    use cspkit::{Arithmetic, Model};
+    // Two narrow domains (one word each) at the two ends of the range.
+    let mut model = Model::new();
+    let x = model.new_var([i32::MIN + 1, i32::MIN + 3]).unwrap();
+    let z = model.new_var([i32::MAX - 1, i32::MAX]).unwrap();
+    model.post(Arithmetic::abs(x, z)).unwrap();
+    let root = crate::common::root_domains(&model, PropagationLevel::Full);
+    assert_eq!(model.solver().count().solutions, 1);
+    let root = root.expect("the root is consistent");
+    assert_eq!(
+        root[x.index()].iter().copied().collect::<Vec<_>>(),
+        [i32::MIN + 1]
+    );
+    assert_eq!(
+        root[z.index()].iter().copied().collect::<Vec<_>>(),
+        [i32::MAX]
+    );
+}
