@@ -2,6 +2,7 @@
 
 use smallvec::SmallVec;
 
+use crate::constraints::words::keep_masked;
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::ids::VarId;
 use crate::kernel::{IntView, PropagationLevel};
@@ -157,9 +158,7 @@ impl Extremum {
         }
         Ok(changed)
     }
-}
 
-impl Extremum {
     /// The rule "a value of the result is held by some variable" a word at a time, when every
     /// domain of the scope is a bitset (at most [`Domain::MAX_SPAN`] values wide): every view
     /// applies the same sign to its variable, so the values the variables hold are the union
@@ -170,18 +169,10 @@ impl Extremum {
             return Ok(None);
         }
         let (vars, result) = self.scope.split_at(self.scope.len() - 1);
-        let result = result[0];
-        let d = ctx.domain(result);
-        let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-        let (mut base, mut pruned) = (i64::from(low), false);
-        while base <= i64::from(high) {
-            let at = base as i32;
-            let held = vars
-                .iter()
-                .fold(0, |held, &var| held | ctx.domain(var).window(at));
-            pruned |= ctx.retain_window(result, at, held)?;
-            base += 64;
-        }
+        let pruned = keep_masked(ctx, result[0], |ctx, base| {
+            vars.iter()
+                .fold(0, |held, &var| held | ctx.domain(var).window(base as i32))
+        })?;
         Ok(Some(pruned))
     }
 }

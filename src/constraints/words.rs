@@ -7,9 +7,24 @@ use crate::constraints::{Conflict, PropagationContext};
 use crate::domain::Domain;
 use crate::ids::VarId;
 
+/// The values `base..base + 64` of `target` that `source` holds shifted or mirrored, as a
+/// mask: bit `i` is set when `source` holds `base + i − shift`, or `shift − base − i` when
+/// `mirrored`.
+fn image(source: &Domain, base: i64, shift: i64, mirrored: bool) -> u64 {
+    let mut mask = 0;
+    if mirrored {
+        // Bit i stands for shift − base − i: bit 63 − i of the window of `source` that starts
+        // at shift − base − 63.
+        source.windows(shift - base - 63, 1, |w| mask = w.reverse_bits());
+    } else {
+        source.windows(base - shift, 1, |w| mask = w);
+    }
+    mask
+}
+
 /// Keeps in `target` only the values `v` for which `source` holds `v − shift`, or `shift − v`
-/// when `mirrored`: a window of `source` per 64 values of `target`, reversed when mirrored.
-/// Returns whether `target` changed.
+/// when `mirrored`: a window of `source` per 64 values of `target`. Returns whether `target`
+/// changed.
 pub(crate) fn keep_image(
     ctx: &mut PropagationContext<'_>,
     target: VarId,
@@ -17,45 +32,40 @@ pub(crate) fn keep_image(
     shift: i64,
     mirrored: bool,
 ) -> Result<bool, Conflict> {
-    let d = ctx.domain(target);
-    let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-    let (mut base, mut changed) = (i64::from(low), false);
-    while base <= i64::from(high) {
-        let mut mask = 0;
-        if mirrored {
-            // Bit i (the value base + i) stands for shift − base − i: bit 63 − i of the
-            // window of `source` that starts at shift − base − 63.
-            ctx.domain(source)
-                .windows(shift - base - 63, 1, |w| mask = w.reverse_bits());
-        } else {
-            ctx.domain(source).windows(base - shift, 1, |w| mask = w);
-        }
-        changed |= ctx.retain_window(target, base as i32, mask)?;
-        base += 64;
-    }
-    Ok(changed)
+    keep_masked(ctx, target, |ctx, base| {
+        image(ctx.domain(source), base, shift, mirrored)
+    })
 }
 
 /// Keeps in `target` the values `v` for which `source` holds `v` or `−v`: per 64 values, the
-/// window of `source` at the same place, joined with the reversed window at the mirror place.
+/// window of `source` at the same place joined with its mirror image.
 pub(crate) fn keep_either_sign(
     ctx: &mut PropagationContext<'_>,
     target: VarId,
     source: VarId,
-) -> Result<(), Conflict> {
+) -> Result<bool, Conflict> {
+    keep_masked(ctx, target, |ctx, base| {
+        let source = ctx.domain(source);
+        image(source, base, 0, false) | image(source, base, 0, true)
+    })
+}
+
+/// Keeps in `target`, 64 values at a time from its smallest to its largest, the values whose
+/// bit is set in `mask(ctx, base)` (bit `i` for the value `base + i`).
+pub(crate) fn keep_masked(
+    ctx: &mut PropagationContext<'_>,
+    target: VarId,
+    mask: impl Fn(&PropagationContext<'_>, i64) -> u64,
+) -> Result<bool, Conflict> {
     let d = ctx.domain(target);
     let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-    let mut base = i64::from(low);
+    let (mut base, mut changed) = (i64::from(low), false);
     while base <= i64::from(high) {
-        let source = ctx.domain(source);
-        let mut mask = source.window(base as i32);
-        // Bit i (the value base + i) mirrored is −base − i: bit 63 − i of the window at
-        // −base − 63.
-        source.windows(-base - 63, 1, |w| mask |= w.reverse_bits());
-        ctx.retain_window(target, base as i32, mask)?;
+        let keep = mask(ctx, base);
+        changed |= ctx.retain_window(target, base as i32, keep)?;
         base += 64;
     }
-    Ok(())
+    Ok(changed)
 }
 
 /// Whether `x` holds some value `v` with `v − shift` in `y`: the windows of both over the
@@ -70,9 +80,7 @@ pub(crate) fn meets_shifted(x: &Domain, y: &Domain, shift: i64) -> bool {
     let high = i64::from(x_high).min(i64::from(y_high) + shift);
     let mut base = low;
     while base <= high {
-        let mut other = 0;
-        y.windows(base - shift, 1, |w| other = w);
-        if x.window(base as i32) & other != 0 {
+        if x.window(base as i32) & image(y, base, shift, false) != 0 {
             return true;
         }
         base += 64;

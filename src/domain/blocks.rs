@@ -4,6 +4,8 @@ use std::ops::{Deref, Range};
 
 use fixedbitset::FixedBitSet;
 
+use super::{Record, replace_block};
+
 /// Bits per block of a [`FixedBitSet`].
 const BITS: usize = usize::BITS as usize;
 
@@ -34,6 +36,26 @@ impl Blocks {
     #[inline]
     pub(super) fn live(&self) -> Range<usize> {
         self.live.clone()
+    }
+
+    /// Keeps in each live block `i` of `range` the bits `keep(i, block)` returns, recording
+    /// every block that changes, then [`tighten`](Self::tighten)s. Returns whether a block
+    /// changed. Blocks outside the live run are zero already and are not visited.
+    pub(super) fn keep(
+        &mut self,
+        range: Range<usize>,
+        record: &mut impl Record,
+        mut keep: impl FnMut(usize, usize) -> usize,
+    ) -> bool {
+        let range = range.start.max(self.live.start)..range.end.min(self.live.end);
+        let mut changed = false;
+        for i in range {
+            let word = &mut self.set.as_mut_slice()[i];
+            let new = *word & keep(i, *word);
+            changed |= replace_block(word, i, new, record);
+        }
+        self.tighten();
+        changed
     }
 
     /// The blocks, to clear bits in: callers never set one (that is [`restore`](Self::restore)'s

@@ -551,23 +551,10 @@ impl Domain {
                 let new = index.map_or(0, |i| *w & 1 << i);
                 replace_word(w, new, record)
             }
-            Bits::Set(set) => {
-                let mut changed = false;
-                let live = set.live();
-                for (block, word) in set.blocks_mut()[live.clone()].iter_mut().enumerate() {
-                    let block = live.start + block;
-                    let keep = match index {
-                        Some(i) if i / BLOCK_BITS as usize == block => {
-                            1 << (i % BLOCK_BITS as usize)
-                        }
-                        _ => 0,
-                    };
-                    let new = *word & keep;
-                    changed |= replace_block(word, block, new, record);
-                }
-                set.tighten();
-                changed
-            }
+            Bits::Set(set) => set.keep(set.live(), record, |block, _| match index {
+                Some(i) if i / BLOCK_BITS as usize == block => 1 << (i % BLOCK_BITS as usize),
+                _ => 0,
+            }),
             Bits::Interval(_) => {
                 self.make_set();
                 self.fix_to(value, record)
@@ -593,30 +580,23 @@ impl Domain {
                 replace_word(w, *w & keep, record)
             }
             Bits::Set(set) => {
-                let live = set.live();
-                let (start, end) = (live.start as i64, live.end as i64);
-                // Only the blocks that reach below `from` or to `to` and beyond can change.
-                let low = start..end.min(from.div_euclid(BLOCK_BITS) + 1);
-                let high = start.max((to - 1).div_euclid(BLOCK_BITS))..end;
-                let ranges = if from >= to || low.end >= high.start {
-                    [start..end, 0..0]
-                } else {
-                    [low, high]
-                };
-                let mut changed = false;
-                for block in ranges.into_iter().flatten() {
-                    let begin = block * BLOCK_BITS;
-                    let keep = if from >= to {
-                        0
-                    } else {
-                        let bits = |n: i64| low_bits((n - begin).clamp(0, BLOCK_BITS) as u64);
-                        (bits(to) & !bits(from)) as usize
-                    };
-                    let word = &mut set.blocks_mut()[block as usize];
-                    changed |= replace_block(word, block as usize, *word & keep, record);
+                if from >= to {
+                    return set.keep(set.live(), record, |_, _| 0);
                 }
-                set.tighten();
-                changed
+                let keep = |block: usize, _| {
+                    let begin = block as i64 * BLOCK_BITS;
+                    let bits = |n: i64| low_bits((n - begin).clamp(0, BLOCK_BITS) as u64);
+                    (bits(to) & !bits(from)) as usize
+                };
+                // Only the blocks that reach below `from`, or to `to` and beyond, can change.
+                let block_of = |n: i64| n.div_euclid(BLOCK_BITS).max(0) as usize;
+                let (low_end, high_start) = (block_of(from) + 1, block_of(to - 1));
+                if low_end >= high_start {
+                    set.keep(0..usize::MAX, record, keep)
+                } else {
+                    set.keep(0..low_end, record, keep)
+                        | set.keep(high_start..usize::MAX, record, keep)
+                }
             }
             Bits::Interval(_) => {
                 self.make_set();
@@ -648,16 +628,11 @@ impl Domain {
                     (from / BLOCK_BITS) as usize,
                     ((to - 1) / BLOCK_BITS) as usize,
                 );
-                let mut changed = false;
-                for (block, word) in set.blocks_mut()[first..=last].iter_mut().enumerate() {
-                    let block = first + block;
+                set.keep(first..last + 1, record, |block, _| {
                     let start = block as i64 * BLOCK_BITS;
                     let bits = |n: i64| low_bits((n - start).clamp(0, BLOCK_BITS) as u64);
-                    let doomed = (bits(to) & !bits(from)) as usize;
-                    changed |= replace_block(word, block, *word & !doomed, record);
-                }
-                set.tighten();
-                changed
+                    !(bits(to) & !bits(from)) as usize
+                })
             }
             Bits::Interval(_) => {
                 self.make_set();
@@ -687,26 +662,19 @@ impl Domain {
                 }
                 replace_word(w, new, record)
             }
-            Bits::Set(set) => {
-                let mut changed = false;
-                let live = set.live();
-                for (block, word) in set.blocks_mut()[live.clone()].iter_mut().enumerate() {
-                    let block = live.start + block;
-                    let mut new = *word;
-                    let mut rest = *word;
-                    while rest != 0 {
-                        let bit = rest.trailing_zeros() as i64;
-                        rest &= rest - 1;
-                        let value = i64::from(offset) + block as i64 * BLOCK_BITS + bit;
-                        if !keep(value as i32) {
-                            new &= !(1 << bit);
-                        }
+            Bits::Set(set) => set.keep(set.live(), record, |block, word| {
+                let mut new = word;
+                let mut rest = word;
+                while rest != 0 {
+                    let bit = rest.trailing_zeros() as i64;
+                    rest &= rest - 1;
+                    let value = i64::from(offset) + block as i64 * BLOCK_BITS + bit;
+                    if !keep(value as i32) {
+                        new &= !(1 << bit);
                     }
-                    changed |= replace_block(word, block, new, record);
                 }
-                set.tighten();
-                changed
-            }
+                new
+            }),
             Bits::Interval(_) => {
                 self.make_set();
                 self.retain(keep, record)
@@ -775,10 +743,7 @@ impl Domain {
                 // Word by word, the mask of the listed values in it.
                 let offset = i64::from(self.offset);
                 let mut listed = sorted.iter().map(|&v| i64::from(v)).peekable();
-                let mut changed = false;
-                let live = set.live();
-                for (block, word) in set.blocks_mut()[live.clone()].iter_mut().enumerate() {
-                    let block = live.start + block;
+                set.keep(set.live(), record, |block, _| {
                     let start = offset + block as i64 * BLOCK_BITS;
                     let mut mask = 0usize;
                     while let Some(v) = listed.next_if(|&v| v < start + BLOCK_BITS) {
@@ -786,10 +751,8 @@ impl Domain {
                             mask |= 1 << (v - start);
                         }
                     }
-                    changed |= replace_block(word, block, *word & mask, record);
-                }
-                set.tighten();
-                changed
+                    mask
+                })
             }
             Bits::Interval(_) => {
                 self.make_set();
