@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::constraints::bounds::{keep_at_least, keep_at_most};
 use crate::constraints::product::product_bounds;
-use crate::constraints::words::keep_either_sign;
+use crate::constraints::words::{self, keep_either_sign};
 use crate::constraints::{
     Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, Reversible, WakeOn,
 };
@@ -77,13 +77,26 @@ impl fmt::Display for Operation {
 const PAIRS: usize = 256;
 
 /// Removes from `target` the values `source` lacks (but 0 if `keep_zero`), without copying
-/// either domain: the values to go are listed first (inline up to 64).
+/// either domain: a word at a time when both are bitsets, else the values to go are listed
+/// first (inline up to 64).
 fn retain_within(
     ctx: &mut PropagationContext<'_>,
     target: VarId,
     source: VarId,
     keep_zero: bool,
 ) -> Result<(), Conflict> {
+    if ctx.domain(target).is_bitset() && ctx.domain(source).is_bitset() {
+        words::keep_masked(ctx, target, |ctx, base| {
+            // `base` lies within `target`'s bounds, so within the `i32` range.
+            let zero = if keep_zero && (base..base + 64).contains(&0) {
+                1u64 << -base
+            } else {
+                0
+            };
+            ctx.domain(source).window(base as i32) | zero
+        })?;
+        return Ok(());
+    }
     let gone: SmallVec<[i32; 64]> = ctx
         .domain(target)
         .iter()
@@ -388,7 +401,12 @@ impl Arithmetic {
             } else {
                 (dz, dx)
             };
-            if !small.iter().any(|v| large.contains(v)) {
+            let shared = if dx.is_bitset() && dz.is_bitset() {
+                words::meets_shifted(dx, dz, 0)
+            } else {
+                small.iter().any(|v| large.contains(v))
+            };
+            if !shared {
                 ctx.remove(b, 1)?;
             }
         }

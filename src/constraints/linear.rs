@@ -449,12 +449,20 @@ impl Linear {
         if bounds_suffice || span >= Linear::SUPPORT_SPAN || !(0..=span).contains(&target) {
             return Ok(()); // bounds propagation has already failed on an unreachable target
         }
+        // The terms in the order the passes take them: the one with the most values last, so
+        // that the backward pass meets it first, while `finish` is the target alone.
+        let mut order: SmallVec<[usize; INLINE]> = (0..n).collect();
+        let most = (0..n)
+            .max_by_key(|&k| ctx.domain(self.scope[k]).size())
+            .unwrap_or(0);
+        order.swap(most, n - 1);
         let offset = |k: usize, v: i32| -> usize {
-            let (low, a) = lows[k];
+            let (low, a) = lows[order[k]];
             (a * i64::from(v) - low) as usize
         };
+        let vars: SmallVec<[VarId; INLINE]> = order.iter().map(|&k| self.scope[k]).collect();
         if target < 64 {
-            return self.support_filter_word(ctx, target as u32, offset);
+            return support_filter_word(ctx, &vars, target as u32, offset);
         }
         let width = target as usize + 1;
         let words = width.div_ceil(64);
@@ -465,7 +473,7 @@ impl Linear {
         for k in 0..n - 1 {
             let (done, rest) = reach.split_at_mut((k + 1) * words);
             let (from, to) = (&done[k * words..], &mut rest[..words]);
-            for v in ctx.domain(self.scope[k]).iter() {
+            for v in ctx.domain(vars[k]).iter() {
                 or_shifted_up(to, from, offset(k, v));
             }
             to[words - 1] &= last_mask;
@@ -477,11 +485,25 @@ impl Linear {
         for k in (0..n).rev() {
             let from = &reach[k * words..(k + 1) * words];
             next.iter_mut().for_each(|w| *w = 0);
-            let var = self.scope[k];
-            ctx.retain(var, |v| {
+            // A `finish` of a few sums is read sum by sum, not word by word.
+            let sums: Option<SmallVec<[usize; SPARSE]>> = sparse_bits(&finish);
+            ctx.retain(vars[k], |v| {
                 let r = offset(k, v);
-                or_shifted_down(&mut next, &finish, r);
-                intersects_shifted(from, &finish, r)
+                match &sums {
+                    Some(sums) => {
+                        let mut supported = false;
+                        for &f in sums.iter().filter(|&&f| f >= r) {
+                            let s = f - r;
+                            next[s / 64] |= 1 << (s % 64);
+                            supported |= from[s / 64] >> (s % 64) & 1 != 0;
+                        }
+                        supported
+                    }
+                    None => {
+                        or_shifted_down(&mut next, &finish, r);
+                        intersects_shifted(from, &finish, r)
+                    }
+                }
             })?;
             std::mem::swap(&mut finish, &mut next);
         }
@@ -595,40 +617,6 @@ impl Linear {
             Kind::Eq if terms(at, false)? < rhs => Some(side(skip, false)),
             _ => None,
         }
-    }
-
-    /// [`support_filter`](Linear::support_filter) when every partial sum that matters fits one
-    /// word (`target < 64`): the same algorithm on `u64`s.
-    fn support_filter_word(
-        &self,
-        ctx: &mut PropagationContext<'_>,
-        target: u32,
-        offset: impl Fn(usize, i32) -> usize,
-    ) -> Result<(), Conflict> {
-        let n = self.scope.len();
-        let mask = low_mask(target as usize + 1);
-        let mut reach: SmallVec<[u64; INLINE]> = SmallVec::from_elem(0, n);
-        reach[0] = 1;
-        for k in 0..n - 1 {
-            let from = reach[k];
-            let mut to = 0;
-            for v in ctx.domain(self.scope[k]).iter() {
-                to |= from.checked_shl(offset(k, v) as u32).unwrap_or(0);
-            }
-            reach[k + 1] = to & mask;
-        }
-        let mut finish = 1u64 << target;
-        for k in (0..n).rev() {
-            let from = reach[k];
-            let mut next = 0;
-            ctx.retain(self.scope[k], |v| {
-                let back = finish.checked_shr(offset(k, v) as u32).unwrap_or(0);
-                next |= back;
-                from & back != 0
-            })?;
-            finish = next;
-        }
-        Ok(())
     }
 }
 
@@ -757,6 +745,59 @@ fn exact_quotient(n: i64, d: i64) -> Option<i32> {
 /// The lowest `n` bits set, `1 ≤ n ≤ 64`.
 fn low_mask(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1 << n) - 1 }
+}
+
+/// [`Linear::support_filter`] when every partial sum that matters fits one word
+/// (`target < 64`): the same algorithm on `u64`s, over `vars` in the order given.
+fn support_filter_word(
+    ctx: &mut PropagationContext<'_>,
+    vars: &[VarId],
+    target: u32,
+    offset: impl Fn(usize, i32) -> usize,
+) -> Result<(), Conflict> {
+    let n = vars.len();
+    let mask = low_mask(target as usize + 1);
+    let mut reach: SmallVec<[u64; INLINE]> = SmallVec::from_elem(0, n);
+    reach[0] = 1;
+    for k in 0..n - 1 {
+        let from = reach[k];
+        let mut to = 0;
+        for v in ctx.domain(vars[k]).iter() {
+            to |= from.checked_shl(offset(k, v) as u32).unwrap_or(0);
+        }
+        reach[k + 1] = to & mask;
+    }
+    let mut finish = 1u64 << target;
+    for k in (0..n).rev() {
+        let from = reach[k];
+        let mut next = 0;
+        ctx.retain(vars[k], |v| {
+            let back = finish.checked_shr(offset(k, v) as u32).unwrap_or(0);
+            next |= back;
+            from & back != 0
+        })?;
+        finish = next;
+    }
+    Ok(())
+}
+
+/// The most set bits a bitset may have for [`sparse_bits`] to list them.
+const SPARSE: usize = 8;
+
+/// The positions of the bits set in `bits`, if there are at most [`SPARSE`] of them.
+fn sparse_bits(bits: &[u64]) -> Option<SmallVec<[usize; SPARSE]>> {
+    let mut list = SmallVec::new();
+    for (i, &word) in bits.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            if list.len() == SPARSE {
+                return None;
+            }
+            list.push(i * 64 + rest.trailing_zeros() as usize);
+            rest &= rest - 1;
+        }
+    }
+    Some(list)
 }
 
 /// Word `i` of the bitset `bits` shifted down by `shift` bits (bit `j + shift` to bit `j`).
