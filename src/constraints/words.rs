@@ -50,8 +50,13 @@ pub(crate) fn keep_either_sign(
     })
 }
 
+/// The most windows [`keep_masked`] computes before it prunes them as one change.
+const WINDOWS_AT_ONCE: usize = 32;
+
 /// Keeps in `target`, 64 values at a time from its smallest to its largest, the values whose
-/// bit is set in `mask(ctx, base)` (bit `i` for the value `base + i`).
+/// bit is set in `mask(ctx, base)` (bit `i` for the value `base + i`). The masks of up to
+/// [`WINDOWS_AT_ONCE`] windows are computed first and pruned as one change of the domain, so
+/// `mask` sees `target` as it was before the windows of its group were pruned.
 pub(crate) fn keep_masked(
     ctx: &mut PropagationContext<'_>,
     target: VarId,
@@ -59,11 +64,20 @@ pub(crate) fn keep_masked(
 ) -> Result<bool, Conflict> {
     let d = ctx.domain(target);
     let (low, high) = (d.min().ok_or(Conflict)?, d.max().ok_or(Conflict)?);
-    let (mut base, mut changed) = (i64::from(low), false);
+    let (mut base, mut changed) = (d.word_start(low), false);
+    let mut masks = [0u64; WINDOWS_AT_ONCE];
     while base <= i64::from(high) {
-        let keep = mask(ctx, base);
-        changed |= ctx.retain_window(target, base as i32, keep)?;
-        base += 64;
+        let mut count = 0;
+        while count < WINDOWS_AT_ONCE && base + 64 * count as i64 <= i64::from(high) {
+            masks[count] = mask(ctx, base + 64 * count as i64);
+            count += 1;
+        }
+        // One window (a domain of at most 64 values, often) takes the one-word fast path.
+        changed |= match masks[..count] {
+            [mask] => ctx.retain_window(target, base as i32, mask)?,
+            _ => ctx.retain_windows(target, base, &masks[..count])?,
+        };
+        base += 64 * count as i64;
     }
     Ok(changed)
 }

@@ -452,6 +452,19 @@ impl Domain {
         }
     }
 
+    /// Where the window holding `value` starts when windows are laid on the domain's own words:
+    /// a window from there is one word of a bitset domain, not parts of two. For other domains,
+    /// `value` itself.
+    pub(crate) fn word_start(&self, value: i32) -> i64 {
+        match self.bits {
+            Bits::Word(_) | Bits::Set(_) | Bits::Interval(_) => {
+                let offset = i64::from(self.offset);
+                offset + (i64::from(value) - offset).div_euclid(BLOCK_BITS) * BLOCK_BITS
+            }
+            Bits::Wide(_) => i64::from(value),
+        }
+    }
+
     /// Replaces the word of a domain of at most 64 values by `new`, which must keep only values
     /// of the domain, recording the old word if it changes. A wider domain is left alone.
     #[inline]
@@ -500,7 +513,47 @@ impl Domain {
     /// values outside that window are untouched. Returns whether the domain changed.
     #[inline]
     pub(crate) fn retain_window(&mut self, base: i32, mask: u64, record: &mut impl Record) -> bool {
-        let shift = i64::from(base) - i64::from(self.offset);
+        if let Bits::Interval(_) = self.bits {
+            self.make_set();
+        }
+        let changed = self.retain_one_window(i64::from(base), mask, record);
+        if let Bits::Set(set) = &mut self.bits {
+            set.tighten();
+        }
+        changed
+    }
+
+    /// [`retain_window`](Self::retain_window) for the consecutive windows at `base`,
+    /// `base + 64`, …, one per mask, with the live blocks of a bitset found once at the end.
+    /// Windows beyond the `i32` range hold no value and are skipped.
+    pub(crate) fn retain_windows(
+        &mut self,
+        base: i64,
+        masks: &[u64],
+        record: &mut impl Record,
+    ) -> bool {
+        if let Bits::Interval(_) = self.bits {
+            self.make_set();
+        }
+        let mut changed = false;
+        for (i, &mask) in masks.iter().enumerate() {
+            let at = base + 64 * i as i64;
+            if at + 63 < i64::from(i32::MIN) || at > i64::from(i32::MAX) {
+                continue;
+            }
+            changed |= self.retain_one_window(at, mask, record);
+        }
+        if let Bits::Set(set) = &mut self.bits {
+            set.tighten();
+        }
+        changed
+    }
+
+    /// One window of [`retain_windows`](Self::retain_windows), at `base` (a window that
+    /// meets the `i32` range), leaving a bitset's live blocks to be found by the caller.
+    #[inline]
+    fn retain_one_window(&mut self, base: i64, mask: u64, record: &mut impl Record) -> bool {
+        let shift = base - i64::from(self.offset);
         match &mut self.bits {
             Bits::Word(w) => {
                 // Bits of the domain word that lie in the window, and the mask moved onto them.
@@ -522,18 +575,20 @@ impl Domain {
                     let new = *word & (keep | !window_bits);
                     changed |= replace_block(word, block, new, record);
                 });
-                set.tighten();
                 changed
             }
-            Bits::Interval(_) => {
-                self.make_set();
-                self.retain_window(base, mask, record)
-            }
+            Bits::Interval(_) => unreachable!("retain_windows makes a bitset first"),
             Bits::Wide(wide) => {
-                let doomed = wide.window(base) & !mask;
+                // Below the `i32` range the window holds no value: those bits stay clear.
+                let (start, skip) = if base < i64::from(i32::MIN) {
+                    (i32::MIN, (i64::from(i32::MIN) - base) as u32)
+                } else {
+                    (base as i32, 0)
+                };
+                let doomed = (wide.window(start) << skip) & !mask;
                 let mut changed = false;
                 for bit in Ones(doomed) {
-                    let value = (i64::from(base) + i64::from(bit)) as i32;
+                    let value = (base + i64::from(bit)) as i32;
                     changed |= wide.remove(value, record);
                 }
                 changed
@@ -1305,6 +1360,8 @@ mod tests {
     enum Op {
         Remove(i32),
         RetainWindow(i32, u64),
+        /// Three consecutive windows from the base, which may lie below `i32::MIN`.
+        RetainWindows(i64, [u64; 3]),
         RetainEven,
         Clamp(i32, i32),
         RemoveRange(i32, i32),
@@ -1316,6 +1373,8 @@ mod tests {
         prop_oneof![
             4 => (low - 2..=high + 2).prop_map(Op::Remove),
             2 => (low - 70..=high + 2, any::<u64>()).prop_map(|(b, m)| Op::RetainWindow(b, m)),
+            1 => (low - 140..=high + 2, any::<[u64; 3]>())
+                .prop_map(|(b, m)| Op::RetainWindows(i64::from(b), m)),
             1 => Just(Op::RetainEven),
             1 => (low - 2..=high + 2, low - 2..=high + 2).prop_map(|(a, b)| Op::Clamp(a, b)),
             1 => (low - 2..=high + 2, low - 2..=high + 2)
@@ -1332,6 +1391,10 @@ mod tests {
                 let i = i64::from(v) - i64::from(base);
                 !(0..64).contains(&i) || mask >> i & 1 == 1
             }
+            Op::RetainWindows(base, masks) => {
+                let i = i64::from(v) - base;
+                !(0..192).contains(&i) || masks[(i / 64) as usize] >> (i % 64) & 1 == 1
+            }
             Op::RetainEven => v % 2 == 0,
             Op::Clamp(a, b) => (a..=b).contains(&v),
             Op::RemoveRange(a, b) => !(a..=b).contains(&v),
@@ -1344,6 +1407,7 @@ mod tests {
         match *op {
             Op::Remove(v) => d.remove(v, record),
             Op::RetainWindow(base, mask) => d.retain_window(base, mask, record),
+            Op::RetainWindows(base, masks) => d.retain_windows(base, &masks, record),
             Op::RetainEven => d.retain(|v| v % 2 == 0, record),
             Op::Clamp(a, b) => d.clamp(a, b, record),
             Op::RemoveRange(a, b) => d.remove_range(a, b, record),
@@ -1401,6 +1465,13 @@ mod tests {
                         (0..64)
                             .filter(|i| mask >> i & 1 == 0)
                             .map(|i| (base + i, base + i)),
+                    );
+                }
+                Op::RetainWindows(base, masks) => {
+                    self.removed.extend(
+                        (0..192)
+                            .filter(|&i| masks[i / 64] >> (i % 64) & 1 == 0)
+                            .map(|i| (base + i as i64, base + i as i64)),
                     );
                 }
                 Op::Clamp(a, b) => {
@@ -1538,7 +1609,7 @@ mod tests {
             low in prop_oneof![Just(i32::MIN), -3_000_000i32..3_000_000],
             extra in prop_oneof![Just(0i64), 1i64..1000, Just(i64::from(u32::MAX))],
             ops in proptest::collection::vec(
-                (0usize..3, any::<u8>(), any::<u8>(), any::<u64>(), 0usize..7), 0..40),
+                (0usize..3, any::<u8>(), any::<u8>(), any::<u64>(), 0usize..8), 0..40),
         ) {
             let top = i64::from(i32::MAX);
             let span = Domain::MAX_SPAN as i64 + extra;
@@ -1564,6 +1635,10 @@ mod tests {
                     3 => Op::Clamp(at(0, a), at(zone, b)),
                     4 => Op::Fix(at(zone, a)),
                     5 => Op::RemoveRange(at(zone, a.min(b)), at(zone, a.max(b))),
+                    6 => Op::RetainWindows(
+                        i64::from(at(zone, a)) - 64,
+                        [mask, mask.rotate_left(17), !mask],
+                    ),
                     _ => {
                         let mut keep: Vec<i32> = (0..8).map(|i| at((zone + i) % 3, (mask >> (8 * i)) as u8)).collect();
                         keep.sort_unstable();

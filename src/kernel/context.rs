@@ -300,6 +300,22 @@ impl<'a> PropagationContext<'a> {
         self.update(var, |d, rec| d.retain_window(base, mask, rec))
     }
 
+    /// [`retain_window`](Self::retain_window) for the consecutive windows at `base`,
+    /// `base + 64`, …, one per mask, as one change of the domain: one trail check per block,
+    /// one wake-up.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if the domain is left empty.
+    pub(crate) fn retain_windows(
+        &mut self,
+        var: VarId,
+        base: i64,
+        masks: &[u64],
+    ) -> Result<bool, Conflict> {
+        self.update(var, |d, rec| d.retain_windows(base, masks, rec))
+    }
+
     /// The fast path for propagators on domains of at most 64 values: the domain's offset and
     /// word (see [`Domain::small`]), `None` for a wider domain.
     #[inline]

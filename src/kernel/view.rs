@@ -263,8 +263,13 @@ impl IntView {
     }
 }
 
-/// `⌊a / b⌋` for `b ≠ 0`.
+/// `⌊a / b⌋` for `b ≠ 0`. A factor of ±1, the common view, costs no 128-bit division.
 fn floor_div(a: i128, b: i128) -> i128 {
+    match b {
+        1 => return a,
+        -1 => return -a,
+        _ => {}
+    }
     let q = a / b;
     if a % b != 0 && (a < 0) != (b < 0) {
         q - 1
@@ -275,6 +280,11 @@ fn floor_div(a: i128, b: i128) -> i128 {
 
 /// `⌈a / b⌉` for `b ≠ 0`.
 fn ceil_div(a: i128, b: i128) -> i128 {
+    match b {
+        1 => return a,
+        -1 => return -a,
+        _ => {}
+    }
     let q = a / b;
     if a % b != 0 && (a < 0) == (b < 0) {
         q + 1
