@@ -49,6 +49,10 @@ pub const MZNLIB: &[(&str, &str)] = &[
         include_str!("../../share/minizinc/cspkit/redefinitions.mzn"),
     ),
     (
+        "redefinitions-2.0.mzn",
+        include_str!("../../share/minizinc/cspkit/redefinitions-2.0.mzn"),
+    ),
+    (
         "fzn_all_different_int.mzn",
         include_str!("../../share/minizinc/cspkit/fzn_all_different_int.mzn"),
     ),

@@ -246,3 +246,40 @@ fn standard_flags_pass_through_minizinc() {
     );
     assert_eq!(timed.solutions.len(), 1);
 }
+
+#[test]
+fn the_maximum_and_minimum_of_an_array_reach_cspkit_whole() {
+    let Some(dir) = solvers() else { return };
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mzn/extremes.mzn");
+    let fzn = Path::new(env!("CARGO_TARGET_TMPDIR")).join("extremes.fzn");
+    let output = Command::new("minizinc")
+        .env("MZN_SOLVER_PATH", dir)
+        .args(["--solver", "cspkit", "-c", "--fzn"])
+        .arg(&fzn)
+        .arg(&model)
+        .output()
+        .expect("minizinc runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&fzn).expect("the FlatZinc");
+    let constraints: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("constraint "))
+        .map(|c| c.split('(').next().unwrap_or(c))
+        .collect();
+    // One constraint each over the whole array, not a chain of binary max/min.
+    for name in ["array_int_maximum", "array_int_minimum"] {
+        assert_eq!(
+            constraints.iter().filter(|&&c| c == name).count(),
+            1,
+            "{name} in {constraints:?}"
+        );
+    }
+    assert!(
+        !constraints.contains(&"int_max") && !constraints.contains(&"int_min"),
+        "{constraints:?}"
+    );
+}
