@@ -76,38 +76,6 @@ impl fmt::Display for Operation {
 /// The most pairs of values `Full` enumerates for domain consistency.
 const PAIRS: usize = 256;
 
-/// Removes from `target` the values `source` lacks (but 0 if `keep_zero`), without copying
-/// either domain: a word at a time when both are bitsets, else the values to go are listed
-/// first (inline up to 64).
-fn retain_within(
-    ctx: &mut PropagationContext<'_>,
-    target: VarId,
-    source: VarId,
-    keep_zero: bool,
-) -> Result<(), Conflict> {
-    if ctx.domain(target).is_bitset() && ctx.domain(source).is_bitset() {
-        words::keep_masked(ctx, target, |ctx, base| {
-            // `base` lies within `target`'s bounds, so within the `i32` range.
-            let zero = if keep_zero && (base..base + 64).contains(&0) {
-                1u64 << -base
-            } else {
-                0
-            };
-            ctx.domain(source).window(base as i32) | zero
-        })?;
-        return Ok(());
-    }
-    let gone: SmallVec<[i32; 64]> = ctx
-        .domain(target)
-        .iter()
-        .filter(|&v| !(ctx.domain(source).contains(v) || keep_zero && v == 0))
-        .collect();
-    for v in gone {
-        ctx.remove(target, v)?;
-    }
-    Ok(())
-}
-
 /// The most values of one domain the forward rule visits.
 const FORWARD_VALUES: usize = 1 << 16;
 
@@ -418,9 +386,9 @@ impl Arithmetic {
                 // z keeps 0 while b can be 0, and the values of x while it can be 1; x loses
                 // what z lacks only once b = 1.
                 let zero = value.is_none();
-                retain_within(ctx, z, x, zero)?;
+                words::keep_within(ctx, z, x, zero)?;
                 if !zero {
-                    retain_within(ctx, x, z, false)?;
+                    words::keep_within(ctx, x, z, false)?;
                 }
             }
         }

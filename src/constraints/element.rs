@@ -2,6 +2,7 @@
 
 use smallvec::SmallVec;
 
+use crate::constraints::words;
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -230,7 +231,17 @@ impl Element {
                     .iter()
                     .map(|&k| self.scope[slots[k] as usize])
                     .collect();
-                if !entries.contains(&value) {
+                if !entries.contains(&value)
+                    && ctx.domain(value).is_bitset()
+                    && entries.iter().all(|&e| ctx.domain(e).is_bitset())
+                {
+                    // The union of the entries' domains, a word at a time.
+                    words::keep_masked(ctx, value, |ctx, base| {
+                        entries
+                            .iter()
+                            .fold(0, |held, &e| held | ctx.domain(e).window(base as i32))
+                    })?;
+                } else if !entries.contains(&value) {
                     // Keep `v` if some entry's domain holds it. Read the entries' domains
                     // first: `retain` borrows the context mutably.
                     let keep: SmallVec<[i32; 64]> = ctx
@@ -307,6 +318,9 @@ const WIDE_GAPS: usize = 1 << 16;
 
 /// Whether the domains of `a` and `b` share a value.
 fn meet(ctx: &PropagationContext<'_>, a: VarId, b: VarId) -> bool {
+    if ctx.domain(a).is_bitset() && ctx.domain(b).is_bitset() {
+        return words::meets_shifted(ctx.domain(a), ctx.domain(b), 0);
+    }
     let (small, large) = if ctx.domain(a).size() <= ctx.domain(b).size() {
         (a, b)
     } else {
@@ -322,6 +336,9 @@ fn intersect(
     target: VarId,
     source: VarId,
 ) -> Result<(), Conflict> {
+    if ctx.domain(target).is_bitset() && ctx.domain(source).is_bitset() {
+        return words::keep_within(ctx, target, source, false).map(|_| ());
+    }
     // The intersection, read from the smaller domain (one of them may be wide).
     let (t, s) = (ctx.domain(target), ctx.domain(source));
     let (small, large) = if t.size() <= s.size() { (t, s) } else { (s, t) };

@@ -3,6 +3,8 @@
 //! [`PropagationContext::retain_window`]. They are meant for bitset domains (see
 //! [`Domain::is_bitset`]): on a wide domain each step would cost a search of its holes.
 
+use smallvec::SmallVec;
+
 use crate::constraints::{Conflict, PropagationContext};
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -100,4 +102,35 @@ pub(crate) fn meets_shifted(x: &Domain, y: &Domain, shift: i64) -> bool {
         base += 64;
     }
     false
+}
+
+/// Removes from `target` the values `source` lacks (but 0 if `keep_zero`): a word at a time
+/// when both are bitsets, else value by value, the values to go listed first (inline up to
+/// 64). Returns whether `target` changed.
+pub(crate) fn keep_within(
+    ctx: &mut PropagationContext<'_>,
+    target: VarId,
+    source: VarId,
+    keep_zero: bool,
+) -> Result<bool, Conflict> {
+    if ctx.domain(target).is_bitset() && ctx.domain(source).is_bitset() {
+        return keep_masked(ctx, target, |ctx, base| {
+            // Windows start within `target`'s window of values, so within the `i32` range.
+            let zero = if keep_zero && (base..base + 64).contains(&0) {
+                1u64 << -base
+            } else {
+                0
+            };
+            ctx.domain(source).window(base as i32) | zero
+        });
+    }
+    let gone: SmallVec<[i32; 64]> = ctx
+        .domain(target)
+        .iter()
+        .filter(|&v| !(ctx.domain(source).contains(v) || keep_zero && v == 0))
+        .collect();
+    for &v in &gone {
+        ctx.remove(target, v)?;
+    }
+    Ok(!gone.is_empty())
 }
