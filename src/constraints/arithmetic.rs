@@ -362,21 +362,8 @@ impl Arithmetic {
         if !ctx.domain(z).contains(0) {
             ctx.remove(b, 0)?;
         }
-        if ctx.domain(b).contains(1) {
-            let (dx, dz) = (ctx.domain(x), ctx.domain(z));
-            let (small, large) = if dx.size() <= dz.size() {
-                (dx, dz)
-            } else {
-                (dz, dx)
-            };
-            let shared = if dx.is_bitset() && dz.is_bitset() {
-                words::meets_shifted(dx, dz, 0)
-            } else {
-                small.iter().any(|v| large.contains(v))
-            };
-            if !shared {
-                ctx.remove(b, 1)?;
-            }
+        if ctx.domain(b).contains(1) && !words::meet(ctx.domain(x), ctx.domain(z)) {
+            ctx.remove(b, 1)?;
         }
         match ctx.value(b) {
             Some(0) => {

@@ -217,7 +217,9 @@ impl Element {
             Array::Variables { slots, .. } => positions
                 .iter()
                 .copied()
-                .filter(|&k| meet(ctx, value, self.scope[slots[k] as usize]))
+                .filter(|&k| {
+                    words::meet(ctx.domain(value), ctx.domain(self.scope[slots[k] as usize]))
+                })
                 .collect(),
         };
         if supported.len() < positions.len() {
@@ -231,8 +233,9 @@ impl Element {
                     .iter()
                     .map(|&k| self.scope[slots[k] as usize])
                     .collect();
-                if !entries.contains(&value)
-                    && ctx.domain(value).is_bitset()
+                if entries.contains(&value) {
+                    // `value` is an entry: every value it holds is held by an entry.
+                } else if ctx.domain(value).is_bitset()
                     && entries.iter().all(|&e| ctx.domain(e).is_bitset())
                 {
                     // The union of the entries' domains, a word at a time.
@@ -241,7 +244,7 @@ impl Element {
                             .iter()
                             .fold(0, |held, &e| held | ctx.domain(e).window(base as i32))
                     })?;
-                } else if !entries.contains(&value) {
+                } else {
                     // Keep `v` if some entry's domain holds it. Read the entries' domains
                     // first: `retain` borrows the context mutably.
                     let keep: SmallVec<[i32; 64]> = ctx
@@ -315,20 +318,6 @@ impl Element {
 /// two entries would become a hole kept in the domain (an array of ten million entries would
 /// make ten million holes).
 const WIDE_GAPS: usize = 1 << 16;
-
-/// Whether the domains of `a` and `b` share a value.
-fn meet(ctx: &PropagationContext<'_>, a: VarId, b: VarId) -> bool {
-    if ctx.domain(a).is_bitset() && ctx.domain(b).is_bitset() {
-        return words::meets_shifted(ctx.domain(a), ctx.domain(b), 0);
-    }
-    let (small, large) = if ctx.domain(a).size() <= ctx.domain(b).size() {
-        (a, b)
-    } else {
-        (b, a)
-    };
-    let large = ctx.domain(large);
-    ctx.domain(small).iter().any(|v| large.contains(v))
-}
 
 /// Keeps in the domain of `target` only the values of `source`.
 fn intersect(

@@ -74,10 +74,11 @@ pub(crate) fn keep_masked(
             masks[count] = mask(ctx, base + 64 * count as i64);
             count += 1;
         }
-        // One window (a domain of at most 64 values, often) takes the one-word fast path.
+        // Windows start within `target`'s window of values, so within the `i32` range. One
+        // window (a domain of at most 64 values, often) takes the one-word fast path.
         changed |= match masks[..count] {
             [mask] => ctx.retain_window(target, base as i32, mask)?,
-            _ => ctx.retain_windows(target, base, &masks[..count])?,
+            _ => ctx.retain_windows(target, base as i32, &masks[..count])?,
         };
         base += 64 * count as i64;
     }
@@ -102,6 +103,16 @@ pub(crate) fn meets_shifted(x: &Domain, y: &Domain, shift: i64) -> bool {
         base += 64;
     }
     false
+}
+
+/// Whether `x` and `y` share a value: a word at a time when both are bitsets, else the values
+/// of the smaller looked up in the larger.
+pub(crate) fn meet(x: &Domain, y: &Domain) -> bool {
+    if x.is_bitset() && y.is_bitset() {
+        return meets_shifted(x, y, 0);
+    }
+    let (small, large) = if x.size() <= y.size() { (x, y) } else { (y, x) };
+    small.iter().any(|v| large.contains(v))
 }
 
 /// Removes from `target` the values `source` lacks (but 0 if `keep_zero`): a word at a time

@@ -513,22 +513,15 @@ impl Domain {
     /// values outside that window are untouched. Returns whether the domain changed.
     #[inline]
     pub(crate) fn retain_window(&mut self, base: i32, mask: u64, record: &mut impl Record) -> bool {
-        if let Bits::Interval(_) = self.bits {
-            self.make_set();
-        }
-        let changed = self.retain_one_window(i64::from(base), mask, record);
-        if let Bits::Set(set) = &mut self.bits {
-            set.tighten();
-        }
-        changed
+        self.retain_windows(base, &[mask], record)
     }
 
     /// [`retain_window`](Self::retain_window) for the consecutive windows at `base`,
     /// `base + 64`, …, one per mask, with the live blocks of a bitset found once at the end.
-    /// Windows beyond the `i32` range hold no value and are skipped.
+    /// Windows that would start beyond `i32::MAX` hold no value and are skipped.
     pub(crate) fn retain_windows(
         &mut self,
-        base: i64,
+        base: i32,
         masks: &[u64],
         record: &mut impl Record,
     ) -> bool {
@@ -537,10 +530,9 @@ impl Domain {
         }
         let mut changed = false;
         for (i, &mask) in masks.iter().enumerate() {
-            let at = base + 64 * i as i64;
-            if at + 63 < i64::from(i32::MIN) || at > i64::from(i32::MAX) {
-                continue;
-            }
+            let Ok(at) = i32::try_from(i64::from(base) + 64 * i as i64) else {
+                break;
+            };
             changed |= self.retain_one_window(at, mask, record);
         }
         if let Bits::Set(set) = &mut self.bits {
@@ -549,11 +541,11 @@ impl Domain {
         changed
     }
 
-    /// One window of [`retain_windows`](Self::retain_windows), at `base` (a window that
-    /// meets the `i32` range), leaving a bitset's live blocks to be found by the caller.
+    /// One window of [`retain_windows`](Self::retain_windows), leaving a bitset's live blocks
+    /// to be found by the caller.
     #[inline]
-    fn retain_one_window(&mut self, base: i64, mask: u64, record: &mut impl Record) -> bool {
-        let shift = base - i64::from(self.offset);
+    fn retain_one_window(&mut self, base: i32, mask: u64, record: &mut impl Record) -> bool {
+        let shift = i64::from(base) - i64::from(self.offset);
         match &mut self.bits {
             Bits::Word(w) => {
                 // Bits of the domain word that lie in the window, and the mask moved onto them.
@@ -579,16 +571,10 @@ impl Domain {
             }
             Bits::Interval(_) => unreachable!("retain_windows makes a bitset first"),
             Bits::Wide(wide) => {
-                // Below the `i32` range the window holds no value: those bits stay clear.
-                let (start, skip) = if base < i64::from(i32::MIN) {
-                    (i32::MIN, (i64::from(i32::MIN) - base) as u32)
-                } else {
-                    (base as i32, 0)
-                };
-                let doomed = (wide.window(start) << skip) & !mask;
+                let doomed = wide.window(base) & !mask;
                 let mut changed = false;
                 for bit in Ones(doomed) {
-                    let value = (base + i64::from(bit)) as i32;
+                    let value = (i64::from(base) + i64::from(bit)) as i32;
                     changed |= wide.remove(value, record);
                 }
                 changed
@@ -1360,8 +1346,8 @@ mod tests {
     enum Op {
         Remove(i32),
         RetainWindow(i32, u64),
-        /// Three consecutive windows from the base, which may lie below `i32::MIN`.
-        RetainWindows(i64, [u64; 3]),
+        /// Three consecutive windows from the base.
+        RetainWindows(i32, [u64; 3]),
         RetainEven,
         Clamp(i32, i32),
         RemoveRange(i32, i32),
@@ -1374,7 +1360,7 @@ mod tests {
             4 => (low - 2..=high + 2).prop_map(Op::Remove),
             2 => (low - 70..=high + 2, any::<u64>()).prop_map(|(b, m)| Op::RetainWindow(b, m)),
             1 => (low - 140..=high + 2, any::<[u64; 3]>())
-                .prop_map(|(b, m)| Op::RetainWindows(i64::from(b), m)),
+                .prop_map(|(b, m)| Op::RetainWindows(b, m)),
             1 => Just(Op::RetainEven),
             1 => (low - 2..=high + 2, low - 2..=high + 2).prop_map(|(a, b)| Op::Clamp(a, b)),
             1 => (low - 2..=high + 2, low - 2..=high + 2)
@@ -1392,7 +1378,7 @@ mod tests {
                 !(0..64).contains(&i) || mask >> i & 1 == 1
             }
             Op::RetainWindows(base, masks) => {
-                let i = i64::from(v) - base;
+                let i = i64::from(v) - i64::from(base);
                 !(0..192).contains(&i) || masks[(i / 64) as usize] >> (i % 64) & 1 == 1
             }
             Op::RetainEven => v % 2 == 0,
@@ -1471,7 +1457,7 @@ mod tests {
                     self.removed.extend(
                         (0..192)
                             .filter(|&i| masks[i / 64] >> (i % 64) & 1 == 0)
-                            .map(|i| (base + i as i64, base + i as i64)),
+                            .map(|i| (i64::from(base) + i as i64, i64::from(base) + i as i64)),
                     );
                 }
                 Op::Clamp(a, b) => {
@@ -1636,7 +1622,7 @@ mod tests {
                     4 => Op::Fix(at(zone, a)),
                     5 => Op::RemoveRange(at(zone, a.min(b)), at(zone, a.max(b))),
                     6 => Op::RetainWindows(
-                        i64::from(at(zone, a)) - 64,
+                        at(zone, a).saturating_sub(64),
                         [mask, mask.rotate_left(17), !mask],
                     ),
                     _ => {

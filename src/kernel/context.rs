@@ -310,7 +310,7 @@ impl<'a> PropagationContext<'a> {
     pub(crate) fn retain_windows(
         &mut self,
         var: VarId,
-        base: i64,
+        base: i32,
         masks: &[u64],
     ) -> Result<bool, Conflict> {
         self.update(var, |d, rec| d.retain_windows(base, masks, rec))
