@@ -260,6 +260,7 @@ pub use kernel::{IntView, ModelView};
 pub use model::{BoolVar, LinearExpr, Model, Solution};
 pub use search::constraint_graph::ConstraintGraph;
 pub use search::limits::Limit;
+pub use search::lns::Lns;
 pub use search::min_conflicts::{
     LocalOutcome, LocalSearchObserver, LocalSearchStats, MinConflicts, MinConflictsRestart,
     MinConflictsStep,

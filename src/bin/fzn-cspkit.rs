@@ -43,6 +43,8 @@ Options (MiniZinc's standard flags):
                 restarts, also used when the model has no annotation)
   -r SEED       seed of indomain_random
   -p N          threads (accepted; the search runs on one)
+  --no-lns      optimisation by branch and bound alone, without the large-neighbourhood
+                search that runs beside it by default
 
   --install-msc [DIR]
                 write the solver configuration cspkit.msc and cspkit's MiniZinc library
@@ -65,7 +67,12 @@ fn run_main(args: &[String]) -> u8 {
 }
 
 fn run(args: &[String]) -> Result<u8, String> {
-    let mut options = Options::default();
+    // `-t` counts from here: reading a large model is part of the time asked for.
+    let started = std::time::Instant::now();
+    let mut options = Options {
+        lns: true,
+        ..Options::default()
+    };
     let mut file: Option<&str> = None;
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| -> Result<u64, String> {
@@ -79,6 +86,7 @@ fn run(args: &[String]) -> Result<u8, String> {
             "-a" | "--all-solutions" | "--all" => options.all = true,
             "-s" | "--statistics" => options.statistics = true,
             "-f" | "--free-search" => options.free = true,
+            "--no-lns" => options.lns = false,
             "-n" | "--num-solutions" => match number(arg, args.next())? {
                 0 => return Err("-n 0: ask for at least one solution".into()),
                 n => options.solutions = Some(n),
@@ -122,6 +130,9 @@ fn run(args: &[String]) -> Result<u8, String> {
     for warning in &model.warnings {
         eprintln!("fzn-cspkit: warning: {file}: {warning}");
     }
+    options.time_limit = options
+        .time_limit
+        .map(|limit| limit.saturating_sub(started.elapsed()));
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let status = flatzinc::run(&model, &options, &mut out);

@@ -178,6 +178,9 @@ pub struct FznModel {
     /// (`defines_var`): two solutions may then show the same values, and
     /// [`solve`](crate::flatzinc::solve) prints each once.
     pub hidden: bool,
+    /// The variables declared one by one, without a value, that no constraint defines
+    /// (`defines_var`), in declaration order: those a solution is made of, the others follow.
+    pub independent: Vec<VarId>,
 }
 
 struct Builder<'a> {
@@ -1562,6 +1565,14 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         !defined_by.contains_key(name)
             && matches!(builder.env.get(*name), Some(Val::Var(var, _)) if !shown.contains(var))
     });
+    let independent = free
+        .iter()
+        .filter(|name| !defined_by.contains_key(*name))
+        .filter_map(|name| match builder.env.get(*name) {
+            Some(Val::Var(var, _)) => Some(*var),
+            _ => None,
+        })
+        .collect();
     name_output_elements(&mut builder.model, &builder.output);
     Ok(FznModel {
         model: builder.model,
@@ -1571,5 +1582,6 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         clamped: builder.clamped,
         warnings: builder.warnings,
         hidden,
+        independent,
     })
 }

@@ -11,7 +11,7 @@ use crate::flatzinc::build::{
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
 use crate::{
-    Branching, DomWdeg, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
+    Branching, DomWdeg, Lns, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
 };
 use crate::{SearchView, ValueOrder, VariableOrder};
 
@@ -30,6 +30,9 @@ pub struct Options {
     pub seed: u64,
     /// `-s`: statistics as `%%%mzn-stat:` lines.
     pub statistics: bool,
+    /// Large-neighbourhood search beside branch and bound, for an optimisation ([`Lns`]; on in
+    /// `fzn-cspkit` unless `--no-lns`).
+    pub lns: bool,
 }
 
 /// How a run ended.
@@ -197,6 +200,28 @@ impl FznModel {
         values
     }
 
+    /// Large-neighbourhood search for this model ([`Options::lns`]): over the annotated
+    /// variables, searched in the annotations' orders, or under free search (`free`) over the
+    /// [`independent`](FznModel::independent) variables, searched by dom/wdeg.
+    pub fn neighbourhoods(&self, free: bool, seed: u64) -> Lns {
+        let lns = Lns::new().with_seed(seed);
+        if free {
+            return lns.with_variables(&self.independent);
+        }
+        let mut seen = HashSet::new();
+        let annotated: Vec<VarId> = self
+            .search
+            .iter()
+            .flat_map(|group| group.vars.iter().copied())
+            .filter(|&var| seen.insert(var))
+            .collect();
+        let lns = lns.with_variables(&annotated);
+        match std::env::var("CSPKIT_LNS_ORDER").as_deref() {
+            Ok("wdeg") => lns,
+            _ => lns.with_orders(self.variable_order(), self.value_order(seed)),
+        }
+    }
+
     /// The smallest value first for every variable: the value order of free search (`-f`).
     fn ascending_values(&self) -> AnnotatedValues {
         AnnotatedValues {
@@ -332,6 +357,9 @@ pub fn run_observed<O: SearchObserver>(
     if free {
         solver = solver.with_restarts(RestartPolicy::luby(FREE_SEARCH_RESTARTS));
     }
+    if options.lns && matches!(fzn.goal, Goal::Optimize { .. }) {
+        solver = solver.with_lns(fzn.neighbourhoods(free, options.seed));
+    }
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);
     }
@@ -377,6 +405,8 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
     solver: &mut Solver<'_, V, A, O>,
     out: &mut dyn Write,
 ) -> io::Result<Status> {
+    // The objective of the best solution, for the statistics.
+    let mut objective_value = None;
     let status = match &fzn.goal {
         Goal::Satisfy => {
             // At least one: "none asked for" must not read as "none exists".
@@ -441,10 +471,11 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
                 return Err(e);
             }
             let optimum = optimum.map_err(|e| io::Error::other(e.to_string()))?;
-            if !options.all
-                && let Some((solution, _)) = optimum.best()
-            {
-                write_solution(fzn, solution, out)?;
+            if let Some((solution, value)) = optimum.best() {
+                objective_value = Some(value);
+                if !options.all {
+                    write_solution(fzn, solution, out)?;
+                }
             }
             match optimum {
                 Optimum::Optimal { .. } => Status::Complete,
@@ -468,7 +499,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
     }
     if options.statistics {
         let stats = solver.stats();
-        print_statistics(&stats, out, stats.elapsed, None)?;
+        print_statistics(&stats, out, stats.elapsed, objective_value)?;
     }
     out.flush()?;
     Ok(status)

@@ -16,6 +16,7 @@ pub(crate) mod ac3;
 pub(crate) mod constraint_graph;
 mod engine;
 pub(crate) mod limits;
+pub(crate) mod lns;
 pub(crate) mod min_conflicts;
 pub(crate) mod observer;
 pub(crate) mod optimize;
@@ -41,6 +42,7 @@ use crate::model::{Model, Solution};
 use constraint_graph::ConstraintGraph;
 use engine::{Engine, Run, Step};
 use limits::{Budget, Limit, Limits, Pause};
+use lns::Lns;
 use min_conflicts::MinConflicts;
 use observer::{NoObserver, SearchObserver};
 use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
@@ -218,6 +220,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     ac3: Option<Arc<ConstraintGraph>>,
     /// The variables to branch on, if not all ([`Solver::with_decision_variables`]).
     branch: Option<Arc<[bool]>>,
+    /// Large-neighbourhood search beside branch and bound ([`Solver::with_lns`]).
+    lns: Option<Lns>,
 }
 
 impl<'m> Solver<'m> {
@@ -241,6 +245,7 @@ impl<'m> Solver<'m> {
             textbook: false,
             ac3: None,
             branch: None,
+            lns: None,
         }
     }
 }
@@ -265,6 +270,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             textbook: self.textbook,
             ac3: self.ac3,
             branch: self.branch,
+            lns: self.lns,
         }
     }
 
@@ -287,6 +293,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             textbook: self.textbook,
             ac3: self.ac3,
             branch: self.branch,
+            lns: self.lns,
         }
     }
 
@@ -310,6 +317,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             textbook: self.textbook,
             ac3: self.ac3,
             branch: self.branch,
+            lns: self.lns,
         }
     }
 
@@ -557,6 +565,14 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// ```
     pub fn with_restarts(mut self, policy: RestartPolicy) -> Self {
         self.restarts = Some(policy);
+        self.restart()
+    }
+
+    /// Searches neighbourhoods of the best solution beside branch and bound, in
+    /// [`minimize`](Self::minimize) and [`maximize`](Self::maximize) (restarts the search);
+    /// see [`Lns`]. Other searches are unchanged.
+    pub fn with_lns(mut self, lns: Lns) -> Self {
+        self.lns = Some(lns);
         self.restart()
     }
 
@@ -824,12 +840,22 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// Runs the search to its next solution, the end of the tree or a limit. Events a step
     /// kept for [`Solver::step`] are dropped: the search has moved past them.
     fn advance(&mut self) -> Step {
+        self.advance_until(None).0
+    }
+
+    /// [`advance`](Self::advance), pausing before the decision that would make more than
+    /// `until` in all; returns whether it paused there.
+    fn advance_until(&mut self, until: Option<u64>) -> (Step, bool) {
         self.steps.clear();
         self.start();
         let Some(engine) = self.engine.as_mut() else {
             unreachable!("start builds the engine");
         };
-        let budget = Budget::start(&self.limits, self.stats.elapsed);
+        let pause = Pause {
+            nodes: until,
+            ..Pause::default()
+        };
+        let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
         let mut run = Run {
             model: self.model,
             variable_order: &mut self.variable_order,
@@ -840,7 +866,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         };
         let step = engine.next(&mut run);
         self.stats.elapsed = budget.elapsed();
-        step
+        let paused = matches!(step, Step::Limit(_)) && budget.paused();
+        (step, paused)
     }
 
     /// Searches from the root, run after run, until a run finds a solution or exhausts its
@@ -850,6 +877,18 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// with a fresh failure budget, and each later run starts from the root. A caller that
     /// comes back for more solutions (branch and bound) passes the same counter again.
     fn step_with_restarts(&mut self, policy: RestartPolicy, run: &mut u32) -> Step {
+        self.step_with_restarts_until(policy, run, None).0
+    }
+
+    /// [`step_with_restarts`](Self::step_with_restarts), pausing before the decision that
+    /// would make more than `until` in all; returns whether it paused there. The run goes on
+    /// at the next call, its failures counted again from 0.
+    fn step_with_restarts_until(
+        &mut self,
+        policy: RestartPolicy,
+        run: &mut u32,
+        until: Option<u64>,
+    ) -> (Step, bool) {
         self.start();
         let progress = Progress::default();
         let mut from_root = false;
@@ -870,6 +909,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             let pause = Pause {
                 failures: Some(policy.failure_budget(*run)),
                 progress: Some(&progress),
+                nodes: until,
                 ..Pause::default()
             };
             let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
@@ -888,7 +928,10 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             let step = engine.next(&mut search);
             self.stats.elapsed = budget.elapsed();
             if !(matches!(step, Step::Limit(_)) && budget.paused()) {
-                return step;
+                return (step, false);
+            }
+            if until.is_some_and(|until| self.stats.decisions >= until) {
+                return (step, true);
             }
             *run = run.saturating_add(1);
             from_root = true;

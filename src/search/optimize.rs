@@ -10,6 +10,7 @@
 use super::Solver;
 use super::engine::{Bound, Step};
 use super::limits::Limit;
+use super::lns::{Neighbourhoods, Turn, TurnContext};
 use super::observer::{Event, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
 use crate::error::ModelError;
@@ -169,7 +170,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             });
         }
         // Minimise sign · objective: the bound is on Σ (sign·a)·x ≤ limit − sign·constant.
-        let terms = objective
+        let terms: Vec<(i64, crate::ids::VarId)> = objective
             .terms()
             .iter()
             .filter(|&&(a, _)| a != 0)
@@ -195,39 +196,84 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         if let Some(engine) = self.engine.as_mut() {
             // No bound before the first solution: a limit no sum of i64 × i32 terms reaches.
             engine.set_bound(Some(Bound {
-                terms,
+                terms: terms.clone(),
                 limit: i128::MAX / 4,
             }));
         }
         let mut best: Option<(Solution, i64)> = None;
         let mut run = 0;
+        // Neighbourhoods, if asked for, on an engine of their own; `lns_turn` is the end of
+        // the turn in progress (in decisions), `main_until` that of branch and bound's.
+        let mut lns = self.lns.take().map(|config| {
+            let engine = self.new_engine();
+            Neighbourhoods::new(config, engine, self.model, &terms)
+        });
+        let mut lns_turn: Option<u64> = None;
+        let mut main_until: Option<u64> = None;
+        let mut limit = i128::MAX / 4;
         let stopped = loop {
-            let step = match self.restarts {
-                Some(policy) => self.step_with_restarts(policy, &mut run),
-                None => self.advance(),
-            };
-            match step {
-                Step::Solution => {
-                    let solution = self.current_solution();
-                    let Some(value) = objective.value(&solution) else {
-                        // A value beyond i64: keep searching without this solution.
+            let solution = if let (Some(neighbourhoods), Some(until), Some((solution, _))) =
+                (lns.as_mut(), lns_turn, best.as_ref())
+            {
+                let bound = Bound {
+                    terms: terms.clone(),
+                    limit,
+                };
+                let mut context = TurnContext {
+                    model: self.model,
+                    fixes: &self.fixes,
+                    limits: &self.limits,
+                    stats: &mut self.stats,
+                };
+                match neighbourhoods.turn(&mut context, solution, &bound, until) {
+                    Turn::Better(solution) => solution,
+                    Turn::Over => {
+                        lns_turn = None;
+                        main_until = Some(neighbourhoods.search_turn_end(self.stats.decisions));
                         continue;
-                    };
-                    let node = self.engine.as_ref().map_or(0, |engine| engine.node());
-                    self.observer.event(&Event::Improved { node, value });
-                    improved(&solution, value);
-                    let limit = i128::from(value) * i128::from(sign)
-                        - 1
-                        - i128::from(objective.constant()) * i128::from(sign);
-                    if let Some(engine) = self.engine.as_mut() {
-                        engine.tighten(limit);
                     }
-                    best = Some((solution, value));
+                    Turn::Exhausted => break None,
+                    Turn::Limit(limit) => break Some(limit),
                 }
-                Step::Exhausted => break None,
-                Step::Limit(limit) => break Some(limit),
+            } else {
+                if let Some(neighbourhoods) = lns.as_ref()
+                    && best.is_some()
+                    && main_until.is_none()
+                {
+                    main_until = Some(neighbourhoods.first_turn_end(self.stats.decisions));
+                }
+                let (step, paused) = match self.restarts {
+                    Some(policy) => self.step_with_restarts_until(policy, &mut run, main_until),
+                    None => self.advance_until(main_until),
+                };
+                match step {
+                    Step::Solution => self.current_solution(),
+                    Step::Exhausted => break None,
+                    Step::Limit(_) if paused => {
+                        lns_turn = lns
+                            .as_mut()
+                            .map(|n| n.neighbourhood_turn_end(self.stats.decisions));
+                        continue;
+                    }
+                    Step::Limit(limit) => break Some(limit),
+                }
+            };
+            let Some(value) = objective.value(&solution) else {
+                // A value beyond i64: keep searching without this solution.
+                continue;
+            };
+            let node = self.engine.as_ref().map_or(0, |engine| engine.node());
+            self.observer.event(&Event::Improved { node, value });
+            improved(&solution, value);
+            limit = i128::from(value) * i128::from(sign)
+                - 1
+                - i128::from(objective.constant()) * i128::from(sign);
+            if let Some(engine) = self.engine.as_mut() {
+                engine.tighten(limit);
             }
+            best = Some((solution, value));
         };
+        self.lns = lns.map(Neighbourhoods::into_config);
         if let Some(engine) = self.engine.as_mut() {
             engine.set_bound(None);
         }

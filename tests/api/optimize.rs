@@ -2,7 +2,7 @@
 //! on random models, and the answers under limits (published optima: `tests/puzzles.rs`).
 
 use cspkit::{
-    AllDifferent, Branching, Comparison, DomWdeg, Limit, Linear, LinearExpr, Model, NotEqual,
+    AllDifferent, Branching, Comparison, DomWdeg, Limit, Linear, LinearExpr, Lns, Model, NotEqual,
     Optimum, PropagationLevel, RandomValue, RestartPolicy, VarId,
 };
 use proptest::collection::{btree_set, vec};
@@ -50,7 +50,12 @@ struct Spec {
 }
 
 fn specs() -> impl Strategy<Value = Spec> {
-    (2usize..=5).prop_flat_map(|n| {
+    specs_of(2..=5)
+}
+
+/// Random models of `n` variables.
+fn specs_of(n: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Spec> {
+    n.prop_flat_map(|n| {
         (
             vec(
                 btree_set(-4i32..=4, 1..=5).prop_map(|s| s.into_iter().collect()),
@@ -172,6 +177,65 @@ proptest! {
             prop_assert!(model.is_solution(&values));
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn neighbourhoods_beside_branch_and_bound_find_the_same_optimum(
+        spec in specs_of(6..=9),
+        seed in 0u64..1000,
+        restarts in any::<bool>(),
+    ) {
+        let (model, vars, objective) = build(&spec);
+        // Turns of one decision, neighbourhoods of one failure: the two searches alternate
+        // from the first solution on.
+        let lns = || Lns::new().with_seed(seed).with_warmup(0).with_turn(1).with_failures(1);
+        for sign in [1, -1] {
+            let objective = objective.clone() * sign;
+            let plain = model.solver().minimize(objective.clone()).unwrap();
+            let mut solver = model.solver().with_lns(lns());
+            if restarts {
+                solver = solver.with_restarts(RestartPolicy::luby(1));
+            }
+            let mut seen = Vec::new();
+            let found = solver.minimize_with(objective.clone(), |_, v| seen.push(v)).unwrap();
+            prop_assert!(seen.windows(2).all(|w| w[1] < w[0]), "improving: {:?}", seen);
+            prop_assert!(found.is_proved(), "{:?}", found);
+            prop_assert_eq!(plain.best().map(|(_, v)| v), found.best().map(|(_, v)| v));
+            if let Some((solution, value)) = found.best() {
+                let values: Vec<i32> = vars.iter().map(|&x| solution[x]).collect();
+                prop_assert!(model.is_solution(&values));
+                prop_assert_eq!(objective.value(solution), Some(value));
+            }
+        }
+    }
+}
+
+#[test]
+fn neighbourhoods_find_better_solutions_within_a_decision_limit() {
+    // Σ (i + 1)·x[i] over the permutations of 1..=16, smallest: branch and bound in input
+    // order starts from the worst permutation and must undo its first decisions to improve.
+    let (model, x, objective) = weighted_permutation(16);
+    let limited = |lns: Option<Lns>| {
+        let mut solver = model.solver().with_decision_limit(20_000);
+        if let Some(lns) = lns {
+            solver = solver.with_lns(lns.with_variables(&x).with_seed(5));
+        }
+        let optimum = solver.minimize(objective.clone()).unwrap();
+        assert!(matches!(optimum, Optimum::BestFound { .. }), "{optimum:?}");
+        optimum.best().map(|(_, v)| v).unwrap()
+    };
+    let alone = limited(None);
+    let beside = limited(Some(Lns::new()));
+    // The optimum: the largest values on the smallest weights.
+    let optimum: i64 = (1..=16).map(|i| i * (17 - i)).sum();
+    assert!(
+        beside < alone,
+        "branch and bound {alone}, with neighbourhoods {beside}"
+    );
+    assert!(beside >= optimum);
 }
 
 #[test]

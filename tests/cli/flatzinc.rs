@@ -132,6 +132,46 @@ fn output_arrays_and_optimisation_print_in_the_flatzinc_format() {
 }
 
 #[test]
+fn neighbourhoods_beside_branch_and_bound_reach_the_same_proved_optimum() {
+    // Σ (i + 1)·x[i] over the permutations of 1..=7, smallest, searched in input order from
+    // the worst permutation: 1,344 decisions, enough for turns of neighbourhoods.
+    let vars: Vec<String> = (1..=7).map(|i| format!("x{i}")).collect();
+    let mut text: String = vars.iter().map(|v| format!("var 1..7: {v};\n")).collect();
+    text += &format!(
+        "array [1..7] of var int: x :: output_array([1..7]) = [{}];\n\
+         var 0..1000: cost :: output_var;\n\
+         constraint fzn_all_different_int(x);\n\
+         constraint int_lin_eq([1, 2, 3, 4, 5, 6, 7, -1], [{}, cost], 0);\n\
+         solve :: int_search(x, input_order, indomain_max, complete) minimize cost;\n",
+        vars.join(", "),
+        vars.join(", ")
+    );
+    let path = std::env::temp_dir().join(format!("cspkit-lns-{}.fzn", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    let solve = |extra: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_fzn-cspkit"))
+            .args(["-a", "-s"])
+            .args(extra)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    // The largest values on the smallest weights: 1·7 + 2·6 + … + 7·1.
+    let optimum = "%%%mzn-stat: objective=84\n";
+    let runs = [solve(&[]), solve(&["--no-lns"])];
+    std::fs::remove_file(&path).unwrap();
+    for out in runs {
+        assert!(
+            out.contains("cost = 84;\n----------\n==========\n"),
+            "{out}"
+        );
+        assert!(out.contains(optimum), "{out}");
+    }
+}
+
+#[test]
 fn unsatisfiable_and_limited_runs_say_so() {
     let text = "var 1..3: x :: output_var;\nconstraint int_lt(x, 1);\nsolve satisfy;\n";
     let (solutions, status) = all_solutions(text);

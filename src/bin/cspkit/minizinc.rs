@@ -127,6 +127,8 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         free: run.free,
         seed: run.random_seed.unwrap_or_default(),
         statistics: run.statistics,
+        // The search shown is branch and bound's own; `fzn-cspkit` adds neighbourhoods.
+        lns: false,
     };
     if run.local.local_search.is_some() {
         // A solution of the constraints: for an optimisation, not a claim of the best.

@@ -372,19 +372,37 @@ where
     }
 }
 
-impl VariableOrder for Box<dyn VariableOrder + '_> {
-    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
-        (**self).select_variable(view)
-    }
+/// A boxed order, `Send` or not, is an order.
+macro_rules! boxed_orders {
+    ($($bounds:tt)*) => {
+        impl VariableOrder for Box<dyn VariableOrder $($bounds)* + '_> {
+            fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+                (**self).select_variable(view)
+            }
 
-    fn start_run(&mut self, run: u32) {
-        (**self).start_run(run);
-    }
+            fn start_run(&mut self, run: u32) {
+                (**self).start_run(run);
+            }
 
-    fn failure(&mut self, constraint: Option<ConstraintId>) {
-        (**self).failure(constraint);
-    }
+            fn failure(&mut self, constraint: Option<ConstraintId>) {
+                (**self).failure(constraint);
+            }
+        }
+
+        impl ValueOrder for Box<dyn ValueOrder $($bounds)* + '_> {
+            fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
+                (**self).select_value(var, view)
+            }
+
+            fn start_run(&mut self, run: u32) {
+                (**self).start_run(run);
+            }
+        }
+    };
 }
+
+boxed_orders!();
+boxed_orders!(+ Send);
 
 /// Chooses the value to try first for the variable branched on.
 pub trait ValueOrder {
@@ -408,16 +426,6 @@ where
 {
     fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
         self(var, view)
-    }
-}
-
-impl ValueOrder for Box<dyn ValueOrder + '_> {
-    fn select_value(&mut self, var: VarId, view: &SearchView<'_>) -> i32 {
-        (**self).select_value(var, view)
-    }
-
-    fn start_run(&mut self, run: u32) {
-        (**self).start_run(run);
     }
 }
 
