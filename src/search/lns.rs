@@ -242,7 +242,7 @@ impl<'m> Neighbourhoods<'m> {
         } else {
             (self.idle + 1).min(3)
         };
-        decisions.saturating_add(self.config.turn << self.idle)
+        decisions.saturating_add(self.config.turn.saturating_mul(1 << self.idle))
     }
 
     /// Searches neighbourhoods of `best` for a better solution (one whose objective obeys

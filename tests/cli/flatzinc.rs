@@ -147,7 +147,6 @@ fn neighbourhoods_beside_branch_and_bound_reach_the_same_proved_optimum() {
         vars.join(", ")
     );
     let path = std::env::temp_dir().join(format!("cspkit-lns-{}.fzn", std::process::id()));
-    std::fs::write(&path, text).unwrap();
     let solve = |extra: &[&str]| {
         let output = Command::new(env!("CARGO_BIN_EXE_fzn-cspkit"))
             .args(["-a", "-s"])
@@ -160,6 +159,24 @@ fn neighbourhoods_beside_branch_and_bound_reach_the_same_proved_optimum() {
     };
     // The largest values on the smallest weights: 1·7 + 2·6 + … + 7·1.
     let optimum = "%%%mzn-stat: objective=84\n";
+    // The neighbourhoods fix variables no constraint defines: here the x's, not the cost.
+    let fzn = flatzinc::build(&flatzinc::parse(&text).unwrap()).unwrap();
+    let names: Vec<String> = fzn
+        .independent
+        .iter()
+        .map(|&v| fzn.model.var_name(v).into_owned())
+        .collect();
+    assert_eq!(names.len(), 8, "{names:?}");
+    let text = text.replace(
+        "int_lin_eq([1, 2, 3, 4, 5, 6, 7, -1], [x1, x2, x3, x4, x5, x6, x7, cost], 0);",
+        "int_lin_eq([1, 2, 3, 4, 5, 6, 7, -1], [x1, x2, x3, x4, x5, x6, x7, cost], 0) \
+         :: defines_var(cost);",
+    );
+    let fzn = flatzinc::build(&flatzinc::parse(&text).unwrap()).unwrap();
+    let shown = |v: &cspkit::VarId| fzn.model.var_name(*v).into_owned();
+    let names: Vec<String> = fzn.independent.iter().map(shown).collect();
+    assert_eq!(names, vars);
+    std::fs::write(&path, &text).unwrap();
     let runs = [solve(&[]), solve(&["--no-lns"])];
     std::fs::remove_file(&path).unwrap();
     for out in runs {
