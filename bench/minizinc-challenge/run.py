@@ -205,7 +205,11 @@ def setup_solvers(args, scratch):
     fzn_gecode = args.fzn_gecode or shutil.which("fzn-gecode")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    notes = {"cspkit": f"`fzn-cspkit` built from commit {commit or 'unknown'} of cspkit"}
+    changed = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain",
+                              "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    # The working tree's state at the start: a binary may hold changes not yet committed.
+    dirty = " with uncommitted changes" if changed else ""
+    notes = {"cspkit": f"`fzn-cspkit` built from commit {commit or 'unknown'}{dirty} of cspkit"}
     if fzn_gecode and Path(args.gecode_mznlib).is_dir():
         library = solvers_dir / "gecode-mznlib"
         if library.exists():
