@@ -10,10 +10,11 @@
 //!
 //! Here it runs beside the complete search, not instead of it: once branch and bound has its
 //! first solution and has made a number of decisions ([`Lns::with_warmup`]), the two take
-//! turns of so many decisions each ([`Lns::with_turn`]), on engines of their own, and every better solution either of
-//! them finds tightens the bound of both. The complete search still ends the optimisation: it
-//! proves the last solution optimal when its tree is exhausted, so an answer is never worse
-//! than without neighbourhoods, only later by the decisions they took.
+//! turns of so many decisions each ([`Lns::with_turn`]), on engines of their own, and every
+//! better solution either of them finds tightens the bound of both. The complete search still
+//! ends the optimisation: it proves the last solution optimal when its tree is exhausted, so
+//! without a limit the answer is the one of branch and bound alone; under a limit, the
+//! neighbourhoods' decisions are taken from branch and bound's.
 //!
 //! Each neighbourhood is one of two kinds, in turn: each decision variable kept free with
 //! probability `r`, or a run of consecutive decision variables (a fraction `r` of them, from a
@@ -151,6 +152,13 @@ impl Lns {
     }
 }
 
+impl Lns {
+    /// Where branch and bound's first turn ends, once it has a solution, `decisions` made.
+    pub(crate) fn first_turn_end(&self, decisions: u64) -> u64 {
+        self.warmup.max(decisions.saturating_add(self.turn))
+    }
+}
+
 /// The bounds of `r`, the fraction of the decision variables a neighbourhood keeps free.
 const SMALLEST: f64 = 0.02;
 const LARGEST: f64 = 0.95;
@@ -218,13 +226,6 @@ impl<'m> Neighbourhoods<'m> {
     /// The configuration, back to the solver.
     pub(crate) fn into_config(self) -> Lns {
         self.config
-    }
-
-    /// Where branch and bound's first turn ends, once it has a solution, `decisions` made.
-    pub(crate) fn first_turn_end(&self, decisions: u64) -> u64 {
-        self.config
-            .warmup
-            .max(decisions.saturating_add(self.config.turn))
     }
 
     /// Where the turn of neighbourhoods that starts now, `decisions` made, ends.

@@ -204,10 +204,9 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         let mut run = 0;
         // Neighbourhoods, if asked for, on an engine of their own; `lns_turn` is the end of
         // the turn in progress (in decisions), `main_until` that of branch and bound's.
-        let mut lns = self.lns.take().map(|config| {
-            let engine = self.new_engine();
-            Neighbourhoods::new(config, engine, self.model, &terms)
-        });
+        // Their engine is built at the first turn: a search that ends before needs none.
+        let mut config = self.lns.take();
+        let mut lns: Option<Neighbourhoods<'_>> = None;
         let mut lns_turn: Option<u64> = None;
         let mut main_until: Option<u64> = None;
         let mut limit = i128::MAX / 4;
@@ -236,11 +235,11 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                     Turn::Limit(limit) => break Some(limit),
                 }
             } else {
-                if let Some(neighbourhoods) = lns.as_ref()
+                if let Some(config) = config.as_ref()
                     && best.is_some()
                     && main_until.is_none()
                 {
-                    main_until = Some(neighbourhoods.first_turn_end(self.stats.decisions));
+                    main_until = Some(config.first_turn_end(self.stats.decisions));
                 }
                 let (step, paused) = match self.restarts {
                     Some(policy) => self.step_with_restarts_until(policy, &mut run, main_until),
@@ -250,6 +249,12 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                     Step::Solution => self.current_solution(),
                     Step::Exhausted => break None,
                     Step::Limit(_) if paused => {
+                        if lns.is_none()
+                            && let Some(config) = config.take()
+                        {
+                            let engine = self.new_engine();
+                            lns = Some(Neighbourhoods::new(config, engine, self.model, &terms));
+                        }
                         lns_turn = lns
                             .as_mut()
                             .map(|n| n.neighbourhood_turn_end(self.stats.decisions));
@@ -273,7 +278,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             }
             best = Some((solution, value));
         };
-        self.lns = lns.map(Neighbourhoods::into_config);
+        self.lns = lns.map(Neighbourhoods::into_config).or(config);
         if let Some(engine) = self.engine.as_mut() {
             engine.set_bound(None);
         }
