@@ -236,12 +236,12 @@ impl FznModel {
 }
 
 /// The values of the output's variables in `solution`, in the output's order.
-fn output_values(fzn: &FznModel, solution: &Solution) -> Vec<i32> {
-    let mut values = Vec::new();
+fn output_variables(fzn: &FznModel) -> Vec<VarId> {
+    let mut vars = Vec::new();
     for item in &fzn.output {
         let mut push = |value: &OutputValue| {
             if let OutputValue::Var(var, _) = *value {
-                values.push(solution[var]);
+                vars.push(var);
             }
         };
         match item {
@@ -249,7 +249,7 @@ fn output_values(fzn: &FznModel, solution: &Solution) -> Vec<i32> {
             OutputItem::Array { values: items, .. } => items.iter().for_each(&mut push),
         }
     }
-    values
+    vars
 }
 
 /// Writes one solution of `fzn` in the FlatZinc output format (its output variables and
@@ -414,23 +414,31 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
     let status = match &fzn.goal {
         Goal::Satisfy => {
             // At least one: "none asked for" must not read as "none exists".
-            let wanted = options
+            let mut wanted = options
                 .solutions
                 .unwrap_or(if options.all { u64::MAX } else { 1 })
                 .max(1);
             let mut printed = 0u64;
+            let mut one_is_all = false;
             // Solutions that differ only in variables the output does not show are one
-            // solution to the user: each is printed once. (Kept only when such variables
-            // exist: the set holds every solution shown.)
-            let mut seen: HashSet<Vec<i32>> = HashSet::new();
+            // solution to the user: the search is projected on the shown ones.
+            if fzn.hidden && wanted > 1 {
+                let shown = output_variables(fzn);
+                if shown.is_empty() {
+                    // Every solution reads the same: the first is all there is to show.
+                    wanted = 1;
+                    one_is_all = true;
+                } else {
+                    solver
+                        .set_projection(&shown)
+                        .map_err(|e| io::Error::other(e.to_string()))?;
+                }
+            }
             // `next_solution`: the first one by restarts if the solver has a policy.
             let mut stopped_by = None;
             while printed < wanted {
                 match solver.next_solution() {
                     Outcome::Solved(solution) => {
-                        if fzn.hidden && wanted > 1 && !seen.insert(output_values(fzn, &solution)) {
-                            continue;
-                        }
                         write_solution(fzn, &solution, out)?;
                         // Each solution reaches the reader as it is found, even if the run is
                         // killed later.
@@ -445,7 +453,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
                 }
             }
             // Stopped at the solutions asked for: there may be more.
-            let finished = printed < wanted;
+            let finished = printed < wanted || (one_is_all && printed == 1);
             match (printed, stopped_by, finished) {
                 (0, None, _) => Status::Unsatisfiable,
                 (0, Some(_), _) => Status::Unknown,

@@ -124,6 +124,9 @@ pub(crate) struct Engine<'m> {
     /// The variables to branch on, if not all (indexed by variable); the others are fixed
     /// after them, in input order.
     branch: Option<Arc<[bool]>>,
+    /// Projection ([`Engine::set_projection`]): the variables whose values tell solutions
+    /// apart (indexed by variable), branched on before the others.
+    project: Option<Arc<[bool]>>,
     /// [`Frame::open_from`] of the root.
     root_open_from: u32,
     /// AC-3 instead of the propagators' fixpoint, and the variable of the branch whose
@@ -197,6 +200,7 @@ impl<'m> Engine<'m> {
             branched: None,
             rejected: false,
             branch: None,
+            project: None,
             root_open_from: 0,
             objective: None,
             sizes: SizeIndex::default(),
@@ -268,6 +272,14 @@ impl<'m> Engine<'m> {
         engine
     }
 
+    /// Reports each solution once per assignment of the variables marked in `project`
+    /// (`None`: every solution): the search branches on them first, and once a solution is
+    /// found below the node where the last of them was fixed, the rest of that node's subtree
+    /// (which holds only solutions with the same values for them) is left unexplored.
+    pub(crate) fn set_projection(&mut self, project: Option<Arc<[bool]>>) {
+        self.project = project;
+    }
+
     /// Fixes a variable before the search starts (the root propagation then takes it into
     /// account). The caller has checked that the value is in the domain.
     pub(crate) fn fix_before_search(&mut self, var: VarId, value: i32) {
@@ -336,7 +348,10 @@ impl<'m> Engine<'m> {
                 schedule_all(&mut self.queue, run.model.num_constraints());
                 self.settle(run).is_err()
             }
-            Phase::AtSolution => true,
+            Phase::AtSolution => {
+                self.leave_projected_subtree(run);
+                true
+            }
             Phase::Running => false,
             Phase::Interrupted => {
                 let failed = self.settle(run).is_err();
@@ -376,14 +391,15 @@ impl<'m> Engine<'m> {
                 view = view.with_decided(&self.decided);
             } else {
                 if self.sizes.is_wanted() {
-                    let branch = self.branch.as_deref();
+                    let first = self.project.as_deref().or(self.branch.as_deref());
                     self.sizes
-                        .sync(&self.domains, &mut self.trail, depth, branch);
+                        .sync(&self.domains, &mut self.trail, depth, first);
                 }
                 view = view.with_sizes(&self.sizes);
             }
-            let mut view = view.with_branch(self.branch.as_deref());
-            if self.branch.is_none() {
+            // The projected variables first, then the decision variables, then the rest.
+            let mut view = view.with_branch(self.project.as_deref().or(self.branch.as_deref()));
+            if self.project.is_none() && self.branch.is_none() {
                 // The variables before the first open one are skipped by every order: a
                 // search in input order costs linear, not quadratic, time down a path.
                 let hint = self
@@ -401,12 +417,25 @@ impl<'m> Engine<'m> {
                 }
                 view = view.with_front(first);
             }
-            let chosen = run.variable_order.select_variable(&view);
+            let mut chosen = run.variable_order.select_variable(&view);
             if let Some(var) = chosen {
                 self.check_choice(run.model, var);
+                if let Some(project) = self.project.as_deref()
+                    && !project[var.index()]
+                    && let Some(first) = view.unfixed().next()
+                {
+                    // An order that looks past the view: a projected variable still comes
+                    // first, or solutions could repeat.
+                    chosen = Some(first);
+                }
             }
             // Once the decision variables are fixed, the others in input order.
-            let rest = || view.with_branch(None).unfixed().next();
+            let decision = self.branch.as_deref().filter(|_| self.project.is_some());
+            let rest = || {
+                decision
+                    .and_then(|branch| view.with_branch(Some(branch)).unfixed().next())
+                    .or_else(|| view.with_branch(None).unfixed().next())
+            };
             let var = match chosen.or_else(rest) {
                 Some(var) => {
                     debug_assert!(
@@ -656,22 +685,12 @@ impl<'m> Engine<'m> {
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> bool {
-        while let Some(frame) = self.frames.pop() {
+        while let Some(frame) = self.pop_frame(run) {
             let depth = self.frames.len();
-            if self.sizes.is_active() {
-                self.sizes.undoing(&self.trail, depth);
-            }
-            self.trail.undo_to(depth, &mut self.domains);
-            self.sizes.undone_to(self.trail.len());
             let var = VarId {
                 model: run.model.id(),
                 index: frame.var,
             };
-            run.stats.backtracks += 1;
-            run.observer.backtrack(var, frame.value, depth + 1);
-            if self.textbook {
-                self.decided[var.index()] = false;
-            }
             if self.branching == Branching::DWay {
                 // The parent's next value, if one is left: the next decision makes it.
                 self.node = frame.parent;
@@ -724,6 +743,54 @@ impl<'m> Engine<'m> {
             }
         }
         false
+    }
+
+    /// Undoes the last decision (its level of the trail), without refuting it.
+    fn pop_frame<V, W, O: SearchObserver>(&mut self, run: &mut Run<'_, V, W, O>) -> Option<Frame> {
+        let frame = self.frames.pop()?;
+        let depth = self.frames.len();
+        if self.sizes.is_active() {
+            self.sizes.undoing(&self.trail, depth);
+        }
+        self.trail.undo_to(depth, &mut self.domains);
+        self.sizes.undone_to(self.trail.len());
+        let var = VarId {
+            model: run.model.id(),
+            index: frame.var,
+        };
+        run.stats.backtracks += 1;
+        run.observer.backtrack(var, frame.value, depth + 1);
+        if self.textbook {
+            self.decided[var.index()] = false;
+        }
+        Some(frame)
+    }
+
+    /// At a solution of a projected search: undoes the decisions below the last one on a
+    /// projected variable, whose subtrees hold only solutions with the same projected values.
+    /// The projected variables are branched on first, so their decisions lead the path.
+    fn leave_projected_subtree<V, W, O: SearchObserver>(&mut self, run: &mut Run<'_, V, W, O>) {
+        let Some(project) = self.project.clone() else {
+            return;
+        };
+        let keep = self
+            .frames
+            .iter()
+            .take_while(|frame| project[frame.var as usize])
+            .count();
+        debug_assert!(
+            self.frames[keep..]
+                .iter()
+                .all(|frame| !project[frame.var as usize]),
+            "projected variables are branched on first"
+        );
+        while self.frames.len() > keep {
+            if let Some(frame) = self.pop_frame(run)
+                && self.branching == Branching::DWay
+            {
+                self.tried.truncate(frame.tried as usize);
+            }
+        }
     }
 
     /// The value the value order chooses for `var` among those not tried yet at this node

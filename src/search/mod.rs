@@ -222,6 +222,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     branch: Option<Arc<[bool]>>,
     /// Large-neighbourhood search beside branch and bound ([`Solver::with_lns`]).
     lns: Option<Lns>,
+    /// The variables that tell solutions apart, if not all ([`Solver::with_projection`]).
+    project: Option<Arc<[bool]>>,
 }
 
 impl<'m> Solver<'m> {
@@ -246,6 +248,7 @@ impl<'m> Solver<'m> {
             ac3: None,
             branch: None,
             lns: None,
+            project: None,
         }
     }
 }
@@ -271,6 +274,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             ac3: self.ac3,
             branch: self.branch,
             lns: self.lns,
+            project: self.project,
         }
     }
 
@@ -294,6 +298,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             ac3: self.ac3,
             branch: self.branch,
             lns: self.lns,
+            project: self.project,
         }
     }
 
@@ -318,6 +323,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             ac3: self.ac3,
             branch: self.branch,
             lns: self.lns,
+            project: self.project,
         }
     }
 
@@ -474,20 +480,85 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// [`Model::abs`]: crate::Model::abs
     /// [`Model::max`]: crate::Model::max
     pub fn with_decision_variables(mut self, vars: &[VarId]) -> Result<Self, ModelError> {
+        self.branch = self.marked(vars, "with_decision_variables")?;
+        Ok(self.restart())
+    }
+
+    /// Reports each solution once per assignment of `vars`: solutions that differ only in the
+    /// other variables count as one (the solution handed over is the first of them the search
+    /// meets). An empty list restores the default, every variable. Restarts the search.
+    ///
+    /// This is how a model with auxiliary variables is enumerated or counted on the variables
+    /// that matter (MiniZinc's `-a` lists solutions distinct on the output): the search
+    /// branches on `vars` first and, below the node where the last of them is fixed, looks
+    /// for one solution of the rest and no more, so the auxiliary variables cost one search
+    /// per projected solution, not one per combination of their values.
+    ///
+    /// Used by [`next_solution`](Self::next_solution), [`solutions`](Self::solutions),
+    /// [`count`](Self::count), [`step`](Self::step) and the parallel counts (which then run on
+    /// one thread); branch and bound ([`minimize`](Self::minimize)) ignores it.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] if a variable is not of this solver's model.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::{Model, NotEqual};
+    ///
+    /// // x ≠ y over 1..=3, and z free: 18 solutions, 6 distinct on (x, y).
+    /// let mut model = Model::new();
+    /// let [x, y, z] = [(); 3].map(|()| model.new_var(1..=3).unwrap());
+    /// model.post(NotEqual::new(x, y))?;
+    /// assert_eq!(model.solver().count().solutions, 18);
+    /// let mut solver = model.solver().with_projection(&[x, y])?;
+    /// assert_eq!(solver.count().solutions, 6);
+    /// # let _ = z;
+    /// # Ok::<(), cspkit::ModelError>(())
+    /// ```
+    pub fn with_projection(mut self, vars: &[VarId]) -> Result<Self, ModelError> {
+        self.project = self.marked(vars, "with_projection")?;
+        Ok(self.restart())
+    }
+
+    /// [`with_projection`](Self::with_projection) on a solver already built: the search
+    /// starts afresh (statistics too), keeping the fixes of [`restart_with`](Self::restart_with).
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] if a variable is not of this solver's model; the solver
+    /// is then unchanged.
+    pub fn set_projection(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
+        self.project = self.marked(vars, "set_projection")?;
+        self.stats = SearchStats::default();
+        self.started = false;
+        self.steps.clear();
+        if let Some(engine) = &mut self.engine {
+            engine.reset(self.model);
+            for &(var, value) in &self.fixes {
+                engine.fix_before_search(var, value);
+            }
+            engine.set_projection(self.project.clone());
+        }
+        Ok(())
+    }
+
+    /// `vars` as a mask indexed by variable (`None` for an empty list).
+    fn marked(&self, vars: &[VarId], context: &str) -> Result<Option<Arc<[bool]>>, ModelError> {
         if let Some(&foreign) = vars.iter().find(|&&v| !self.model.owns(v)) {
             return Err(ModelError::ForeignVariable {
-                context: "with_decision_variables".into(),
+                context: context.into(),
                 variable: format!("{foreign:?}"),
             });
         }
-        self.branch = (!vars.is_empty()).then(|| {
+        Ok((!vars.is_empty()).then(|| {
             let mut marked = vec![false; self.model.num_variables()];
             for &v in vars {
                 marked[v.index()] = true;
             }
             Arc::from(marked)
-        });
-        Ok(self.restart())
+        }))
     }
 
     /// Whether textbook forward checking is on.
@@ -827,14 +898,16 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
 
     /// An engine for this solver's model, level, branching and mode.
     fn new_engine(&self) -> Engine<'m> {
-        Engine::for_search(
+        let mut engine = Engine::for_search(
             self.model,
             self.level,
             self.branching,
             self.textbook,
             self.ac3.clone(),
             self.branch.clone(),
-        )
+        );
+        engine.set_projection(self.project.clone());
+        engine
     }
 
     /// Runs the search to its next solution, the end of the tree or a limit. Events a step

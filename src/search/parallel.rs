@@ -68,6 +68,8 @@ struct Context<'a> {
     textbook: bool,
     ac3: Option<Arc<ConstraintGraph>>,
     branch: Option<Arc<[bool]>>,
+    /// The projection ([`Solver::with_projection`]), searched on one thread.
+    project: Option<Arc<[bool]>>,
     limits: &'a Limits,
     /// Search time of the solver before this search.
     before: Duration,
@@ -81,14 +83,16 @@ struct Context<'a> {
 impl Context<'_> {
     /// An engine for the solver's model, level, branching and mode.
     fn engine(&self) -> Engine<'_> {
-        Engine::for_search(
+        let mut engine = Engine::for_search(
             self.model,
             self.level,
             self.branching,
             self.textbook,
             self.ac3.clone(),
             self.branch.clone(),
-        )
+        );
+        engine.set_projection(self.project.clone());
+        engine
     }
 
     /// A budget for one call of the engine: the user's limits, shared between the threads, and
@@ -309,13 +313,16 @@ where
             textbook: self.textbook,
             ac3: self.ac3.clone(),
             branch: self.branch.clone(),
+            project: self.project.clone(),
             limits: &self.limits,
             before: self.stats.elapsed,
             started: Instant::now(),
             shared_nodes: shared_nodes.as_ref(),
             stop: &stop,
         };
-        let (result, stats) = if threads.get() == 1 {
+        // Subtrees split below the projected variables could hold the same projected
+        // solution: a projected search runs on one thread.
+        let (result, stats) = if threads.get() == 1 || self.project.is_some() {
             sequential(
                 &context,
                 &self.fixes,

@@ -1157,3 +1157,117 @@ proptest! {
         }
     }
 }
+
+// ----- Projection: solutions told apart by some variables only. -----
+
+/// The distinct projections of `solutions` on the variables marked in `mask`, sorted.
+fn projections(solutions: &[Vec<i32>], mask: &[bool]) -> Vec<Vec<i32>> {
+    let distinct: BTreeSet<Vec<i32>> = solutions
+        .iter()
+        .map(|s| {
+            s.iter()
+                .zip(mask)
+                .filter(|(_, on)| **on)
+                .map(|(v, _)| *v)
+                .collect()
+        })
+        .collect();
+    distinct.into_iter().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn projected_solutions_are_the_distinct_brute_force_projections_each_reported_once(
+        spec in models(),
+        mask in vec(any::<bool>(), 6),
+        decision_mask in vec(any::<bool>(), 6),
+    ) {
+        let (model, vars) = spec.build();
+        let mask = &mask[..vars.len()];
+        let projected: Vec<VarId> =
+            vars.iter().zip(mask).filter(|(_, on)| **on).map(|(v, _)| *v).collect();
+        let decisions: Vec<VarId> =
+            vars.iter().zip(&decision_mask).filter(|(_, on)| **on).map(|(v, _)| *v).collect();
+        let all = brute_force(&model);
+        let expected = if projected.is_empty() { all.clone() } else { projections(&all, mask) };
+        let project = |solutions: &[Vec<i32>]| {
+            if projected.is_empty() {
+                solutions.to_vec()
+            } else {
+                solutions
+                    .iter()
+                    .map(|s| s.iter().zip(mask).filter(|(_, on)| **on).map(|(v, _)| *v).collect())
+                    .collect::<Vec<Vec<i32>>>()
+            }
+        };
+        // An order that looks past the view's variables: the last open variable of all.
+        let past_the_view = |view: &SearchView<'_>| {
+            view.variables().rev().find(|&v| view.domain(v).size() > 1)
+        };
+        for level in LEVELS {
+            for branching in [Branching::Assign, Branching::Split, Branching::DWay] {
+                for variables in VariableChoice::ALL {
+                    for with_decisions in [false, true] {
+                        let strategy =
+                            format!("{variables:?}, {level:?}, {branching:?}, {with_decisions}");
+                        let mut solver = model
+                            .solver()
+                            .with_variable_order(variables.order())
+                            .with_value_order(Descending)
+                            .with_propagation(level)
+                            .with_branching(branching)
+                            .with_projection(&projected)
+                            .unwrap();
+                        if with_decisions {
+                            solver = solver.with_decision_variables(&decisions).unwrap();
+                        }
+                        let (found, stopped_by) = collect_solutions(&mut solver);
+                        prop_assert_eq!(stopped_by, None);
+                        prop_assert_eq!(solver.stats().solutions, found.len() as u64);
+                        for solution in &found {
+                            prop_assert!(all.contains(solution), "{}: not a solution", strategy);
+                        }
+                        let mut shown = project(&found);
+                        shown.sort();
+                        prop_assert!(has_no_repeats(&shown), "{}: repeated", strategy);
+                        prop_assert_eq!(&shown, &expected, "{}", strategy);
+                    }
+                }
+            }
+            let mut solver = model
+                .solver()
+                .with_variable_order(past_the_view)
+                .with_propagation(level)
+                .with_projection(&projected)
+                .unwrap();
+            let (found, _) = collect_solutions(&mut solver);
+            let mut shown = project(&found);
+            shown.sort();
+            prop_assert_eq!(&shown, &expected, "an order past the view, {:?}", level);
+            let threads = std::num::NonZeroUsize::new(2).unwrap();
+            let mut solver = model.solver().with_propagation(level).with_projection(&projected).unwrap();
+            prop_assert_eq!(solver.count_parallel(threads).solutions, expected.len() as u64);
+        }
+    }
+}
+
+#[test]
+fn a_projection_leaves_the_variables_it_does_not_name_out_of_the_count() {
+    // x ≠ y over 1..=3, and 12 free booleans: 6 · 2¹² solutions, 6 on (x, y). The projected
+    // search makes one descent per pair, not one per combination of the booleans.
+    let mut model = Model::new();
+    let x = model.new_var(1..=3).unwrap();
+    let y = model.new_var(1..=3).unwrap();
+    let _free = model.new_vars(12, 0..=1).unwrap();
+    model.post(NotEqual::new(x, y)).unwrap();
+    let mut solver = model.solver().with_projection(&[x, y]).unwrap();
+    let count = solver.count();
+    assert_eq!((count.solutions, count.is_exact()), (6, true));
+    assert!(solver.stats().decisions <= 6 * 14, "{:?}", solver.stats());
+    let foreign = Model::new().new_var(0..=1);
+    if let Ok(foreign) = foreign {
+        assert!(model.solver().with_projection(&[foreign]).is_err());
+    }
+}

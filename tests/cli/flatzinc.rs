@@ -634,3 +634,46 @@ fn models_minizinc_emits_are_answered_as_minizinc_expects() {
          constraint int_lin_eq([1, -1], [x, y], -1) :: defines_var(y);\nsolve satisfy;\n"
     ));
 }
+
+#[test]
+fn all_solutions_are_distinct_on_the_output_and_cost_one_descent_each() {
+    // x ≠ y, and 16 introduced booleans the output does not show, tied to nothing (as the
+    // helpers of a lex decomposition are once it holds strictly): 6 solutions to print, each
+    // once, found without enumerating the 2¹⁶ values of the helpers under each.
+    let mut text = String::from("var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\n");
+    for i in 0..16 {
+        text.push_str(&format!("var bool: h{i} :: var_is_introduced;\n"));
+    }
+    text.push_str("constraint int_ne(x, y);\n");
+    let helpers: Vec<String> = (0..16).map(|i| format!("h{i}")).collect();
+    text.push_str(&format!(
+        "solve :: bool_search([{}], input_order, indomain_max, complete) satisfy;\n",
+        helpers.join(", ")
+    ));
+    let model = flatzinc::build(&flatzinc::parse(&text).expect("parses")).expect("builds");
+    let mut out = Vec::new();
+    let options = Options {
+        all: true,
+        statistics: true,
+        ..Options::default()
+    };
+    let status = flatzinc::run(&model, &options, &mut out).expect("runs");
+    let out = String::from_utf8(out).expect("UTF-8");
+    assert_eq!(status, Status::Complete);
+    let mut shown: Vec<&str> = out
+        .split("----------\n")
+        .filter(|block| block.contains(" = "))
+        .map(|block| block.trim_end_matches(|c| c != ';'))
+        .collect();
+    assert_eq!(shown.len(), 6, "{out}");
+    shown.sort_unstable();
+    shown.dedup();
+    assert_eq!(shown.len(), 6, "a solution printed twice:\n{out}");
+    let nodes: u64 = out
+        .lines()
+        .find_map(|line| line.strip_prefix("%%%mzn-stat: nodes="))
+        .expect("statistics")
+        .parse()
+        .expect("a number");
+    assert!(nodes <= 6 * 20, "{nodes} nodes for 6 solutions");
+}
