@@ -176,7 +176,8 @@ pub struct FznModel {
     pub warnings: Vec<String>,
     /// Whether a variable is neither shown by the output nor defined by a constraint
     /// (`defines_var`): two solutions may then show the same values, and
-    /// [`solve`](crate::flatzinc::solve) prints each once.
+    /// [`solve`](crate::flatzinc::solve) projects an all-solutions search on the
+    /// [`shown_variables`](FznModel::shown_variables), so that each is printed once.
     pub hidden: bool,
     /// The variables declared one by one, without a value, that no constraint defines
     /// (`defines_var`), in declaration order: those a solution is made of, the others follow.

@@ -226,6 +226,26 @@ impl FznModel {
         }
     }
 
+    /// The variables the output shows, in the order it shows them (a variable shown twice is
+    /// listed twice): what tells two solutions apart for the user, and the projection of an
+    /// all-solutions search when [`hidden`](FznModel::hidden) variables exist
+    /// ([`Solver::with_projection`](crate::Solver::with_projection)).
+    pub fn shown_variables(&self) -> Vec<VarId> {
+        let mut vars = Vec::new();
+        for item in &self.output {
+            let mut push = |value: &OutputValue| {
+                if let OutputValue::Var(var, _) = *value {
+                    vars.push(var);
+                }
+            };
+            match item {
+                OutputItem::Scalar { value, .. } => push(value),
+                OutputItem::Array { values: items, .. } => items.iter().for_each(&mut push),
+            }
+        }
+        vars
+    }
+
     /// The smallest value first for every variable: the value order of free search (`-f`).
     fn ascending_values(&self) -> AnnotatedValues {
         AnnotatedValues {
@@ -236,22 +256,6 @@ impl FznModel {
 }
 
 /// The values of the output's variables in `solution`, in the output's order.
-fn output_variables(fzn: &FznModel) -> Vec<VarId> {
-    let mut vars = Vec::new();
-    for item in &fzn.output {
-        let mut push = |value: &OutputValue| {
-            if let OutputValue::Var(var, _) = *value {
-                vars.push(var);
-            }
-        };
-        match item {
-            OutputItem::Scalar { value, .. } => push(value),
-            OutputItem::Array { values: items, .. } => items.iter().for_each(&mut push),
-        }
-    }
-    vars
-}
-
 /// Writes one solution of `fzn` in the FlatZinc output format (its output variables and
 /// arrays), then `----------`.
 ///
@@ -423,7 +427,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             // Solutions that differ only in variables the output does not show are one
             // solution to the user: the search is projected on the shown ones.
             if fzn.hidden && wanted > 1 {
-                let shown = output_variables(fzn);
+                let shown = fzn.shown_variables();
                 if shown.is_empty() {
                     // Every solution reads the same: the first is all there is to show.
                     wanted = 1;

@@ -275,3 +275,37 @@ fn the_binary_queens_model_and_the_colouring_command_answer_as_published() {
     let bad = cspkit(&["compare", "queens", "0"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn a_model_is_counted_on_the_variables_its_output_shows() {
+    // x ≠ y, and 12 introduced booleans the output does not show and nothing defines:
+    // 6 solutions as MiniZinc lists them, not 6 · 2¹².
+    let mut fzn = String::from("var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\n");
+    for i in 0..12 {
+        fzn.push_str(&format!("var bool: h{i} :: var_is_introduced;\n"));
+    }
+    fzn.push_str("constraint int_ne(x, y);\nsolve satisfy;\n");
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("compare-hidden.fzn");
+    std::fs::write(&path, fzn).expect("writes the model");
+    let path = path.to_str().expect("a UTF-8 path");
+    let csv = cspkit(&[
+        "compare",
+        path,
+        "--count",
+        "--var-order",
+        "input,mrv",
+        "--value-order",
+        "asc,desc",
+        "--propagation",
+        "none,full",
+        "--format",
+        "csv",
+    ]);
+    assert!(csv.status.success(), "{}", text(&csv.stderr));
+    let lines: Vec<String> = text(&csv.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 1 + 2 * 2 * 2);
+    assert!(
+        lines[1..].iter().all(|l| l.split(',').nth(10) == Some("6")),
+        "every run counts 6: {lines:?}"
+    );
+}

@@ -102,6 +102,16 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                             .with_limit(tree_limit)
                             .with_domains(true)
                     });
+                    // Counted on what the model's output shows, as MiniZinc's `-a` lists.
+                    let solver = match &built {
+                        Built::Model(fzn) if fzn.hidden && (args.count || args.all) => {
+                            match solver.with_projection(&fzn.shown_variables()) {
+                                Ok(solver) => solver,
+                                Err(error) => return bad_input(error),
+                            }
+                        }
+                        _ => solver,
+                    };
                     let mut solver = solver.with_observer(&mut tree);
                     let stopped = if args.count || args.all {
                         solver.count().stopped_by
