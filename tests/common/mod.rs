@@ -6,7 +6,9 @@
 //!   [`model_specs`], the proptest strategy that produces them (with planted solutions half
 //!   the time, so that many cases are satisfiable), and [`clustered_model_specs`], the same over
 //!   domains that straddle machine-word boundaries;
-//! - small observation helpers: [`collect_solutions`] and [`root_domains`].
+//! - small observation helpers: [`collect_solutions`] and [`root_domains`];
+//! - [`output_within`], which runs a program with a deadline and ends it (and every process it
+//!   started) when the deadline passes.
 
 #![allow(
     dead_code,
@@ -16,6 +18,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::ops::RangeInclusive;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use cspkit::{
     AllDifferent, Constraint, Limit, Model, NotEqual, PropagationLevel, SearchObserver, SearchView,
@@ -31,6 +35,75 @@ use proptest::sample::{Index, subsequence};
 pub fn skipped(why: &str) {
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
+}
+
+/// What a program printed before it ended, or before the deadline of [`output_within`] ended it.
+#[derive(Debug)]
+pub struct Bounded {
+    /// The exit status and everything printed (only what came before the deadline, if it
+    /// passed).
+    pub output: Output,
+    /// Whether the deadline passed and the program was ended.
+    pub timed_out: bool,
+}
+
+/// Runs `command` (no standard input, its output read as it comes) for at most `deadline`, then
+/// ends it with every process it started: a program that hangs fails its test in time, and
+/// leaves nothing running.
+///
+/// # Panics
+///
+/// If the program cannot be started or waited for.
+pub fn output_within(command: &mut Command, deadline: Duration) -> Bounded {
+    use std::io::Read as _;
+    #[cfg(unix)]
+    {
+        // A process group of its own, so that the programs it starts end with it.
+        use std::os::unix::process::CommandExt as _;
+        command.process_group(0);
+    }
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} cannot start: {e}"));
+    let read = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as _));
+    let started = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the program can be waited for") {
+            break status;
+        }
+        if started.elapsed() > deadline {
+            timed_out = true;
+            #[cfg(unix)]
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            break child.wait().expect("the program can be waited for");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Bounded {
+        output: Output {
+            status,
+            stdout: stdout.join().expect("the reader of standard output"),
+            stderr: stderr.join().expect("the reader of standard error"),
+        },
+        timed_out,
+    }
 }
 
 /// The Baekjoon 2239 example (problem statement).
