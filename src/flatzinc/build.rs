@@ -771,6 +771,9 @@ impl<'a> Builder<'a> {
             "bool_clause" => {
                 let (p, n) = (arg(self, 0)?, arg(self, 1)?);
                 let (p, n) = (self.bools(&p, pos)?, self.bools(&n, pos)?);
+                if p.is_empty() && n.is_empty() {
+                    return self.post_false(pos); // The empty clause.
+                }
                 self.model
                     .clause(&p, &n)
                     .map_err(|e| Self::model_error(pos, e))

@@ -200,6 +200,12 @@ impl Model {
     /// ```
     pub fn reify_into(&mut self, constraint: Linear, b: BoolVar) -> Result<(), ModelError> {
         self.check_reified(&constraint, b)?;
+        if let Some(own) = self.own_boolean(&constraint, b)? {
+            // `b ⇔ C(b)`: C reified into a fresh boolean equal to `b`, so that no rule below
+            // sees its boolean among the terms it rewrites.
+            self.reify_into(constraint, own)?;
+            return self.equivalent(own, b);
+        }
         if let Some((x, values, inside)) = single_variable(&constraint) {
             let member = Member::with_polarity(x, &values, b.polarity(), inside, false);
             return self.post(member).map(drop);
@@ -240,6 +246,10 @@ impl Model {
     /// As [`Model::reify_into`].
     pub fn imply(&mut self, b: BoolVar, constraint: Linear) -> Result<(), ModelError> {
         self.check_reified(&constraint, b)?;
+        if let Some(own) = self.own_boolean(&constraint, b)? {
+            self.imply(own, constraint)?;
+            return self.equivalent(own, b);
+        }
         if let Some((x, values, inside)) = single_variable(&constraint) {
             let member = Member::with_polarity(x, &values, b.polarity(), inside, true);
             return self.post(member).map(drop);
@@ -261,6 +271,20 @@ impl Model {
 
     /// The errors of posting `constraint` and `b` as they are: variables of another model, and
     /// the constraint's own argument checks (overflow), before anything is built from them.
+    /// A fresh boolean to stand for `b` if `b`'s variable is a term of `constraint` (as in
+    /// FlatZinc's `bool_le_reif(true, x, x)`), `None` otherwise.
+    fn own_boolean(
+        &mut self,
+        constraint: &Linear,
+        b: BoolVar,
+    ) -> Result<Option<BoolVar>, ModelError> {
+        if constraint.terms().any(|(_, var)| var == b.var()) {
+            self.new_auxiliary_bool().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
     fn check_reified(&self, constraint: &Linear, b: BoolVar) -> Result<(), ModelError> {
         self.validate(b.var(), "reification")?;
         self.check_linear(constraint)

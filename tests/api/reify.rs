@@ -223,3 +223,70 @@ fn a_count_model_reified_through_equalities_searches_as_with_reify_in() {
         assert_eq!(runs[0].0.len(), 1, "one magic sequence of length {n}");
     }
 }
+
+#[test]
+fn a_constraint_reified_into_its_own_boolean_means_what_it_says() {
+    // For each comparison of a·b + k·x against c, with b among its own terms (alone when
+    // k = 0, as FlatZinc's `bool_le_reif(true, x, x)` is): the solutions are the (b, x) where
+    // b is the truth of the comparison (reified), or where a true b implies it (half
+    // reified), checked against the definition on every pair.
+    let forms = [(2, 1), (1, 0), (-1, 0), (3, 0)];
+    for (a, k, comparison, c, half) in forms.into_iter().flat_map(|(a, k)| {
+        [
+            Comparison::Eq,
+            Comparison::Ne,
+            Comparison::Le,
+            Comparison::Gt,
+        ]
+        .into_iter()
+        .flat_map(move |comparison| {
+            (-1..=4).flat_map(move |c| [false, true].map(|half| (a, k, comparison, c, half)))
+        })
+    }) {
+        {
+            {
+                let mut model = Model::new();
+                let b = model.new_bool().unwrap();
+                let x = model.new_var(0..=2).unwrap();
+                let terms: Vec<(i64, VarId)> = [(a, b.var()), (k, x)]
+                    .into_iter()
+                    .filter(|&(coefficient, _)| coefficient != 0)
+                    .collect();
+                let linear = Linear::new(&terms, comparison, c);
+                if half {
+                    model.imply(b, linear).unwrap();
+                } else {
+                    model.reify_into(linear, b).unwrap();
+                }
+                let mut expected = Vec::new();
+                for bv in 0..=1 {
+                    for xv in 0..=2 {
+                        let truth = holds(comparison, a * bv + k * xv, c);
+                        let ok = if half {
+                            bv == 0 || truth
+                        } else {
+                            (bv == 1) == truth
+                        };
+                        if ok {
+                            expected.push(vec![bv as i32, xv as i32]);
+                        }
+                    }
+                }
+                for level in [PropagationLevel::None, PropagationLevel::Full] {
+                    let found: Vec<Vec<i32>> = model
+                        .solver()
+                        .with_propagation(level)
+                        .with_projection(&[b.var(), x])
+                        .unwrap()
+                        .solutions()
+                        .map(|s| vec![s[b.var()], s[x]])
+                        .collect();
+                    assert_eq!(
+                        found, expected,
+                        "{a}·b + {k}·x {comparison:?} {c}, half {half}, {level:?}"
+                    );
+                }
+            }
+        }
+    }
+}
