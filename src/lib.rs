@@ -110,7 +110,8 @@
 //!
 //! - Variable order ([`VariableOrder`]): [`InputOrder`] (declaration order), [`SmallestDomain`]
 //!   (MRV, first-fail), [`SmallestDomainRandomTies`] (the same, ties broken at random),
-//!   [`DomainOverDegree`] (dom/deg), or any closure `FnMut(&SearchView) -> Option<VarId>`.
+//!   [`DomainOverDegree`] (dom/deg), [`SmallestMinimum`] (the smallest value left: the order
+//!   for start times of tasks), or any closure `FnMut(&SearchView) -> Option<VarId>`.
 //! - Value order ([`ValueOrder`]): [`Ascending`], [`Descending`], [`MiddleOut`] (the middle of
 //!   the domain first), [`RandomValue`], or any closure `FnMut(VarId, &SearchView) -> i32`.
 //! - Propagation ([`PropagationLevel`]): `None` (check only: plain backtracking), `Forward`
@@ -118,7 +119,11 @@
 //!
 //! [`InputOrder`] with [`Ascending`] enumerates solutions in lexicographic order at every
 //! propagation level, because propagation only removes values that belong to no solution.
-//! [`SmallestDomain`] usually makes far fewer decisions when any solution will do.
+//! [`SmallestDomain`] usually makes far fewer decisions when any solution will do, but not on
+//! start times of tasks: there the fewest values left means the latest earliest start, and
+//! smallest-domain-first can search for seconds without a schedule of a job shop that
+//! [`SmallestMinimum`] (the earliest start first) schedules without a failure
+//! (`docs/strategies.md`, "Start times").
 //!
 //! ```
 //! use cspkit::{AllDifferent, Descending, Model, PropagationLevel, SmallestDomain};
@@ -271,8 +276,8 @@ pub use search::observer::{
 pub use search::optimize::Optimum;
 pub use search::ordering::{
     Ascending, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining, MiddleOut,
-    RandomValue, SearchView, SmallestDomain, SmallestDomainRandomTies, Unfixed, ValueOrder,
-    VariableOrder,
+    RandomValue, SearchView, SmallestDomain, SmallestDomainRandomTies, SmallestMinimum, Unfixed,
+    ValueOrder, VariableOrder,
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;

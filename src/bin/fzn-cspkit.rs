@@ -39,8 +39,9 @@ Options (MiniZinc's standard flags):
   -n N          stop after N solutions
   -s            statistics, as %%%mzn-stat: lines
   -t MS         time limit in milliseconds
-  -f            free search: ignore the search annotations (dom/wdeg with Luby
-                restarts, also used when the model has no annotation)
+  -f            free search: ignore the search annotations (the start times of a
+                scheduling model by smallest minimum, the other variables by dom/wdeg,
+                with Luby restarts; also used when the model has no annotation)
   -r SEED       seed of indomain_random
   -p N          threads (accepted; the search runs on one)
   --no-lns      optimisation by branch and bound alone, without the large-neighbourhood

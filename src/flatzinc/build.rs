@@ -1,6 +1,6 @@
 //! FlatZinc items to a cspkit [`Model`]: variables, the builtins, the solve item, the output.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use crate::Constraint as _;
@@ -182,6 +182,11 @@ pub struct FznModel {
     /// The variables declared one by one, without a value, that no constraint defines
     /// (`defines_var`), in declaration order: those a solution is made of, the others follow.
     pub independent: Vec<VarId>,
+    /// The start times of the tasks of the model's `disjunctive` and `cumulative` constraints
+    /// whose durations (and demands and capacity) are constants, each once, in the order they
+    /// first appear. In a scheduling model ([`FznModel::is_scheduling`]) the searches branch
+    /// on them first, by smallest minimum ([`SmallestMinimum`](crate::SmallestMinimum)).
+    pub start_times: Vec<VarId>,
 }
 
 struct Builder<'a> {
@@ -193,6 +198,9 @@ struct Builder<'a> {
     search: Vec<SearchGroup>,
     clamped: Vec<String>,
     warnings: Vec<String>,
+    /// The start times of the scheduling constraints, in order, and which variables they are.
+    start_times: Vec<VarId>,
+    is_start_time: HashSet<VarId>,
     /// The label of the constraints posted for the item being read: its builtin and line
     /// (`int_lin_eq (line 31)`), for traces and the tree page.
     label: String,
@@ -490,6 +498,15 @@ impl<'a> Builder<'a> {
             Val::Bool(b) => Ok(LinearExpr::new(&[], i64::from(*b))),
             Val::Var(var, _) => Ok(LinearExpr::from(*var)),
             _ => Err(FznError::at(pos, "expected an integer or a variable")),
+        }
+    }
+
+    /// Records `starts` as start times of tasks (each variable once).
+    fn add_start_times(&mut self, starts: &[VarId]) {
+        for &start in starts {
+            if self.is_start_time.insert(start) {
+                self.start_times.push(start);
+            }
         }
     }
 
@@ -960,6 +977,9 @@ impl<'a> Builder<'a> {
             "cspkit_cumulative" => {
                 let (s, d, r, b) = (arg(self, 0)?, arg(self, 1)?, arg(self, 2)?, arg(self, 3)?);
                 let starts = self.vars(&s, pos)?;
+                // Tasks of fixed durations and demands: their starts are all there is to
+                // decide (not so for tasks whose mode or machine is still to be chosen).
+                let mut fixed_tasks = false;
                 let cumulative = match (
                     self.ints(&d, pos),
                     self.ints(&r, pos),
@@ -969,6 +989,7 @@ impl<'a> Builder<'a> {
                         let narrow = |values: Vec<i64>| -> Result<Vec<i32>, FznError> {
                             values.into_iter().map(|v| Self::to_i32(v, pos)).collect()
                         };
+                        fixed_tasks = true;
                         Cumulative::new(&starts, &narrow(d)?, &narrow(r)?, Self::to_i32(b, pos)?)
                     }
                     _ => {
@@ -978,18 +999,24 @@ impl<'a> Builder<'a> {
                     }
                 };
                 let cumulative = cumulative.map_err(|e| Self::model_error(pos, e))?;
-                self.post(pos, cumulative)
+                self.post(pos, cumulative)?;
+                if fixed_tasks {
+                    self.add_start_times(&starts);
+                }
+                Ok(())
             }
             "cspkit_disjunctive" => {
                 let (s, d) = (arg(self, 0)?, arg(self, 1)?);
                 let starts = self.vars(&s, pos)?;
                 let strict = matches!(arg(self, 2)?, Val::Bool(true));
+                let mut fixed_tasks = false;
                 let disjunctive = match self.ints(&d, pos) {
                     Ok(d) => {
                         let d: Vec<i32> = d
                             .into_iter()
                             .map(|v| Self::to_i32(v, pos))
                             .collect::<Result<_, _>>()?;
+                        fixed_tasks = true;
                         Disjunctive::new(&starts, &d)
                     }
                     Err(_) => {
@@ -1005,7 +1032,11 @@ impl<'a> Builder<'a> {
                     } else {
                         disjunctive
                     },
-                )
+                )?;
+                if fixed_tasks {
+                    self.add_start_times(&starts);
+                }
+                Ok(())
             }
             "fzn_among" => {
                 let n = arg(self, 0)?;
@@ -1461,6 +1492,8 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         search: Vec::new(),
         clamped: Vec::new(),
         warnings: Vec::new(),
+        start_times: Vec::new(),
+        is_start_time: HashSet::new(),
         label: String::new(),
     };
     // Readable names for the variables MiniZinc introduced: where the model's source says
@@ -1587,5 +1620,6 @@ pub fn build(items: &[Item]) -> Result<FznModel, FznError> {
         warnings: builder.warnings,
         hidden,
         independent,
+        start_times: builder.start_times,
     })
 }

@@ -39,7 +39,8 @@ pub use build::{
 };
 pub use parse::{Expr, FznError, Item, Pos, Type, parse};
 pub use run::{
-    AnnotatedOrder, AnnotatedValues, Options, Status, run, run_observed, solve, write_solution,
+    AnnotatedOrder, AnnotatedValues, FreeOrder, Options, Status, run, run_observed, solve,
+    write_solution,
 };
 
 /// cspkit's MiniZinc library: the file name and the text of each of its `.mzn` files.

@@ -10,6 +10,7 @@ use crate::flatzinc::build::{
 };
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
+use crate::search::ordering::smallest_minimum_among;
 use crate::{
     Branching, DomWdeg, Lns, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
 };
@@ -49,8 +50,10 @@ pub enum Status {
 }
 
 /// The variable order of a model's search annotations ([`FznModel::variable_order`]): each
-/// group in turn, by its choice, then the other variables by smallest domain (first fail), as
-/// when there are no annotations.
+/// group in turn, by its choice; then, in a scheduling model ([`FznModel::is_scheduling`]),
+/// the start times of its tasks by smallest minimum
+/// ([`SmallestMinimum`](crate::SmallestMinimum)); then the other variables by smallest domain
+/// (first fail). Without annotations, the last two.
 ///
 /// Down a path of the search, domains only shrink: a group whose variables are all fixed at a
 /// node stays so below it, and so does an `input_order` group's fixed prefix. `fronts[d]`
@@ -65,6 +68,39 @@ pub struct AnnotatedOrder {
     fronts: Vec<(usize, usize)>,
     /// The failure weights of the `dom_w_deg` groups.
     weights: DomWdeg,
+    /// Which variables are start times of tasks, indexed by variable (empty if none is).
+    start_times: StartTimes,
+}
+
+/// The start times of a model's tasks ([`FznModel::start_times`]), and the choice among them.
+#[derive(Debug, Clone, Default)]
+struct StartTimes {
+    /// Indexed by variable; empty if the model has no task.
+    marked: Vec<bool>,
+}
+
+impl StartTimes {
+    /// The start times of `fzn`'s tasks if it is a scheduling model
+    /// ([`FznModel::is_scheduling`]), else none.
+    fn of(fzn: &FznModel) -> StartTimes {
+        if !fzn.is_scheduling() {
+            return StartTimes::default();
+        }
+        let mut marked = vec![false; fzn.model.num_variables()];
+        for var in &fzn.start_times {
+            marked[var.index()] = true;
+        }
+        StartTimes { marked }
+    }
+
+    /// The open start time with the smallest minimum (ties to the smallest domain), if any:
+    /// a task that can start first, placed at its earliest start by the smallest value.
+    fn choose(&self, view: &SearchView<'_>) -> Option<VarId> {
+        if self.marked.is_empty() {
+            return None;
+        }
+        smallest_minimum_among(view, view.unfixed().filter(|var| self.marked[var.index()]))
+    }
 }
 
 impl VariableOrder for AnnotatedOrder {
@@ -122,7 +158,31 @@ impl VariableOrder for AnnotatedOrder {
         self.fronts.truncate(depth);
         self.fronts.resize(depth, (0, 0));
         self.fronts.push((group_index, from));
-        chosen.or_else(|| view.smallest_domain())
+        chosen
+            .or_else(|| self.start_times.choose(view))
+            .or_else(|| view.smallest_domain())
+    }
+}
+
+/// The variable order of free search in `fzn-cspkit` ([`FznModel::free_variable_order`]): in a
+/// scheduling model ([`FznModel::is_scheduling`]), the start times of its tasks by smallest
+/// minimum ([`SmallestMinimum`](crate::SmallestMinimum)); then the other variables by dom/wdeg
+/// ([`DomWdeg`], whose weights learn from every failure).
+#[derive(Debug, Clone)]
+pub struct FreeOrder {
+    start_times: StartTimes,
+    weights: DomWdeg,
+}
+
+impl VariableOrder for FreeOrder {
+    fn failure(&mut self, constraint: Option<ConstraintId>) {
+        self.weights.failure(constraint);
+    }
+
+    fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
+        self.start_times
+            .choose(view)
+            .or_else(|| self.weights.select_variable(view))
     }
 }
 
@@ -165,11 +225,68 @@ impl ValueOrder for AnnotatedValues {
 
 impl FznModel {
     /// The variable order of the model's search annotations: the annotated groups in turn,
-    /// then the other variables by smallest domain first.
+    /// then, in a scheduling model ([`is_scheduling`](FznModel::is_scheduling)), the start
+    /// times of its tasks by smallest minimum, then the other variables by smallest domain
+    /// first.
     pub fn variable_order(&self) -> AnnotatedOrder {
         AnnotatedOrder {
             groups: self.search.clone(),
             fronts: Vec::new(),
+            weights: DomWdeg::new(),
+            start_times: StartTimes::of(self),
+        }
+    }
+
+    /// Whether the searches treat the model as a scheduling problem: it has tasks of fixed
+    /// durations ([`start_times`](FznModel::start_times)), and their start times and the
+    /// objective's variables are all its decision variables (those no constraint defines,
+    /// [`independent`](FznModel::independent)). Free search, and the annotated search once
+    /// its annotations are done, then branch on the start times first, by smallest minimum.
+    ///
+    /// Where other decisions remain (which machine, which mode, which worker), setting the
+    /// times first would fix starts before the choices that give them their meaning: on the
+    /// MiniZinc Challenge's flexible job shop, multi-mode and multi-skill project schedules,
+    /// free search then found no solution where dom/wdeg proves the optimum.
+    pub fn is_scheduling(&self) -> bool {
+        if self.start_times.is_empty() {
+            return false;
+        }
+        let mut marked = vec![false; self.model.num_variables()];
+        for var in &self.start_times {
+            marked[var.index()] = true;
+        }
+        if let Goal::Optimize { objective, .. } = &self.goal {
+            for &(_, var) in objective.terms() {
+                marked[var.index()] = true;
+            }
+        }
+        self.independent.iter().all(|var| marked[var.index()])
+    }
+
+    /// [`variable_order`](FznModel::variable_order) without the annotations: in a scheduling
+    /// model, the start times of its tasks by smallest minimum, then the other variables by
+    /// smallest domain first (the free search of `cspkit fzn -f`).
+    pub fn unannotated_order(&self) -> AnnotatedOrder {
+        AnnotatedOrder {
+            groups: Vec::new(),
+            fronts: Vec::new(),
+            weights: DomWdeg::new(),
+            start_times: StartTimes::of(self),
+        }
+    }
+
+    /// The variable order of free search (`-f`, or a model without search annotations): in a
+    /// scheduling model ([`is_scheduling`](FznModel::is_scheduling)), the start times of its
+    /// tasks by smallest minimum; then the other variables by dom/wdeg.
+    ///
+    /// Smallest minimum with the smallest value first places the task that can start first
+    /// at its earliest start (*set times*): on a job shop or a project schedule, a first
+    /// schedule comes without a failure, where smallest domain first on start times can
+    /// search for seconds without one, and dom/wdeg's first schedules are longer
+    /// (`docs/strategies.md`, "Start times").
+    pub fn free_variable_order(&self) -> FreeOrder {
+        FreeOrder {
+            start_times: StartTimes::of(self),
             weights: DomWdeg::new(),
         }
     }
@@ -318,9 +435,10 @@ const FREE_SEARCH_RESTARTS: u64 = 100;
 /// `=====UNSATISFIABLE=====` or `=====UNKNOWN=====`, and statistics with `-s`.
 ///
 /// The search follows the model's annotations. Free search (`-f`, and a model without search
-/// annotations) is dom/wdeg ([`DomWdeg`]) with the smallest value first, restarted after
-/// 100 failures times the Luby sequence ([`RestartPolicy::luby`]): the weights learnt in one
-/// run guide the next.
+/// annotations) branches on the start times of a scheduling model first, by smallest minimum,
+/// then on the other variables by dom/wdeg ([`FznModel::free_variable_order`]), with the smallest value
+/// first, restarted after 100 failures times the Luby sequence ([`RestartPolicy::luby`]): the
+/// weights learnt in one run guide the next.
 ///
 /// # Errors
 ///
@@ -344,7 +462,7 @@ pub fn run_observed<O: SearchObserver>(
 ) -> io::Result<Status> {
     let free = options.free || fzn.search.is_empty();
     let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if free {
-        (Box::new(DomWdeg::new()), fzn.ascending_values())
+        (Box::new(fzn.free_variable_order()), fzn.ascending_values())
     } else {
         (
             Box::new(fzn.variable_order()),

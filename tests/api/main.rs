@@ -26,6 +26,7 @@ mod puzzles;
 mod queens_board;
 mod reasons;
 mod reify;
+mod scheduling;
 mod stepping;
 mod strategies;
 mod textbook;

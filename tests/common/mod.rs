@@ -699,3 +699,107 @@ pub fn check_every_level_and_strategy(
     }
     Ok(())
 }
+
+/// A job shop: each job a sequence of tasks, each on one machine for a duration.
+#[derive(Debug, Clone)]
+pub struct JobShop {
+    /// Per job, its tasks in order, as (machine, duration).
+    pub jobs: Vec<Vec<(usize, i32)>>,
+    /// The number of machines.
+    pub machines: usize,
+}
+
+impl JobShop {
+    /// Lawrence's la07 (15 jobs, 5 machines; optimal makespan 890), from
+    /// `tests/data/jobshop/la07.txt`.
+    pub fn la07() -> JobShop {
+        JobShop::read(include_str!("../data/jobshop/la07.txt"))
+    }
+
+    /// Reads OR-Library's format: `jobs machines`, then per job its tasks as
+    /// `machine duration` pairs; lines starting with `#` are comments.
+    ///
+    /// # Panics
+    ///
+    /// On text not in that format.
+    pub fn read(text: &str) -> JobShop {
+        let mut lines = text.lines().filter(|line| !line.starts_with('#'));
+        let numbers = |line: &str| -> Vec<i32> {
+            line.split_whitespace()
+                .map(|n| n.parse().expect("a number"))
+                .collect()
+        };
+        let head = numbers(lines.next().expect("the sizes"));
+        let (jobs, machines) = (head[0] as usize, head[1] as usize);
+        let jobs = (0..jobs)
+            .map(|_| {
+                let tasks = numbers(lines.next().expect("a job"));
+                assert_eq!(tasks.len(), 2 * machines, "one task per machine");
+                tasks
+                    .chunks(2)
+                    .map(|pair| (pair[0] as usize, pair[1]))
+                    .collect()
+            })
+            .collect();
+        JobShop { jobs, machines }
+    }
+
+    /// The sum of all durations: a makespan that every order of the tasks on their
+    /// machines can keep to.
+    pub fn horizon(&self) -> i32 {
+        self.jobs.iter().flatten().map(|&(_, d)| d).sum()
+    }
+
+    /// The tasks on `machine`, as (job, position in the job).
+    pub fn tasks_on(&self, machine: usize) -> Vec<(usize, usize)> {
+        let mut tasks = Vec::new();
+        for (j, job) in self.jobs.iter().enumerate() {
+            for (k, &(m, _)) in job.iter().enumerate() {
+                if m == machine {
+                    tasks.push((j, k));
+                }
+            }
+        }
+        tasks
+    }
+
+    /// The FlatZinc of the job shop with one `disjunctive` per machine and no search
+    /// annotation, minimising the makespan `t_end`: what MiniZinc makes of such a model with
+    /// cspkit's library. The start of task `k` of job `j` is `s_j_k`.
+    pub fn flatzinc(&self) -> String {
+        let horizon = self.horizon();
+        let mut text = String::new();
+        for (j, job) in self.jobs.iter().enumerate() {
+            for k in 0..job.len() {
+                text += &format!("var 0..{horizon}: s_{j}_{k} :: output_var;\n");
+            }
+        }
+        text += &format!("var 0..{horizon}: t_end :: output_var;\n");
+        for (j, job) in self.jobs.iter().enumerate() {
+            for k in 0..job.len() {
+                let next = if k + 1 < job.len() {
+                    format!("s_{j}_{}", k + 1)
+                } else {
+                    "t_end".to_owned()
+                };
+                let duration = job[k].1;
+                text +=
+                    &format!("constraint int_lin_le([1, -1], [s_{j}_{k}, {next}], -{duration});\n");
+            }
+        }
+        for machine in 0..self.machines {
+            let tasks = self.tasks_on(machine);
+            let starts: Vec<String> = tasks.iter().map(|(j, k)| format!("s_{j}_{k}")).collect();
+            let durations: Vec<String> = tasks
+                .iter()
+                .map(|&(j, k)| self.jobs[j][k].1.to_string())
+                .collect();
+            text += &format!(
+                "constraint cspkit_disjunctive([{}], [{}], false);\n",
+                starts.join(", "),
+                durations.join(", ")
+            );
+        }
+        text + "solve minimize t_end;\n"
+    }
+}

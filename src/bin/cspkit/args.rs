@@ -35,7 +35,8 @@ Defaults (each option overrides its part; --stats prints the strategy used):
   cspkit colour      full         input                asc            assign
   cspkit compare     all levels   all orders           all orders     assign
   cspkit fzn, mzn    full         annotations, then    annotations    assign
-                                  smallest domain      (min)
+                                  start times (min),   (min)
+                                  smallest domain
 With input order and ascending values, the first solution is the lexicographically smallest.
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage, 3 stopped by a limit.";
@@ -154,7 +155,8 @@ pub struct ModelRunArgs {
     /// A time limit in milliseconds (MiniZinc's flag; --time-limit takes seconds).
     #[arg(short = 't', value_name = "MS", value_parser = parse_count)]
     pub time_limit_ms: Option<u64>,
-    /// Free search: ignore the model's search annotations (smallest domain first).
+    /// Free search: ignore the model's search annotations (the start times of tasks by smallest
+    /// minimum, then smallest domain first).
     #[arg(short = 'f', long = "free-search")]
     pub free: bool,
     /// The seed of the annotations' indomain_random.

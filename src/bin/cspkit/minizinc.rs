@@ -20,7 +20,7 @@ use cspkit::{Branching, Domain, ModelError, PropagationLevel, Solution};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
-    MznArgs, VarOrder,
+    MznArgs,
 };
 use crate::{
     Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
@@ -38,6 +38,14 @@ const DEFAULTS: Defaults = Defaults {
 const FREE_DEFAULTS: Defaults = Defaults {
     level: "full",
     var_order: "mrv",
+    value_order: "asc",
+};
+
+/// The defaults with `-f` on a scheduling model ([`FznModel::is_scheduling`]): the start
+/// times by smallest minimum, then smallest domain first; the smallest value first.
+const FREE_SCHEDULING_DEFAULTS: Defaults = Defaults {
+    level: "full",
+    var_order: "start-times+mrv",
     value_order: "asc",
 };
 
@@ -138,7 +146,11 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
             solution_text(&fzn, solution)
         });
     }
-    let defaults = if run.free { FREE_DEFAULTS } else { DEFAULTS };
+    let defaults = match (run.free, fzn.is_scheduling()) {
+        (false, _) => DEFAULTS,
+        (true, false) => FREE_DEFAULTS,
+        (true, true) => FREE_SCHEDULING_DEFAULTS,
+    };
     let solver = match configure_model(&fzn, run) {
         Ok(solver) => solver.with_cancel_flag(Arc::clone(interrupt())),
         Err(error) => return bad_input(format_args!("{name}: {error}")),
@@ -291,14 +303,15 @@ fn load(path: &Path, name: &str) -> Result<FznModel, String> {
 }
 
 /// The solver of a model: its search annotations' orders, unless the options name others
-/// (`-f`: smallest domain first and the smallest value), at full propagation by default; the
+/// (`-f`: the start times of tasks by smallest minimum, then smallest domain first, and the
+/// smallest value), at full propagation by default; the
 /// time limit is the tighter of `-t` and `--time-limit`.
 fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> Result<CliSolver<'m>, ModelError> {
     let strategy = &run.strategy;
     let mut solver = configure(&fzn.model, strategy, PropagationLevel::Full)?;
     let variables = match strategy.var_order {
         Some(_) => strategy.variable_order(),
-        None if run.free => VarOrder::Mrv.build(0),
+        None if run.free => ChosenVariableOrder::Annotations(fzn.unannotated_order()),
         None => ChosenVariableOrder::Annotations(fzn.variable_order()),
     };
     let values = match strategy.value_order {

@@ -15,6 +15,8 @@
 //! | [`SmallestDomain`] | the fewest values left (MRV, first-fail) | one pass |
 //! | [`SmallestDomainRandomTies`] | the same, ties broken at random (seeded) | one pass, a hash per tie |
 //! | [`DomainOverDegree`] | the smallest size over degree (dom/deg) | one pass |
+//! | [`DomWdeg`] | the smallest size over weighted degree (dom/wdeg) | a pass over the scopes of the constraints of the unfixed variables |
+//! | [`SmallestMinimum`] | the smallest value left, ties to the fewest values (the earliest start: the order for start times) | one pass |
 //!
 //! | value order | picks | cost per call |
 //! |---|---|---|
@@ -56,6 +58,7 @@ mod middle_out;
 mod random_value;
 mod smallest_domain;
 mod smallest_domain_random_ties;
+mod smallest_minimum;
 
 pub use ascending::Ascending;
 pub use descending::Descending;
@@ -67,6 +70,8 @@ pub use middle_out::MiddleOut;
 pub use random_value::RandomValue;
 pub use smallest_domain::SmallestDomain;
 pub use smallest_domain_random_ties::SmallestDomainRandomTies;
+pub use smallest_minimum::SmallestMinimum;
+pub(crate) use smallest_minimum::smallest_minimum_among;
 
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};

@@ -7,6 +7,11 @@ use crate::ids::VarId;
 /// values, or first-fail); ties go to the earliest declared. For ties broken at random, see
 /// [`SmallestDomainRandomTies`](crate::SmallestDomainRandomTies).
 ///
+/// Not for start times of tasks: under a common horizon the start with the fewest values
+/// left is the one whose earliest start is the latest, so this order places the latest task
+/// first and can search for seconds without finding a schedule of a job shop. Use
+/// [`SmallestMinimum`](crate::SmallestMinimum) there.
+///
 /// Cost: see [`SearchView::smallest_domain`], which makes the choice: a pass over the open
 /// variables while those are few or a domain of two values comes early, O(1) from an index of
 /// the domain sizes once the passes get long.
