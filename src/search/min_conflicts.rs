@@ -25,8 +25,9 @@
 //! set of view values that no position takes (the *free* values). Other constraints are
 //! re-checked, at the cost of their `check`. The variables in conflict are kept in a set,
 //! updated on each move, so choosing one does not scan the model. (An all-different whose view
-//! values span more than `DENSE_LIMIT` values, or whose scope repeats a variable, is re-checked
-//! like any other constraint.)
+//! values span more than 64 values per position of its scope (and more than `FULL_SCAN`), or
+//! more than `DENSE_LIMIT`, or whose scope repeats a variable, is re-checked like any other
+//! constraint: its counters never take memory for the width of its domains.)
 //!
 //! A step looks for the values without any conflict first, when every constraint on the
 //! chosen variable is such an all-different: a value has none exactly when its view value is
@@ -37,6 +38,12 @@
 //! the whole domain of the variable. A step on a million queens thus costs microseconds, not
 //! the milliseconds of a scan of a million columns.
 //!
+//! No step allocates per value of a domain: the conflicts of every value are added up in an
+//! array only for a domain spanning at most `FULL_SCAN` values; a wider domain with at most
+//! `FULL_SCAN` values is scanned value by value, and any wider one is sampled: the current
+//! value, the bounds and `SAMPLES` values drawn at random (a variable over all of `i32` costs
+//! a few hundred conflict counts a step, not 2³² counters).
+//!
 //! # Initial assignment
 //!
 //! AIMA starts from a greedy assignment; so does this one. Variables are assigned in
@@ -46,7 +53,8 @@
 //! tries up to `PROBES` free values drawn at random (when every constraint on the variable is
 //! an all-different with counters) and takes the first without conflicts; failing that, it
 //! scans from a random value up (wrapping around) until a value without conflicts, at most
-//! `SCAN` values, so that a large N-Queens does not cost `n` values per queen.
+//! `SCAN` values, so that a large N-Queens does not cost `n` values per queen. The time
+//! limit and the cancellation flag are read while the start is built too.
 //!
 //! # Restarts
 //!
@@ -80,8 +88,23 @@ const SCAN: usize = 1 << 16;
 /// it scans.
 const PROBES: usize = 64;
 
-/// How often (in steps) the time limit and the cancellation flag are read.
-const CHECK_EVERY: u64 = 256;
+/// The largest span of values for which a step adds up the conflicts of every value in an
+/// array indexed by value, and the most values a step scans one by one; a wider domain is
+/// sampled (see `SAMPLES`).
+const FULL_SCAN: usize = 1 << 16;
+
+/// How many values of a domain wider than `FULL_SCAN` a step tries, drawn at random, besides
+/// the current value and the bounds.
+const SAMPLES: usize = 256;
+
+/// How many view values per position an all-different may span and still keep dense
+/// counters (beside the `FULL_SCAN` any one may span): its counters then take memory in
+/// proportion to its scope, never to the width of its domains.
+const DENSE_PER_POSITION: usize = 64;
+
+/// How much work (conflicts counted, values summed) between two reads of the time limit and
+/// the cancellation flag.
+const CHECK_WORK: u64 = 4096;
 
 /// A slot that is not in the free list.
 const NOT_FREE: u32 = u32::MAX;
@@ -265,8 +288,8 @@ impl<'m> MinConflicts<'m> {
             .unwrap_or_else(|| (10 * self.model.num_variables() as u64).max(1000))
     }
 
-    /// Stops the search after `time` (checked every few hundred steps, and not during the
-    /// greedy start), with [`LocalOutcome::NotFound`] and
+    /// Stops the search after `time` (checked every few thousand values weighed, the greedy
+    /// starts included), with [`LocalOutcome::NotFound`] and
     /// [`LocalSearchStats::stopped_by`] set.
     pub fn with_time_limit(mut self, time: Duration) -> Self {
         self.time_limit = Some(time);
@@ -319,17 +342,26 @@ impl<'m> MinConflicts<'m> {
 
     /// Runs the search, telling `observer` of every step and restart.
     pub fn run_observed(&mut self, observer: &mut impl LocalSearchObserver) -> LocalOutcome {
-        let start = Instant::now();
-        let patience = self.restart_after();
-        let mut state = State::new(self.model, self.seed);
-        state.initial_assignment();
-        self.stats = LocalSearchStats {
-            initial_conflicted: state.collect_conflicted(),
-            ..LocalSearchStats::default()
+        let deadline = Deadline {
+            start: Instant::now(),
+            time_limit: self.time_limit,
+            cancel: self.cancel.clone(),
         };
+        let patience = self.restart_after();
+        self.stats = LocalSearchStats::default();
+        let mut state = State::new(self.model, self.seed);
+        if let Some(limit) = state.initial_assignment(&deadline) {
+            // Stopped while building the start: no step was taken.
+            self.stats.stopped_by = Some(limit);
+            self.stats.final_conflicts = state.total_conflicts();
+            self.stats.elapsed = deadline.start.elapsed();
+            return LocalOutcome::NotFound { steps: 0 };
+        }
+        self.stats.initial_conflicted = state.collect_conflicted();
         let mut total = state.total_conflicts();
         let (mut best, mut best_at) = (total, 0);
         let mut steps = 0;
+        let mut next_check = state.work + CHECK_WORK;
         let outcome = loop {
             let Some(var) = state.pick_conflicted() else {
                 // No variable that can change is in conflict: a solution, unless the
@@ -346,20 +378,10 @@ impl<'m> MinConflicts<'m> {
             if steps == self.max_steps {
                 break LocalOutcome::NotFound { steps };
             }
-            if steps % CHECK_EVERY == 0 && steps > 0 {
-                let stop = if self
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|f| f.load(Ordering::Relaxed))
-                {
-                    Some(Limit::Cancelled)
-                } else if self.time_limit.is_some_and(|t| start.elapsed() >= t) {
-                    Some(Limit::Time)
-                } else {
-                    None
-                };
-                if stop.is_some() {
-                    self.stats.stopped_by = stop;
+            if state.work >= next_check {
+                next_check = state.work + CHECK_WORK;
+                if let Some(limit) = deadline.reached() {
+                    self.stats.stopped_by = Some(limit);
                     break LocalOutcome::NotFound { steps };
                 }
             }
@@ -367,7 +389,10 @@ impl<'m> MinConflicts<'m> {
                 // No progress for `patience` steps: a new start.
                 let ended_best = best;
                 state.reset();
-                state.initial_assignment();
+                if let Some(limit) = state.initial_assignment(&deadline) {
+                    self.stats.stopped_by = Some(limit);
+                    break LocalOutcome::NotFound { steps };
+                }
                 state.collect_conflicted();
                 total = state.total_conflicts();
                 (best, best_at) = (total, steps);
@@ -402,8 +427,32 @@ impl<'m> MinConflicts<'m> {
             });
         };
         self.stats.final_conflicts = total;
-        self.stats.elapsed = start.elapsed();
+        self.stats.elapsed = deadline.start.elapsed();
         outcome
+    }
+}
+
+/// When a run must stop: its time limit and its cancellation flag.
+struct Deadline {
+    start: Instant,
+    time_limit: Option<Duration>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Deadline {
+    /// The limit reached, if one is.
+    fn reached(&self) -> Option<Limit> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+        {
+            Some(Limit::Cancelled)
+        } else if self.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
+            Some(Limit::Time)
+        } else {
+            None
+        }
     }
 }
 
@@ -467,7 +516,12 @@ impl Distinct {
                 high = high.max(key);
             }
         }
-        if high - low >= DENSE_LIMIT {
+        // Dense counters cost memory per view value: only for spans bounded by the scope.
+        let bound = (DENSE_PER_POSITION as i64)
+            .saturating_mul(views.len() as i64)
+            .max(FULL_SCAN as i64)
+            .min(DENSE_LIMIT);
+        if high - low >= bound {
             return None;
         }
         let span = usize::try_from(high - low + 1).ok()?;
@@ -567,6 +621,10 @@ struct State<'m> {
     buffer: Vec<i32>,
     /// The conflicts of each value of the variable being moved (from its smallest value).
     per_value: Vec<u32>,
+    /// The values a step tries, for a domain too wide to scan.
+    samples: Vec<i32>,
+    /// The work done: conflicts counted and values summed, for reading the limits.
+    work: u64,
 }
 
 impl<'m> State<'m> {
@@ -574,7 +632,9 @@ impl<'m> State<'m> {
         let var_ids: Vec<VarId> = model.variables().collect();
         let n = var_ids.len();
         let mut counters = Vec::with_capacity(model.num_constraints());
-        let mut per_var: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        // (variable, counter, position), sorted by variable below: a compressed sparse row
+        // without a vector per variable.
+        let mut triples: Vec<(u32, u32, u32)> = Vec::new();
         for (_, constraint) in model.constraints() {
             let index = counters.len() as u32;
             let counter = match Distinct::new(constraint, model) {
@@ -589,23 +649,31 @@ impl<'m> State<'m> {
                 scope.dedup();
             }
             for (position, var) in scope.into_iter().enumerate() {
-                per_var[var].push((index, position as u32));
+                triples.push((var as u32, index, position as u32));
             }
             counters.push(counter);
         }
+        // A variable appears once per counter: (variable, counter) orders the triples fully,
+        // each variable's counters in the order of the constraints.
+        triples.sort_unstable_by_key(|&(var, counter, _)| (var, counter));
         let mut occurrence_start = Vec::with_capacity(n + 1);
-        let mut occurrences = Vec::new();
-        let mut all_distinct = Vec::with_capacity(n);
-        for list in per_var {
+        let mut occurrences = Vec::with_capacity(triples.len());
+        let mut all_distinct = vec![false; n];
+        let mut next = 0;
+        for (var, is_distinct) in all_distinct.iter_mut().enumerate() {
             occurrence_start.push(occurrences.len());
-            all_distinct.push(
-                !list.is_empty()
-                    && list
-                        .iter()
-                        .all(|&(c, _)| matches!(counters[c as usize], Counter::Distinct(_))),
-            );
-            occurrences.extend(list);
+            let first = next;
+            while next < triples.len() && triples[next].0 as usize == var {
+                let (_, counter, position) = triples[next];
+                occurrences.push((counter, position));
+                next += 1;
+            }
+            *is_distinct = next > first
+                && occurrences[occurrences.len() - (next - first)..]
+                    .iter()
+                    .all(|&(c, _)| matches!(counters[c as usize], Counter::Distinct(_)));
         }
+        drop(triples);
         occurrence_start.push(occurrences.len());
         State {
             model,
@@ -625,12 +693,15 @@ impl<'m> State<'m> {
             random: Random { seed, index: 0 },
             buffer: Vec::new(),
             per_value: Vec::new(),
+            samples: Vec::new(),
+            work: 0,
         }
     }
 
     /// The conflicts of `var` at `value`, the others keeping their values (unassigned
     /// variables do not count).
     fn conflicts(&mut self, var: usize, value: i32) -> u32 {
+        self.work += 1;
         let mut total = 0;
         for k in self.occurrence_start[var]..self.occurrence_start[var + 1] {
             let (counter, position) = self.occurrences[k];
@@ -720,9 +791,18 @@ impl<'m> State<'m> {
     }
 
     /// AIMA's greedy start: each variable in turn gets a value with the fewest conflicts with
-    /// those before it.
-    fn initial_assignment(&mut self) {
+    /// those before it. Stops early, with the limit, when `deadline` is reached.
+    fn initial_assignment(&mut self, deadline: &Deadline) -> Option<Limit> {
+        let mut next_check = self.work + CHECK_WORK;
         for var in 0..self.values.len() {
+            // At least once every 64 variables, besides the work done.
+            self.work += 64;
+            if self.work >= next_check {
+                next_check = self.work + CHECK_WORK;
+                if let Some(limit) = deadline.reached() {
+                    return Some(limit);
+                }
+            }
             let domain = self.model.domain(self.var_ids[var]);
             let value = if domain.size() <= SMALL {
                 let values: Vec<i32> = domain.iter().collect();
@@ -741,6 +821,7 @@ impl<'m> State<'m> {
             };
             self.assign(var, value);
         }
+        None
     }
 
     /// The counter of `var` with the fewest free slots, its position there, and how many free
@@ -886,6 +967,15 @@ impl<'m> State<'m> {
         if let Some(value) = self.free_value(var, span) {
             return (value, 0);
         }
+        if span > FULL_SCAN {
+            // Never an array per value of a wide domain: its values one by one if they are
+            // few, else a sample.
+            if domain.size() <= FULL_SCAN {
+                return self.best_of(var, domain.iter(), false);
+            }
+            return self.best_of_sample(var, low, high);
+        }
+        self.work += span as u64;
         let mut per_value = std::mem::take(&mut self.per_value);
         per_value.clear();
         per_value.resize(span, 0);
@@ -923,6 +1013,28 @@ impl<'m> State<'m> {
         }
         self.per_value = per_value;
         (best, best_conflicts)
+    }
+
+    /// The value with the fewest conflicts among the current value of `var`, its bounds
+    /// `low` and `high`, and `SAMPLES` values of its domain drawn at random (each the value
+    /// drawn in `low..=high`, or the next one of the domain), ties broken at random.
+    fn best_of_sample(&mut self, var: usize, low: i32, high: i32) -> (i32, u32) {
+        let domain = self.model.domain(self.var_ids[var]);
+        let span = (i64::from(high) - i64::from(low) + 1) as u64;
+        let mut samples = std::mem::take(&mut self.samples);
+        samples.clear();
+        samples.extend([self.values[var], low, high]);
+        for _ in 0..SAMPLES {
+            let drawn = (i64::from(low) + self.random.below(span) as i64) as i32;
+            if domain.contains(drawn) {
+                samples.push(drawn);
+            } else if let Some(value) = domain.above(drawn).or_else(|| domain.below(drawn)) {
+                samples.push(value);
+            }
+        }
+        let best = self.best_of(var, samples.iter().copied(), false);
+        self.samples = samples;
+        best
     }
 
     /// Makes the candidates every variable in conflict; returns how many there are.

@@ -104,11 +104,15 @@ pub struct Trace<'m, W: Write> {
     error: Option<io::Error>,
     /// Raised when writing fails, for a solver that stops on it.
     stop_on_error: Option<Arc<AtomicBool>>,
+    /// Domains for the pair tests that word a failure (see `clash`), made at the first.
+    scratch: Vec<Domain>,
 }
 
 /// What a cut trace did not show.
 #[derive(Debug, Default, Clone, Copy)]
 struct Cut {
+    /// Lines not written before the events stopped being read in full (at least one when
+    /// the trace is cut).
     lines: u64,
     decisions: u64,
     failures: u64,
@@ -144,6 +148,7 @@ impl<'m, W: Write> Trace<'m, W> {
             cut: Cut::default(),
             error: None,
             stop_on_error: None,
+            scratch: Vec::new(),
         }
     }
 
@@ -187,10 +192,9 @@ impl<'m, W: Write> Trace<'m, W> {
         if self.cut.lines > 0 {
             let cut = self.cut;
             let line = format!(
-                "… trace cut after {} lines ({} bytes): {} more not shown ({}, {}, {})",
+                "… trace cut after {} lines ({} bytes): not shown: {}, {}, {}",
                 self.written,
                 self.bytes,
-                cut.lines,
                 counted(cut.decisions, "decision"),
                 counted(cut.failures, "failure"),
                 counted(cut.solutions, "solution"),
@@ -214,6 +218,10 @@ impl<'m, W: Write> Trace<'m, W> {
     /// propagator left, an emptied one included. For drawing the state of the search beside
     /// the trace, such as a puzzle's board after each node.
     ///
+    /// Once the trace is [cut](Trace::is_cut), it no longer follows the domains (that would
+    /// cost time at every node for lines never written): they stay where the last line left
+    /// them.
+    ///
     /// # Examples
     ///
     /// ```
@@ -230,6 +238,14 @@ impl<'m, W: Write> Trace<'m, W> {
     /// ```
     pub fn domains(&self) -> &[Domain] {
         self.replay.current()
+    }
+
+    /// Whether a line or byte limit has been reached: no more lines are written, and the
+    /// events are only counted (decisions, failures and solutions, for the line
+    /// [`finish`](Trace::finish) writes), at a cost per event that does not grow with the
+    /// model. The trace then no longer [observes propagation](SearchObserver::observes_propagation).
+    pub fn is_cut(&self) -> bool {
+        self.full()
     }
 
     /// The writer (to drain a buffer between two steps of a search).
@@ -283,7 +299,7 @@ impl<'m, W: Write> Trace<'m, W> {
     }
 
     /// Why a node failed, in words.
-    fn reason(&self, constraint: Option<ConstraintId>, var: Option<VarId>) -> String {
+    fn reason(&mut self, constraint: Option<ConstraintId>, var: Option<VarId>) -> String {
         match (constraint, var) {
             (Some(c), Some(var)) => format!(
                 "{} has no value left ({})",
@@ -292,12 +308,11 @@ impl<'m, W: Write> Trace<'m, W> {
             ),
             (Some(c), None) => {
                 let name = self.model.constraint_name(c);
-                match self.last_branch.and_then(|(x, v, kind)| {
-                    (kind == BranchKind::Equal)
-                        .then(|| self.clash(c, x, v))
-                        .flatten()
-                        .map(|clash| (v, clash))
-                }) {
+                let clash = match self.last_branch {
+                    Some((x, v, BranchKind::Equal)) => self.clash(c, x, v).map(|clash| (v, clash)),
+                    _ => None,
+                };
+                match clash {
                     Some((v, (y, w))) if v == w => {
                         format!("{name} already has {v} ({})", self.name(y))
                     }
@@ -313,13 +328,17 @@ impl<'m, W: Write> Trace<'m, W> {
     /// A variable `y`, fixed to `w` at the failed node, such that `x = v` and `y = w` alone
     /// already violate constraint `c` (the first in its scope), by the pair tests textbook
     /// forward checking filters with.
-    fn clash(&self, c: ConstraintId, x: VarId, v: i32) -> Option<(VarId, i32)> {
+    fn clash(&mut self, c: ConstraintId, x: VarId, v: i32) -> Option<(VarId, i32)> {
         let constraint = self.model.constraint_list().get(c.index())?;
         let scope = constraint.scope();
-        let mut scratch = self.model.initial_domains().to_vec();
+        // One scratch for every failure: the pair tests read and write the scope alone.
+        if self.scratch.is_empty() {
+            self.scratch = self.model.initial_domains().to_vec();
+        }
         let free = free_domain(self.model, scope);
-        let fits = without_clashes(&mut scratch, constraint.as_ref(), &free, (x, v));
+        let fits = without_clashes(&mut self.scratch, constraint.as_ref(), &free, (x, v));
         let current = self.replay.current();
+        let scratch = &self.scratch;
         scope.iter().find_map(|&y| {
             let w = current.get(y.index())?.value()?;
             (y != x && (!fits || !scratch[y.index()].contains(w))).then_some((y, w))
@@ -353,10 +372,37 @@ impl<'m, W: Write> Trace<'m, W> {
 
 impl<W: Write> SearchObserver for Trace<'_, W> {
     fn observes_propagation(&self) -> bool {
-        true
+        !self.full()
     }
 
     fn event(&mut self, event: &Event<'_>) {
+        if self.full() {
+            // Cut: what `finish` reports is counted, nothing else is done.
+            self.flush_pending();
+            // Each event that would have made a line: the count says whether anything was
+            // cut (the line counts of propagation, which is no longer observed, are unknown).
+            let line = match *event {
+                Event::Node { kind, .. } => {
+                    if matches!(kind, BranchKind::Equal | BranchKind::AtMost) {
+                        self.cut.decisions += 1;
+                    }
+                    true
+                }
+                Event::Failure { .. } => {
+                    self.cut.failures += 1;
+                    true
+                }
+                Event::Solution { .. } => {
+                    self.cut.solutions += 1;
+                    true
+                }
+                Event::Pruned { after, .. } => after.is_fixed(),
+                Event::Propagated { .. } => self.domains,
+                Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
+            };
+            self.cut.lines += u64::from(line);
+            return;
+        }
         self.replay.observe(event);
         match *event {
             Event::Node {

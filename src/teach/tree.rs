@@ -407,31 +407,47 @@ impl<'m> SearchTree<'m> {
         Vec::new()
     }
 
-    /// Keeps, for node `id`, the domains that differ from its parent's.
+    /// Keeps, for node `id`, the domains that differ from its parent's (read from the
+    /// changes the node's events made, not from every domain).
     fn close(&mut self, id: u64) {
         if !self.domains || id as usize >= self.nodes.len() {
             return;
         }
-        let Some(parent) = self.replay.at(self.nodes[id as usize].parent) else {
-            return;
-        };
-        let changes: Vec<(VarId, Domain)> = self
-            .model
-            .variables()
-            .zip(parent.iter().zip(self.replay.current()))
-            .filter(|(_, (before, now))| before != now)
-            .map(|(var, (_, now))| (var, now.clone()))
-            .collect();
-        self.nodes[id as usize].changes = changes;
+        self.nodes[id as usize].changes = self.replay.node_changes();
+    }
+
+    /// Whether the domains are still followed: asked for, and no node cut yet (every node
+    /// after the first one cut is cut too, so their domains are never needed).
+    fn follows_domains(&self) -> bool {
+        self.domains && self.cut == 0
     }
 }
 
 impl SearchObserver for SearchTree<'_> {
     fn observes_propagation(&self) -> bool {
-        self.domains
+        self.follows_domains()
     }
 
     fn event(&mut self, event: &Event<'_>) {
+        if self.cut > 0 {
+            // Past the limit: the overview alone, at a cost per node that does not grow with
+            // the model.
+            match *event {
+                Event::Node { node, depth, .. } => {
+                    self.overview.nodes += 1;
+                    self.overview.mark(node, depth, Overview::NODE);
+                    self.cut += 1;
+                }
+                Event::Failure { node, depth, .. } => {
+                    self.overview.mark(node, depth, Overview::FAILURE);
+                }
+                Event::Solution { node, depth } => {
+                    self.overview.mark(node, depth, Overview::SOLUTION);
+                }
+                _ => {}
+            }
+            return;
+        }
         if self.domains && !matches!(event, Event::Propagated { .. }) {
             self.replay.observe(event);
         }
@@ -467,9 +483,10 @@ impl SearchObserver for SearchTree<'_> {
             }
             Event::Pruned { .. } => {}
             Event::Propagated { node, .. } => {
-                // The node's changes are read against its parent's domains, then it joins
-                // the path.
-                self.replay.observe(event);
+                // The node's fixpoint joins the path; its changes are those since it started.
+                if self.domains {
+                    self.replay.observe(event);
+                }
                 self.close(node);
             }
             Event::Failure {

@@ -239,3 +239,54 @@ fn is_valid_placement_fast(columns: &[usize]) -> bool {
                 .all(|(kind, &key)| !std::mem::replace(&mut seen[key][kind], true))
     })
 }
+
+/// A variable over every `i32` (2³² values): a step never makes an array per value (17 GB),
+/// and the time limit ends the run.
+#[test]
+fn domains_of_every_i32_cost_no_memory_per_value_and_the_time_limit_holds() {
+    let mut model = Model::new();
+    let x = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    let y = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    // x + y = 5: no greedy start satisfies it, so steps are taken.
+    model
+        .post(cspkit::Linear::new(
+            &[(1, x), (1, y)],
+            cspkit::Comparison::Eq,
+            5,
+        ))
+        .unwrap();
+    let mut search = MinConflicts::new(&model)
+        .with_max_steps(u64::MAX)
+        .with_time_limit(Duration::from_millis(200));
+    let outcome = search.run();
+    let stats = search.stats();
+    if !outcome.is_solved() {
+        assert_eq!(stats.stopped_by, Some(Limit::Time));
+    }
+    assert!(stats.steps > 0, "{stats:?}");
+}
+
+/// The greedy start of a large board reads the time limit too: a limit of zero stops the
+/// run before any step, where the start alone used to take its full time.
+#[test]
+fn the_time_limit_holds_while_the_start_is_built() {
+    let queens = Queens::new(100_000).unwrap();
+    let mut search = MinConflicts::new(queens.model())
+        .with_seed(1)
+        .with_time_limit(Duration::ZERO);
+    assert_eq!(search.run(), LocalOutcome::NotFound { steps: 0 });
+    assert_eq!(search.stats().stopped_by, Some(Limit::Time));
+    // A restart's start too.
+    // Three variables, two values, pairwise different: never solved, restarted at every step.
+    let mut model = Model::new();
+    let v: Vec<_> = (0..3).map(|_| model.new_var(0..=1).unwrap()).collect();
+    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+        model.post(NotEqual::new(v[a], v[b])).unwrap();
+    }
+    let mut search = MinConflicts::new(&model)
+        .with_restart_after(1)
+        .with_max_steps(u64::MAX)
+        .with_time_limit(Duration::from_millis(50));
+    assert!(!search.run().is_solved());
+    assert_eq!(search.stats().stopped_by, Some(Limit::Time));
+}

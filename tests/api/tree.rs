@@ -197,3 +197,109 @@ fn dot_has_a_line_per_node_and_per_edge_and_graphviz_draws_it() {
     let drawn = String::from_utf8_lossy(&output.stdout);
     assert_eq!(drawn.matches("class=\"node\"").count(), tree.nodes().len());
 }
+
+/// Past its node limit the recorder stops asking for propagation events: the engine then
+/// spends nothing on it at each node, while the overview still counts every node.
+#[test]
+fn a_tree_past_its_limit_stops_observing_propagation() {
+    use cspkit::SearchObserver;
+    let queens = Queens::new(8).unwrap();
+    let mut tree = SearchTree::new(queens.model())
+        .with_domains(true)
+        .with_limit(10);
+    assert!(tree.observes_propagation());
+    let mut solver = queens.model().solver().with_observer(&mut tree);
+    let _ = solver.count();
+    let made = solver.stats().tree_nodes();
+    drop(solver);
+    assert_eq!(tree.nodes().len(), 10);
+    assert_eq!(tree.overview().nodes(), made);
+    assert!(!tree.observes_propagation());
+    // The recorded nodes kept their domains: node 1 (row 1 = 1) fixed row 1.
+    let changes = &tree.nodes()[1].changes;
+    assert!(
+        changes
+            .iter()
+            .any(|(var, d)| *var == queens.rows()[0] && d.value() == Some(1))
+    );
+}
+
+/// The domains a node records are those that differ from its parent's, read from the events:
+/// rebuilding them along the path gives the domains the solver had at each solution.
+#[test]
+fn recorded_changes_rebuild_the_domains_of_every_solution() {
+    let queens = Queens::new(6).unwrap();
+    let mut tree = SearchTree::new(queens.model()).with_domains(true);
+    let mut solver = queens.model().solver().with_observer(&mut tree);
+    let mut solutions = Vec::new();
+    while let cspkit::Outcome::Solved(solution) = solver.next_solution() {
+        solutions.push(solution.values().to_vec());
+    }
+    drop(solver);
+    let rebuilt: Vec<Vec<i32>> = tree
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.status == NodeStatus::Solution)
+        .map(|(id, _)| {
+            tree.domains_at(id as u64)
+                .iter()
+                .map(|d| d.value().expect("fixed at a solution"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rebuilt, solutions);
+}
+
+/// An observer that counts the propagation events the engine sends.
+#[derive(Default)]
+struct Prunings(u64);
+
+impl cspkit::SearchObserver for Prunings {
+    fn event(&mut self, event: &cspkit::Event<'_>) {
+        if matches!(event, cspkit::Event::Pruned { .. }) {
+            self.0 += 1;
+        }
+    }
+}
+
+/// A trace past its line limit stops asking for propagation events (the engine then copies
+/// no domain for it at each propagator run), and its last line still counts what it cut.
+#[test]
+fn a_trace_past_its_limit_stops_observing_propagation_and_counts_what_it_cut() {
+    use cspkit::SearchObserver;
+    use cspkit::teach::trace::Trace;
+    let queens = Queens::new(8).unwrap();
+    let mut out = Vec::new();
+    let mut trace = Trace::new(queens.model(), &mut out).with_limit(5);
+    let mut prunings = Prunings::default();
+    let mut both = (&mut trace, &mut prunings);
+    let mut solver = queens.model().solver().with_observer(&mut both);
+    let count = solver.count().solutions;
+    let stats = solver.stats();
+    drop(solver);
+    assert!(trace.is_cut());
+    assert!(!trace.observes_propagation());
+    // The prunings of the first few nodes only, not those of the whole search.
+    let mut all = Prunings::default();
+    let _ = queens
+        .model()
+        .solver()
+        .with_observer(&mut (&mut all, CountsPropagation))
+        .count();
+    assert!(prunings.0 * 10 < all.0, "{} of {}", prunings.0, all.0);
+    trace.finish().unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let last = text.lines().last().unwrap();
+    assert!(last.contains(&format!("{count} solutions")), "{last}");
+    assert!(stats.failures > 0 && last.contains(&format!("{} failures", stats.failures)));
+}
+
+/// Asks for propagation events.
+struct CountsPropagation;
+
+impl cspkit::SearchObserver for CountsPropagation {
+    fn observes_propagation(&self) -> bool {
+        true
+    }
+}

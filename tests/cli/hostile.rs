@@ -909,3 +909,65 @@ fn usage_errors_name_the_real_fault() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A trace past its limit writes nothing more, yet a reader that has gone still ends the run
+/// at once and quietly (`head` took its line; counting 16-Queens would take hours).
+#[test]
+fn a_reader_gone_after_the_trace_limit_ends_the_run_quietly() {
+    let mut piped = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} queens 16 --count --trace | head -1",
+            env!("CARGO_BIN_EXE_cspkit")
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let head = read_all(piped.stdout.take());
+    wait(
+        &mut piped,
+        &["queens", "16", "--count", "--trace", "| head -1"],
+    );
+    let err = read_all(piped.stderr.take());
+    assert_eq!(head, "row 1 = 1\n");
+    assert_eq!(err, "", "quietly");
+}
+
+/// Local search over two variables of 2³² values each, under a memory cap: the time limit
+/// ends it (it used to allocate 17 GB for one step and panic after a minute).
+#[test]
+fn local_search_over_full_i32_domains_keeps_its_memory_and_its_time_limit() {
+    let dir = std::env::temp_dir();
+    let path = dir.join(format!("cspkit-wide-local-{}.fzn", std::process::id()));
+    std::fs::write(
+        &path,
+        "var -2147483648..2147483647: x :: output_var;\n\
+         var -2147483648..2147483647: y :: output_var;\n\
+         constraint int_lin_eq([1, 1], [x, y], 5);\nsolve satisfy;\n",
+    )
+    .unwrap();
+    let path_text = path.to_str().unwrap().to_owned();
+    let args = [
+        "fzn",
+        &path_text,
+        "--local-search",
+        "min-conflicts",
+        "--time-limit",
+        "1",
+        "--max-steps",
+        "1000000000",
+    ];
+    let mut child = capped(&args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait(&mut child, &args);
+    let err = read_all(child.stderr.take());
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(err.contains("time limit"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

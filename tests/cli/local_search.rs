@@ -417,3 +417,25 @@ fn options_of_the_tree_search_are_refused_with_local_search() {
         Some(2)
     );
 }
+
+#[test]
+fn local_search_on_an_optimisation_says_that_the_objective_is_ignored() {
+    let path = std::env::temp_dir().join(format!("cspkit-local-min-{}.fzn", std::process::id()));
+    std::fs::write(
+        &path,
+        "var 1..9: x :: output_var;\nvar 1..9: y;\nconstraint int_ne(x, y);\nsolve minimize x;\n",
+    )
+    .unwrap();
+    let path_text = path.to_str().unwrap();
+    let output = cspkit(&["fzn", path_text, "--local-search", "min-conflicts"]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("ignores the objective (minimize)"),
+        "{}",
+        stderr(&output)
+    );
+    // A solution, never claimed optimal.
+    assert!(stdout(&output).contains("----------"));
+    assert!(!stdout(&output).contains("=========="));
+}

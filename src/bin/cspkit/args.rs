@@ -387,7 +387,7 @@ tie-breaking (mrv-random) and restarts, every size up to 1000 takes well under a
 --local-search min-conflicts (AIMA's MIN-CONFLICTS) repairs a complete placement instead: a
 million queens in about 50 steps and a few seconds, in memory that grows as N (about 400 bytes
 a queen). The tree search takes up to 10000 queens (its domains take N² bits); local search up
-to 10000000, with the alldiff model. The board is drawn up to 10000 queens, the columns always.
+to 4000000 (under 2 GB), with the alldiff model. The board is drawn up to 10000 queens, the columns always.
 
 Exit codes: 0 solved, 1 no solution, 2 bad usage, 3 stopped by a limit, or not found by
 --local-search (which never proves that there is no solution).";
@@ -491,12 +491,12 @@ pub const MAX_QUEENS: u32 = 10_000;
 
 /// The largest board `cspkit queens` accepts with `--local-search`: memory grows as N (about
 /// 400 bytes a queen), not N².
-pub const MAX_LOCAL_QUEENS: u32 = 10_000_000;
+pub const MAX_LOCAL_QUEENS: u32 = 4_000_000;
 
 /// Arguments of `cspkit queens`.
 #[derive(Debug, Args)]
 pub struct QueensArgs {
-    /// The number of queens (and the size of the board), 1 to 10000; up to 10000000 with
+    /// The number of queens (and the size of the board), 1 to 10000; up to 4000000 with
     /// --local-search (the alldiff model; the board is drawn up to 10000, the columns always).
     #[arg(
         allow_negative_numbers = true,

@@ -13,7 +13,7 @@ use cspkit::{
 };
 
 use crate::args::{LocalArgs, ShowArgs, TableFormat};
-use crate::{exit, interrupt, output_failed};
+use crate::{exit, interrupt, output_failed, started};
 
 /// The step budget of `--max-steps` when none is given.
 pub(crate) const DEFAULT_MAX_STEPS: u64 = 1_000_000;
@@ -40,7 +40,9 @@ pub(crate) fn run(
         search = search.with_restart_after(steps);
     }
     if let Some(time) = args.time_limit {
-        search = search.with_time_limit(time);
+        // Counted from the start of the program: building a large model (millions of
+        // queens) takes seconds too.
+        search = search.with_time_limit(time.saturating_sub(started().elapsed()));
     }
     let mut out = io::stdout().lock();
     let outcome = if show.trace {

@@ -28,6 +28,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 use clap::Parser as _;
 use cspkit::models::colouring::Colouring;
@@ -44,8 +45,8 @@ use cspkit::{
 
 use args::{
     ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, Defaults, LocalArgs,
-    MAX_QUEENS, ModeArgs, Propagation, QueensArgs, QueensModel, ShowArgs, StrategyArgs, SudokuArgs,
-    TableFormat,
+    MAX_LOCAL_QUEENS, MAX_QUEENS, ModeArgs, Propagation, QueensArgs, QueensModel, ShowArgs,
+    StrategyArgs, SudokuArgs, TableFormat,
 };
 
 /// Exit codes.
@@ -74,6 +75,7 @@ const SAMPLE_SUDOKU: &str = "\
 ";
 
 fn main() -> ExitCode {
+    started();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return ExitCode::from(usage(&error)),
@@ -105,6 +107,48 @@ fn usage(error: &clap::Error) -> u8 {
         Err(e) if !error.use_stderr() => output_failed(e, code),
         _ => code,
     }
+}
+
+/// Whether the reader of standard output has gone (a closed pipe: `cspkit … --trace | head`),
+/// asked without writing anything.
+#[cfg(unix)]
+pub(crate) fn stdout_closed() -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let stdout = io::stdout();
+    let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::POLLOUT)];
+    poll(&mut fds, PollTimeout::ZERO).is_ok()
+        && fds[0]
+            .revents()
+            .is_some_and(|r| r.intersects(PollFlags::POLLERR | PollFlags::POLLHUP))
+}
+
+/// Whether the reader of standard output has gone: not known on this system.
+#[cfg(not(unix))]
+pub(crate) fn stdout_closed() -> bool {
+    false
+}
+
+/// Watches standard output while a search writes nothing to it (a trace past its limit):
+/// when its reader goes, the search is stopped, as a write would have found.
+pub(crate) fn watch_stdout() {
+    let _ = std::thread::Builder::new()
+        .name("stdout-watch".to_owned())
+        .spawn(|| {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if stdout_closed() {
+                    interrupt().store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+        });
+}
+
+/// When the program started: a time limit of local search counts the building of the model.
+pub(crate) fn started() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
 }
 
 /// The flag that stops a running search: raised by Ctrl-C (SIGINT) or SIGTERM, and by a
@@ -419,7 +463,7 @@ fn queens(args: &QueensArgs) -> u8 {
     if args.n > MAX_QUEENS && !local {
         return bad_input(format_args!(
             "{} queens is too many for the tree search (at most {MAX_QUEENS}: its domains take \
-             N² bits); --local-search min-conflicts with the alldiff model takes up to 10000000",
+             N² bits); --local-search min-conflicts with the alldiff model takes up to {MAX_LOCAL_QUEENS}",
             args.n
         ));
     }
@@ -518,6 +562,9 @@ fn watched(
             // A reader gone (`--trace | head`): no point searching on.
             .with_stop_on_error(Arc::clone(interrupt()))
     });
+    if show.tracing() {
+        watch_stdout();
+    }
     let tree = tree_file.as_ref().map(|file| file.recorder(model, show));
     let recorder = ac3_page.as_ref().map(|page| page.recorder(model));
     let mut observers = ((trace, tree), recorder);
@@ -703,6 +750,10 @@ fn search<O: SearchObserver>(
     };
     if let Err(e) = out.flush() {
         return output_failed(e, exit::SOLVED);
+    }
+    if stopped_by == Some(Limit::Cancelled) && stdout_closed() {
+        // Stopped because the reader has gone (`--trace | head`): quietly, as a failed write.
+        return exit::SOLVED;
     }
     let status = stopped_by.map_or_else(|| "done".to_owned(), |limit| limit.to_string());
     print_stats(&solver.stats(), strategy, &answer.defaults, &status);

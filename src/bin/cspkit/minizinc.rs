@@ -24,7 +24,7 @@ use crate::args::{
 };
 use crate::{
     Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
-    local, output_failed, print_stats, step,
+    local, output_failed, print_stats, stdout_closed, step, watch_stdout,
 };
 
 /// The defaults of a model's search, as `--stats` names them.
@@ -140,6 +140,13 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     };
     if run.local.local_search.is_some() {
         // A solution of the constraints: for an optimisation, not a claim of the best.
+        if let Goal::Optimize { minimize, .. } = fzn.goal {
+            note!(
+                "cspkit: --local-search ignores the objective ({}): it looks for any solution \
+                 of the constraints, not the best",
+                if minimize { "minimize" } else { "maximize" }
+            );
+        }
         let mut local = run.local.with_strategy(&run.strategy);
         local.time_limit = time_limit(run);
         return local::run(&fzn.model, &local, &run.show, |solution| {
@@ -191,6 +198,9 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         Err(code) => return code,
     };
     let recorder = ac3_page.as_ref().map(|page| page.recorder(model));
+    if run.show.tracing() {
+        watch_stdout();
+    }
     let mut observers = ((trace, tree), recorder);
     let mut solver = solver.with_observer(&mut observers);
     // With a trace, the answer and the trace share standard output unbuffered, in order.
@@ -232,6 +242,10 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         && let Err(failed) = file.write(&tree, &board_of(&fzn))
     {
         return failed;
+    }
+    if run.show.tracing() && stdout_closed() {
+        // The reader has gone (`--trace | head`): quietly, as a failed write.
+        return exit::SOLVED;
     }
     print_stats(&stats, &run.strategy, &defaults, stopped);
     code

@@ -102,7 +102,15 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                 && (next_node || matches!(event, StepEvent::Exhausted | StepEvent::Stopped(_)))
             {
                 frame.open = false;
-                let board = (views.state)(self.trace.domains());
+                // The board is drawn only if it is shown: while waiting, for a node with lines
+                // (none past --trace-limit) or the root. Drawing costs the size of the model.
+                self.trace.flush();
+                let lines = !self.trace.writer_mut().is_empty();
+                let board = if self.waiting && (lines || frame.root) {
+                    (views.state)(self.trace.domains())
+                } else {
+                    String::new()
+                };
                 match self.show(&frame, &board, next_node) {
                     Ok(Key::Quit) => {
                         note!("cspkit: stopped by q");
@@ -136,8 +144,18 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                     frame.open = false;
                     let last = !listing || answer.mode.limit.is_some_and(|max| found >= max);
                     // The board of a solution is the answer, printed below unless counting.
-                    let board = if answer.mode.count {
-                        (views.state)(self.trace.domains())
+                    let board = if answer.mode.count && self.waiting {
+                        if self.trace.is_cut() {
+                            // A cut trace no longer follows the domains: the solution's.
+                            let fixed: Vec<Domain> = solution
+                                .values()
+                                .iter()
+                                .filter_map(|&v| Domain::range(v, v).ok())
+                                .collect();
+                            (views.state)(&fixed)
+                        } else {
+                            (views.state)(self.trace.domains())
+                        }
                     } else {
                         String::new()
                     };
