@@ -9,7 +9,7 @@
 
 use super::Solver;
 use super::engine::{Bound, Step};
-use super::limits::Limit;
+use super::limits::{Clock, Limit};
 use super::lns::{Neighbourhoods, Turn, TurnContext};
 use super::observer::{Event, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
@@ -192,6 +192,9 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         let fixes = std::mem::take(&mut self.fixes);
         // The fixes were accepted once: they are again.
         self.restart_with(fixes)?;
+        // One clock for the whole optimisation: the time between the engine's calls (each
+        // improving solution's copy, `improved`, the neighbourhoods' set-up) counts too.
+        let clock = Clock::start(self.stats.elapsed);
         self.start();
         if let Some(engine) = self.engine.as_mut() {
             // No bound before the first solution: a limit no sum of i64 × i32 terms reaches.
@@ -222,6 +225,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                     model: self.model,
                     fixes: &self.fixes,
                     limits: &self.limits,
+                    clock,
                     stats: &mut self.stats,
                 };
                 match neighbourhoods.turn(&mut context, solution, &bound, until) {
@@ -242,8 +246,10 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                     main_until = Some(config.first_turn_end(self.stats.decisions));
                 }
                 let (step, paused) = match self.restarts {
-                    Some(policy) => self.step_with_restarts_until(policy, &mut run, main_until),
-                    None => self.advance_until(main_until),
+                    Some(policy) => {
+                        self.step_with_restarts_until(policy, &mut run, main_until, clock)
+                    }
+                    None => self.advance_until(main_until, clock),
                 };
                 match step {
                     Step::Solution => self.current_solution(),
@@ -279,6 +285,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             best = Some((solution, value));
         };
         self.lns = lns.map(Neighbourhoods::into_config).or(config);
+        self.stats.elapsed = clock.elapsed();
         if let Some(engine) = self.engine.as_mut() {
             engine.set_bound(None);
         }
