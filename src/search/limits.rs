@@ -22,7 +22,10 @@ pub enum Limit {
     Time,
     /// The cancellation flag was raised.
     Cancelled,
-    /// A counting search found as many solutions as it was asked to stop at.
+    /// A counting search found as many solutions as it was asked to stop at, or an
+    /// optimisation's callback asked it to stop ([`Solver::minimize_while`]).
+    ///
+    /// [`Solver::minimize_while`]: crate::Solver::minimize_while
     Solutions,
 }
 

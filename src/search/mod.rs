@@ -507,6 +507,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     }
 
     /// Stops the search once it has run for `time` in total (restarts the search).
+    ///
+    /// The time counted is the wall time of the solver's calls (`next_solution`, `count`,
+    /// `minimize`, ...), from the start of each call to its return: everything the solver does
+    /// in a call counts, the callbacks it makes included (`minimize_with`'s `improved`), but
+    /// not the caller's own time between two calls.
     pub fn with_time_limit(mut self, time: Duration) -> Self {
         self.limits.time = Some(time);
         self.restart()

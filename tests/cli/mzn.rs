@@ -16,7 +16,7 @@ use cspkit::PropagationLevel;
 use cspkit::teach::trace::Trace;
 
 /// Whether `minizinc` can be run; if not, says that the test skipped (or fails, if required).
-fn has_minizinc(test: &str) -> bool {
+pub(crate) fn has_minizinc(test: &str) -> bool {
     let found = Command::new("minizinc")
         .arg("--version")
         .stdout(Stdio::null())
