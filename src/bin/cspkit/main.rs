@@ -18,6 +18,7 @@ mod compare;
 mod fzn;
 mod local;
 mod minizinc;
+mod ozn;
 mod puzzles;
 mod step;
 

@@ -23,6 +23,7 @@ use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
     MznArgs, VarOrder,
 };
+use crate::ozn::{SetOutputs, SetWriter};
 use crate::{
     Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
     local, output_failed, print_stats, step,
@@ -56,7 +57,12 @@ pub(crate) fn fzn(args: &FznArgs) -> u8 {
     if let Err(code) = check(&args.run) {
         return code;
     }
-    solve(path, &path.display().to_string(), &args.run)
+    solve(
+        path,
+        &path.display().to_string(),
+        &args.run,
+        &SetOutputs::default(),
+    )
 }
 
 /// `cspkit mzn`.
@@ -73,7 +79,10 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
         }
         Err(message) => return bad_input(message),
     };
-    solve(&compiled.fzn, &compiled_name(&args.model), &args.run)
+    // The sets of the model, which the FlatZinc holds as booleans.
+    let ozn = std::fs::read_to_string(compiled.dir.join("model.ozn")).unwrap_or_default();
+    let sets = SetOutputs::read(&ozn);
+    solve(&compiled.fzn, &compiled_name(&args.model), &args.run, &sets)
 }
 
 /// How messages name the FlatZinc compiled from `model`: its lines are the FlatZinc's.
@@ -113,7 +122,8 @@ fn check(run: &ModelRunArgs) -> Result<(), u8> {
 
 /// Reads, builds and solves the FlatZinc model at `path` (`name` is the file the user gave);
 /// returns the exit code.
-fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
+/// `sets` rewrites the booleans of the model's set variables as sets.
+fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     let fzn = match load(path, name) {
         Ok(fzn) => fzn,
         Err(message) => return bad_input(message),
@@ -143,7 +153,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         let mut local = run.local.with_strategy(&run.strategy);
         local.time_limit = time_limit(run);
         return local::run(&fzn.model, &local, &run.show, |solution| {
-            solution_text(&fzn, solution)
+            sets.rewrite_all(&solution_text(&fzn, solution))
         });
     }
     let defaults = if run.free { FREE_DEFAULTS } else { DEFAULTS };
@@ -165,7 +175,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
             defaults,
         };
         let views = Views {
-            render: |solution: &Solution| solution_text(&fzn, solution),
+            render: |solution: &Solution| sets.rewrite_all(&solution_text(&fzn, solution)),
             state: |domains: &[Domain]| board_text(&fzn, domains),
             board,
         };
@@ -191,9 +201,10 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     let mut solver = solver.with_observer(&mut observers);
     // With a trace, the answer and the trace share standard output unbuffered, in order.
     let status = if run.show.tracing() {
-        flatzinc::solve(&fzn, &options, &mut solver, &mut io::stdout())
+        let mut out = SetWriter::new(sets, io::stdout());
+        flatzinc::solve(&fzn, &options, &mut solver, &mut out)
     } else {
-        let mut out = io::BufWriter::new(io::stdout().lock());
+        let mut out = SetWriter::new(sets, io::BufWriter::new(io::stdout().lock()));
         flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
             out.flush()?;
             Ok(s)
