@@ -38,7 +38,8 @@ Usage: fzn-cspkit [OPTIONS] MODEL.fzn
 
 Options (MiniZinc's standard flags):
   -a            all solutions; for an optimisation, each improving solution
-  -n N          stop after N solutions
+  -n N          stop after N solutions; for an optimisation, after N improving
+                solutions, each printed as it is found
   -s            statistics, as %%%mzn-stat: lines
   -t MS         time limit in milliseconds
   -f            free search: ignore the search annotations (dom/wdeg with Luby
