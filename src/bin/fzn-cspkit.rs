@@ -4,10 +4,12 @@
 //! Its arguments are MiniZinc's standard flags, read by hand so that it needs no argument
 //! parser.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+use std::time::{Duration, Instant};
 
 use cspkit::flatzinc::{self, Options, Status};
 
@@ -36,7 +38,8 @@ Usage: fzn-cspkit [OPTIONS] MODEL.fzn
 
 Options (MiniZinc's standard flags):
   -a            all solutions; for an optimisation, each improving solution
-  -n N          stop after N solutions
+  -n N          stop after N solutions; for an optimisation, after N improving
+                solutions, each printed as it is found
   -s            statistics, as %%%mzn-stat: lines
   -t MS         time limit in milliseconds
   -f            free search: ignore the search annotations (the start times of a
@@ -53,6 +56,9 @@ Options (MiniZinc's standard flags):
 
 Output: each solution, then `----------`; `==========` when the search is complete;
 `=====UNSATISFIABLE=====`; `=====UNKNOWN=====` when a limit stops it before any solution.
+An optimisation prints its best solution at the end, or each improving one as it is found
+with -a or -n N. SIGINT or SIGTERM stops the search as a limit does: the best solution found
+is printed, then the statistics; a second signal ends the program at once.
 Exit codes: 0 solved, 1 no solution, 2 bad input or unsupported model, 3 stopped by a limit.
 `cspkit fzn` solves the same models, and watches their search (`cspkit fzn --help`).";
 
@@ -69,9 +75,10 @@ fn run_main(args: &[String]) -> u8 {
 
 fn run(args: &[String]) -> Result<u8, String> {
     // `-t` counts from here: reading a large model is part of the time asked for.
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let mut options = Options {
         lns: true,
+        cancel: Some(stop_on_signal()),
         ..Options::default()
     };
     let mut file: Option<&str> = None;
@@ -134,8 +141,7 @@ fn run(args: &[String]) -> Result<u8, String> {
     options.time_limit = options
         .time_limit
         .map(|limit| limit.saturating_sub(started.elapsed()));
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = WholeWrites::default();
     let status = flatzinc::run(&model, &options, &mut out);
     let _ = out.flush();
     let status = match status {
@@ -149,4 +155,61 @@ fn run(args: &[String]) -> Result<u8, String> {
         Status::Unsatisfiable => NO_SOLUTION,
         Status::Unknown => STOPPED,
     })
+}
+
+/// Held while a piece of the output is written: a second signal waits for it before ending the
+/// program, so that the output never ends in the middle of a solution.
+static WRITING: Mutex<()> = Mutex::new(());
+
+/// A flag raised by SIGINT or SIGTERM, which stops the search; a second signal ends the program
+/// at once (once the output being written, if any, is whole).
+fn stop_on_signal() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let raised = Arc::clone(&flag);
+    // If a handler cannot be installed, a signal ends the program as it would anyway.
+    let _ = ctrlc::set_handler(move || {
+        if raised.swap(true, Ordering::Relaxed) {
+            // Standard output may be stuck (a reader that does not read): wait only so long.
+            let waited = Instant::now();
+            let _writing = loop {
+                match WRITING.try_lock() {
+                    Ok(guard) => break Some(guard),
+                    Err(TryLockError::Poisoned(poisoned)) => break Some(poisoned.into_inner()),
+                    Err(TryLockError::WouldBlock) if waited.elapsed() < Duration::from_secs(2) => {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    Err(TryLockError::WouldBlock) => break None,
+                }
+            };
+            std::process::exit(130);
+        }
+    });
+    flag
+}
+
+/// Standard output, written a whole piece at a time: what the solver writes is kept until it
+/// flushes (after each solution, and at the end), then written out in one go, with
+/// [`WRITING`] held.
+#[derive(Debug, Default)]
+struct WholeWrites {
+    pending: Vec<u8>,
+}
+
+impl Write for WholeWrites {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let _writing = WRITING.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = io::stdout().lock();
+        out.write_all(&self.pending)?;
+        out.flush()?;
+        self.pending.clear();
+        Ok(())
+    }
 }

@@ -2,6 +2,9 @@
 
 use std::collections::HashSet;
 use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::conformance::SplitMix64;
@@ -21,7 +24,8 @@ use crate::{SearchView, ValueOrder, VariableOrder};
 pub struct Options {
     /// `-a`: every solution of a satisfaction problem, every improving one of an optimisation.
     pub all: bool,
-    /// `-n N`: stop after N solutions (satisfaction).
+    /// `-n N`: stop after N solutions; for an optimisation, after N improving solutions,
+    /// each printed as it is found (as Gecode's `fzn-gecode` does).
     pub solutions: Option<u64>,
     /// `-t MS`: the time limit.
     pub time_limit: Option<Duration>,
@@ -34,6 +38,9 @@ pub struct Options {
     /// Large-neighbourhood search beside branch and bound, for an optimisation ([`Lns`]; on in
     /// `fzn-cspkit` unless `--no-lns`).
     pub lns: bool,
+    /// A flag that stops the search when raised, from any thread (`fzn-cspkit` raises it on
+    /// SIGINT and SIGTERM): what was found is printed as when a limit stops the search.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// How a run ended.
@@ -302,10 +309,11 @@ impl FznModel {
         }
     }
 
-    /// The value order of the model's search annotations (`indomain_min` for the variables
-    /// they do not name); `seed` draws the values of `indomain_random`.
+    /// The value order of the model's search annotations; `seed` draws the values of
+    /// `indomain_random`. The variables they do not name take their smallest value first,
+    /// except the objective's, which takes the best value first (as in free search).
     pub fn value_order(&self, seed: u64) -> AnnotatedValues {
-        let mut values = self.ascending_values();
+        let mut values = self.free_values();
         values.random = SplitMix64::new(seed);
         for group in &self.search {
             for var in &group.vars {
@@ -363,10 +371,35 @@ impl FznModel {
         vars
     }
 
-    /// The smallest value first for every variable: the value order of free search (`-f`).
-    fn ascending_values(&self) -> AnnotatedValues {
+    /// The value order of free search (`-f`): the smallest value first for every variable,
+    /// except the objective's, which takes its best value first (the largest for `maximize`,
+    /// the smallest for `minimize`), as Gecode's FlatZinc front end branches on it. When the
+    /// search chooses the objective's variable, it then tries the values that would improve on
+    /// the best solution first: `solve maximize x` over a wide domain is proved at its first
+    /// solution, instead of climbing one value at a time.
+    fn free_values(&self) -> AnnotatedValues {
+        let mut choice = vec![ValueChoice::Min; self.model.num_variables()];
+        if let Goal::Optimize {
+            objective,
+            minimize,
+        } = &self.goal
+        {
+            for &(coefficient, var) in objective.terms() {
+                // Minimising a·x with a > 0 (or maximising it with a < 0) wants x small.
+                let smaller_is_better = (coefficient > 0) == *minimize;
+                if coefficient != 0
+                    && let Some(slot) = choice.get_mut(var.index())
+                {
+                    *slot = if smaller_is_better {
+                        ValueChoice::Min
+                    } else {
+                        ValueChoice::Max
+                    };
+                }
+            }
+        }
         AnnotatedValues {
-            choice: vec![ValueChoice::Min; self.model.num_variables()],
+            choice,
             random: SplitMix64::new(0),
         }
     }
@@ -436,9 +469,10 @@ const FREE_SEARCH_RESTARTS: u64 = 100;
 ///
 /// The search follows the model's annotations. Free search (`-f`, and a model without search
 /// annotations) branches on the start times of a scheduling model first, by smallest minimum,
-/// then on the other variables by dom/wdeg ([`FznModel::free_variable_order`]), with the smallest value
-/// first, restarted after 100 failures times the Luby sequence ([`RestartPolicy::luby`]): the
-/// weights learnt in one run guide the next.
+/// then on the other variables by dom/wdeg ([`FznModel::free_variable_order`]), with the
+/// smallest value first (the objective's variable: its best value first), restarted after
+/// 100 failures times the Luby sequence ([`RestartPolicy::luby`]): the weights learnt in one
+/// run guide the next.
 ///
 /// # Errors
 ///
@@ -462,7 +496,7 @@ pub fn run_observed<O: SearchObserver>(
 ) -> io::Result<Status> {
     let free = options.free || fzn.search.is_empty();
     let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if free {
-        (Box::new(fzn.free_variable_order()), fzn.ascending_values())
+        (Box::new(fzn.free_variable_order()), fzn.free_values())
     } else {
         (
             Box::new(fzn.variable_order()),
@@ -488,6 +522,9 @@ pub fn run_observed<O: SearchObserver>(
     }
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);
+    }
+    if let Some(flag) = &options.cancel {
+        solver = solver.with_cancel_flag(Arc::clone(flag));
     }
     solve(fzn, options, &mut solver, out)
 }
@@ -587,19 +624,31 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             objective,
             minimize,
         } => {
+            // With `-a` (what MiniZinc passes for intermediate solutions) or `-n N`, each
+            // improving solution is printed as it is found, and flushed: the reader has it even
+            // if the run is killed later. Otherwise only the best is printed, at the end (when
+            // the search ends, a limit stops it, or a signal does).
+            let each = options.all || options.solutions.is_some();
+            let mut found = 0u64;
             let mut write_error = None;
             let mut report = |solution: &Solution, _value: i64| {
-                if options.all
-                    && write_error.is_none()
-                    && let Err(e) = write_solution(fzn, solution, out)
+                found += 1;
+                if each
+                    && let Err(e) = write_solution(fzn, solution, out).and_then(|()| out.flush())
                 {
                     write_error = Some(e);
                 }
+                // A reader gone is no reason to search on.
+                if write_error.is_some() || options.solutions.is_some_and(|n| found >= n) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             };
             let optimum = if *minimize {
-                solver.minimize_with(objective.clone(), &mut report)
+                solver.minimize_while(objective.clone(), &mut report)
             } else {
-                solver.maximize_with(objective.clone(), &mut report)
+                solver.maximize_while(objective.clone(), &mut report)
             };
             if let Some(e) = write_error {
                 return Err(e);
@@ -607,7 +656,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             let optimum = optimum.map_err(|e| io::Error::other(e.to_string()))?;
             if let Some((solution, value)) = optimum.best() {
                 objective_value = Some(value);
-                if !options.all {
+                if !each {
                     write_solution(fzn, solution, out)?;
                 }
             }

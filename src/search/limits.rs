@@ -22,7 +22,10 @@ pub enum Limit {
     Time,
     /// The cancellation flag was raised.
     Cancelled,
-    /// A counting search found as many solutions as it was asked to stop at.
+    /// A counting search found as many solutions as it was asked to stop at, or an
+    /// optimisation's callback asked it to stop ([`Solver::minimize_while`]).
+    ///
+    /// [`Solver::minimize_while`]: crate::Solver::minimize_while
     Solutions,
 }
 
@@ -45,13 +48,42 @@ pub(crate) struct Limits {
     pub(crate) cancel: Option<Arc<AtomicBool>>,
 }
 
+/// The wall time of one call of the solver (`next_solution`, `count`, `minimize`, a step, a
+/// parallel search), on top of the time of the earlier calls.
+///
+/// One clock is started when the call starts and handed to every engine call it makes: the time
+/// between engine calls (cloning a solution, the caller's callback, tightening a bound, building
+/// a neighbourhood, going back to the root for a restart) counts against the time limit too, as
+/// it is part of the wall time the user asked to bound. Time spent by the caller between two
+/// calls of the solver is not counted.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Clock {
+    started: Instant,
+    /// Search time spent in earlier calls.
+    before: Duration,
+}
+
+impl Clock {
+    /// A clock started now, `before` having been spent in earlier calls.
+    pub(crate) fn start(before: Duration) -> Self {
+        Clock {
+            started: Instant::now(),
+            before,
+        }
+    }
+
+    /// Total search time: the earlier calls, and this one so far.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.before + self.started.elapsed()
+    }
+}
+
 /// Measures a search call against the limits.
 #[derive(Debug)]
 pub(crate) struct Budget<'a> {
     limits: &'a Limits,
-    started: Instant,
-    /// Search time spent in earlier calls.
-    before: Duration,
+    /// The clock of the solver's call this engine call belongs to.
+    clock: Clock,
     /// A decision limit shared with other threads, instead of `limits.decisions`.
     shared_nodes: Option<&'a NodeShare<'a>>,
     /// The solver's own reasons to stop, checked after the limits.
@@ -165,11 +197,11 @@ impl<'a> NodeShare<'a> {
 }
 
 impl<'a> Budget<'a> {
-    pub(crate) fn start(limits: &'a Limits, before: Duration) -> Self {
+    /// A budget for one engine call within the solver's call timed by `clock`.
+    pub(crate) fn start(limits: &'a Limits, clock: Clock) -> Self {
         Budget {
             limits,
-            started: Instant::now(),
-            before,
+            clock,
             shared_nodes: None,
             pause: Pause::default(),
             paused: Cell::new(false),
@@ -191,7 +223,7 @@ impl<'a> Budget<'a> {
 
     /// Total search time, this call included.
     pub(crate) fn elapsed(&self) -> Duration {
-        self.before + self.started.elapsed()
+        self.clock.elapsed()
     }
 
     /// Whether the last limit reported by [`exceeded`](Budget::exceeded) was a [`Pause`] (it

@@ -25,7 +25,7 @@
 use std::fmt;
 
 use super::engine::{Bound, Engine, Run, Step};
-use super::limits::{Budget, Limit, Pause};
+use super::limits::{Budget, Clock, Limit, Pause};
 use super::observer::NoObserver;
 use super::ordering::{Ascending, DomWdeg, ValueOrder, VariableOrder};
 use super::pause::{Progress, Tracked};
@@ -268,7 +268,7 @@ impl<'m> Neighbourhoods<'m> {
                 nodes: Some(until),
                 ..Pause::default()
             };
-            let budget = Budget::start(run.limits, run.stats.elapsed).with_pause(pause);
+            let budget = Budget::start(run.limits, run.clock).with_pause(pause);
             let mut observer = NoObserver;
             let mut tracked = Tracked {
                 inner: &mut observer,
@@ -363,5 +363,7 @@ pub(crate) struct TurnContext<'s, 'm> {
     pub(crate) model: &'m Model,
     pub(crate) fixes: &'s [(VarId, i32)],
     pub(crate) limits: &'s super::limits::Limits,
+    /// The clock of the optimisation call.
+    pub(crate) clock: Clock,
     pub(crate) stats: &'s mut super::stats::SearchStats,
 }

@@ -41,7 +41,7 @@ pub use crate::kernel::PropagationLevel;
 use crate::model::{Model, Solution};
 use constraint_graph::ConstraintGraph;
 use engine::{Engine, Run, Step};
-use limits::{Budget, Limit, Limits, Pause};
+use limits::{Budget, Clock, Limit, Limits, Pause};
 use lns::Lns;
 use min_conflicts::MinConflicts;
 use observer::{NoObserver, SearchObserver};
@@ -578,6 +578,11 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     }
 
     /// Stops the search once it has run for `time` in total (restarts the search).
+    ///
+    /// The time counted is the wall time of the solver's calls (`next_solution`, `count`,
+    /// `minimize`, ...), from the start of each call to its return: everything the solver does
+    /// in a call counts, the callbacks it makes included (`minimize_with`'s `improved`), but
+    /// not the caller's own time between two calls.
     pub fn with_time_limit(mut self, time: Duration) -> Self {
         self.limits.time = Some(time);
         self.restart()
@@ -810,7 +815,10 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// started yet.
     fn next_outcome(&mut self, restarts: bool) -> Outcome {
         let step = match self.restarts {
-            Some(policy) if restarts && !self.started => self.step_with_restarts(policy, &mut 0),
+            Some(policy) if restarts && !self.started => {
+                let clock = Clock::start(self.stats.elapsed);
+                self.step_with_restarts(policy, &mut 0, clock)
+            }
             _ => self.advance(),
         };
         match step {
@@ -858,6 +866,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// whether more exist. `count_up_to(2)` is the usual "is the solution unique?" question.
     pub fn count_up_to(&mut self, max: u64) -> Count {
         let mut solutions = 0;
+        let clock = Clock::start(self.stats.elapsed);
         loop {
             if solutions >= max {
                 return Count {
@@ -865,7 +874,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                     stopped_by: Some(Limit::Solutions),
                 };
             }
-            match self.advance() {
+            match self.advance_until(None, clock).0 {
                 Step::Solution => solutions += 1,
                 Step::Exhausted => {
                     return Count {
@@ -913,12 +922,14 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// Runs the search to its next solution, the end of the tree or a limit. Events a step
     /// kept for [`Solver::step`] are dropped: the search has moved past them.
     fn advance(&mut self) -> Step {
-        self.advance_until(None).0
+        let clock = Clock::start(self.stats.elapsed);
+        self.advance_until(None, clock).0
     }
 
     /// [`advance`](Self::advance), pausing before the decision that would make more than
-    /// `until` in all; returns whether it paused there.
-    fn advance_until(&mut self, until: Option<u64>) -> (Step, bool) {
+    /// `until` in all; returns whether it paused there. `clock` times the solver's call this
+    /// step belongs to.
+    fn advance_until(&mut self, until: Option<u64>, clock: Clock) -> (Step, bool) {
         self.steps.clear();
         self.start();
         let Some(engine) = self.engine.as_mut() else {
@@ -928,7 +939,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             nodes: until,
             ..Pause::default()
         };
-        let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
+        let budget = Budget::start(&self.limits, clock).with_pause(pause);
         let mut run = Run {
             model: self.model,
             variable_order: &mut self.variable_order,
@@ -949,8 +960,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// `run` is the number of the run in progress (0 for the first): the search goes on in it,
     /// with a fresh failure budget, and each later run starts from the root. A caller that
     /// comes back for more solutions (branch and bound) passes the same counter again.
-    fn step_with_restarts(&mut self, policy: RestartPolicy, run: &mut u32) -> Step {
-        self.step_with_restarts_until(policy, run, None).0
+    fn step_with_restarts(&mut self, policy: RestartPolicy, run: &mut u32, clock: Clock) -> Step {
+        self.step_with_restarts_until(policy, run, None, clock).0
     }
 
     /// [`step_with_restarts`](Self::step_with_restarts), pausing before the decision that
@@ -961,6 +972,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         policy: RestartPolicy,
         run: &mut u32,
         until: Option<u64>,
+        clock: Clock,
     ) -> (Step, bool) {
         self.start();
         let progress = Progress::default();
@@ -985,7 +997,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                 nodes: until,
                 ..Pause::default()
             };
-            let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
+            let budget = Budget::start(&self.limits, clock).with_pause(pause);
             let mut observer = Tracked {
                 inner: &mut self.observer,
                 progress: &progress,

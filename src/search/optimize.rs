@@ -7,9 +7,11 @@
 //! optimal; when a limit ends it, the last one is the best found, and the bound proved so far
 //! says how far it may be from the optimum.
 
+use std::ops::ControlFlow;
+
 use super::Solver;
 use super::engine::{Bound, Step};
-use super::limits::Limit;
+use super::limits::{Clock, Limit};
 use super::lns::{Neighbourhoods, Turn, TurnContext};
 use super::observer::{Event, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
@@ -122,9 +124,12 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     pub fn maximize_with(
         &mut self,
         objective: impl Into<LinearExpr>,
-        improved: impl FnMut(&Solution, i64),
+        mut improved: impl FnMut(&Solution, i64),
     ) -> Result<Optimum, ModelError> {
-        self.optimize(objective.into(), -1, improved)
+        self.optimize(objective.into(), -1, |solution, value| {
+            improved(solution, value);
+            ControlFlow::Continue(())
+        })
     }
 
     /// [`minimize`](Self::minimize), calling `improved` with each better solution as the
@@ -137,6 +142,14 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// the bound of the best solution so far holding in every run; a run that exhausts its
     /// tree proves the last solution optimal (or that there is none).
     ///
+    /// The value order is the solver's, for the objective's variables too: branch and bound
+    /// does not change it. Branching on an objective variable with its best value first
+    /// (the smallest for `minimize` with a positive coefficient, the largest for `maximize`)
+    /// finds good solutions first, and proves a one-variable objective at its first solution;
+    /// the default [`Ascending`](crate::Ascending) does so for `minimize`, but makes `maximize`
+    /// climb one value at a time. Choose the order for the objective when it is branched on
+    /// (`fzn-cspkit` gives its variable its best value first unless an annotation names it).
+    ///
     /// # Errors
     ///
     /// [`ModelError::ForeignVariable`] if the objective uses a variable of another model, and
@@ -144,16 +157,71 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     pub fn minimize_with(
         &mut self,
         objective: impl Into<LinearExpr>,
-        improved: impl FnMut(&Solution, i64),
+        mut improved: impl FnMut(&Solution, i64),
+    ) -> Result<Optimum, ModelError> {
+        self.optimize(objective.into(), 1, |solution, value| {
+            improved(solution, value);
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// [`minimize_with`](Self::minimize_with), stopping the search when `improved` returns
+    /// [`ControlFlow::Break`]: the answer is then [`Optimum::BestFound`] with that solution,
+    /// stopped by [`Limit::Solutions`]. This is how a caller stops after N improving
+    /// solutions (FlatZinc's `-n N` on an optimisation).
+    ///
+    /// # Errors
+    ///
+    /// As [`minimize_with`](Self::minimize_with).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use cspkit::{Limit, Model, Optimum};
+    ///
+    /// let mut model = Model::new();
+    /// let x = model.new_var(0..=100)?;
+    /// // Descending values: 100, then 99, 98, ... Stop at the second improvement.
+    /// let mut solver = model.solver().with_value_order(cspkit::Descending);
+    /// let mut seen = 0;
+    /// let optimum = solver.minimize_while(x, |_, _| {
+    ///     seen += 1;
+    ///     if seen == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    /// })?;
+    /// assert!(matches!(
+    ///     optimum,
+    ///     Optimum::BestFound { value: 99, stopped_by: Limit::Solutions, .. }
+    /// ));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn minimize_while(
+        &mut self,
+        objective: impl Into<LinearExpr>,
+        improved: impl FnMut(&Solution, i64) -> ControlFlow<()>,
     ) -> Result<Optimum, ModelError> {
         self.optimize(objective.into(), 1, improved)
+    }
+
+    /// [`maximize_with`](Self::maximize_with), stopping the search when `improved` returns
+    /// [`ControlFlow::Break`], as [`minimize_while`](Self::minimize_while) does.
+    ///
+    /// # Errors
+    ///
+    /// As [`minimize_with`](Self::minimize_with).
+    pub fn maximize_while(
+        &mut self,
+        objective: impl Into<LinearExpr>,
+        improved: impl FnMut(&Solution, i64) -> ControlFlow<()>,
+    ) -> Result<Optimum, ModelError> {
+        self.optimize(objective.into(), -1, improved)
     }
 
     fn optimize(
         &mut self,
         objective: LinearExpr,
         sign: i64,
-        mut improved: impl FnMut(&Solution, i64),
+        mut improved: impl FnMut(&Solution, i64) -> ControlFlow<()>,
     ) -> Result<Optimum, ModelError> {
         for &(_, var) in objective.terms() {
             if !self.model.owns(var) {
@@ -192,6 +260,9 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         let fixes = std::mem::take(&mut self.fixes);
         // The fixes were accepted once: they are again.
         self.restart_with(fixes)?;
+        // One clock for the whole optimisation: the time between the engine's calls (each
+        // improving solution's copy, `improved`, the neighbourhoods' set-up) counts too.
+        let clock = Clock::start(self.stats.elapsed);
         self.start();
         if let Some(engine) = self.engine.as_mut() {
             // No bound before the first solution: a limit no sum of i64 × i32 terms reaches.
@@ -222,6 +293,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                     model: self.model,
                     fixes: &self.fixes,
                     limits: &self.limits,
+                    clock,
                     stats: &mut self.stats,
                 };
                 match neighbourhoods.turn(&mut context, solution, &bound, until) {
@@ -242,8 +314,10 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                     main_until = Some(config.first_turn_end(self.stats.decisions));
                 }
                 let (step, paused) = match self.restarts {
-                    Some(policy) => self.step_with_restarts_until(policy, &mut run, main_until),
-                    None => self.advance_until(main_until),
+                    Some(policy) => {
+                        self.step_with_restarts_until(policy, &mut run, main_until, clock)
+                    }
+                    None => self.advance_until(main_until, clock),
                 };
                 match step {
                     Step::Solution => self.current_solution(),
@@ -269,7 +343,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             };
             let node = self.engine.as_ref().map_or(0, |engine| engine.node());
             self.observer.event(&Event::Improved { node, value });
-            improved(&solution, value);
+            let asked = improved(&solution, value);
             limit = i128::from(value) * i128::from(sign)
                 - 1
                 - i128::from(objective.constant()) * i128::from(sign);
@@ -277,8 +351,12 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                 engine.tighten(limit);
             }
             best = Some((solution, value));
+            if asked.is_break() {
+                break Some(Limit::Solutions);
+            }
         };
         self.lns = lns.map(Neighbourhoods::into_config).or(config);
+        self.stats.elapsed = clock.elapsed();
         if let Some(engine) = self.engine.as_mut() {
             engine.set_bound(None);
         }

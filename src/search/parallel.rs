@@ -24,11 +24,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::constraint_graph::ConstraintGraph;
 use super::engine::{Engine, Run, Step};
-use super::limits::{Budget, Limit, Limits, NodeShare, Pause, SharedNodes};
+use super::limits::{Budget, Clock, Limit, Limits, NodeShare, Pause, SharedNodes};
 use super::observer::{NoObserver, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
 use super::pause::{Progress, Tracked};
@@ -71,9 +71,8 @@ struct Context<'a> {
     /// The projection ([`Solver::with_projection`]), searched on one thread.
     project: Option<Arc<[bool]>>,
     limits: &'a Limits,
-    /// Search time of the solver before this search.
-    before: Duration,
-    started: Instant,
+    /// The wall time of this search, on top of the solver's earlier calls.
+    clock: Clock,
     shared_nodes: Option<&'a SharedNodes>,
     /// Raised to stop every thread: a limit was reached, enough solutions were found, or the
     /// caller asked to stop.
@@ -98,11 +97,10 @@ impl Context<'_> {
     /// A budget for one call of the engine: the user's limits, shared between the threads, and
     /// the stop flag.
     fn budget<'b>(&'b self, share: Option<&'b NodeShare<'b>>) -> Budget<'b> {
-        let budget =
-            Budget::start(self.limits, self.before + self.started.elapsed()).with_pause(Pause {
-                flag: Some(self.stop),
-                ..Pause::default()
-            });
+        let budget = Budget::start(self.limits, self.clock).with_pause(Pause {
+            flag: Some(self.stop),
+            ..Pause::default()
+        });
         match share {
             Some(share) => budget.with_shared_nodes(share),
             None => budget,
@@ -315,8 +313,7 @@ where
             branch: self.branch.clone(),
             project: self.project.clone(),
             limits: &self.limits,
-            before: self.stats.elapsed,
-            started: Instant::now(),
+            clock: Clock::start(self.stats.elapsed),
             shared_nodes: shared_nodes.as_ref(),
             stop: &stop,
         };
@@ -350,7 +347,7 @@ where
                 &mut want,
             )
         };
-        let elapsed = context.before + context.started.elapsed();
+        let elapsed = context.clock.elapsed();
         self.stats.add(&stats);
         self.stats.elapsed = elapsed;
         result
@@ -540,12 +537,11 @@ fn split_at<V: VariableOrder, W: ValueOrder>(
     loop {
         // Each trial counts its own decisions against what is left of the decision limit; only
         // those of the split kept are added to the threads' count (the others are done again).
-        let budget =
-            Budget::start(limits, context.before + context.started.elapsed()).with_pause(Pause {
-                depth: Some(pause_depth),
-                progress: Some(&progress),
-                ..Pause::default()
-            });
+        let budget = Budget::start(limits, context.clock).with_pause(Pause {
+            depth: Some(pause_depth),
+            progress: Some(&progress),
+            ..Pause::default()
+        });
         let step = engine.next(&mut Run {
             model: context.model,
             variable_order: &mut *variable_order,

@@ -73,7 +73,8 @@ pub struct SearchStats {
     /// Times a search with restarts ([`Solver::with_restarts`](crate::Solver::with_restarts))
     /// went back to the root: its runs after the first.
     pub restarts: u64,
-    /// Wall time spent searching.
+    /// Wall time spent searching: the time of the solver's calls, from the start of each to
+    /// its return (callbacks included), as the time limit counts it.
     pub elapsed: Duration,
 }
 

@@ -20,7 +20,7 @@ use std::time::Duration;
 use super::Branching;
 use super::Solver;
 use super::engine::{Run, Step};
-use super::limits::{Budget, Limit, Pause};
+use super::limits::{Budget, Clock, Limit, Pause};
 use super::observer::{BranchKind, Event, SearchObserver};
 use super::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::domain::Domain;
@@ -269,7 +269,8 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             nodes: Some(self.stats.decisions + 1),
             ..Pause::default()
         };
-        let budget = Budget::start(&self.limits, self.stats.elapsed).with_pause(pause);
+        let budget =
+            Budget::start(&self.limits, Clock::start(self.stats.elapsed)).with_pause(pause);
         let mut observer = Recorder {
             inner: &mut self.observer,
             events: &mut self.steps,

@@ -298,3 +298,42 @@ fn a_search_interrupted_in_a_fixpoint_resumes_it() {
     assert_eq!(resumed.len(), 3);
     assert_eq!(resumed, fresh);
 }
+
+#[test]
+fn the_time_between_improving_solutions_counts_against_the_time_limit() {
+    // x over 0..=10^8, maximised with the smallest value first: one improving solution after
+    // another, each found at once. The callback takes 20 ms per solution: that time is part of
+    // the optimisation's, so a limit of 100 ms stops it after a handful of solutions (when only
+    // the engine's own time counted, it ran on for millions; a flag raised at the 200th
+    // solution stops that case).
+    let mut model = Model::new();
+    let x = model.new_var(0..=100_000_000).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut solver = model
+        .solver()
+        .with_time_limit(Duration::from_millis(100))
+        .with_cancel_flag(Arc::clone(&stop));
+    let mut improvements = 0;
+    let optimum = solver
+        .maximize_with(x, |_, _| {
+            improvements += 1;
+            std::thread::sleep(Duration::from_millis(20));
+            if improvements >= 200 {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        })
+        .unwrap();
+    assert!(
+        matches!(
+            optimum,
+            Optimum::BestFound {
+                stopped_by: Limit::Time,
+                ..
+            }
+        ),
+        "{optimum:?} after {improvements} improvements"
+    );
+    assert!(improvements < 200, "{improvements}");
+    // The statistics say the same time.
+    assert!(solver.stats().elapsed >= Duration::from_millis(100));
+}

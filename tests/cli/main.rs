@@ -16,5 +16,6 @@ mod minizinc;
 mod mzn;
 mod puzzles;
 mod readme;
+mod stopping;
 mod strategies;
 mod trace;

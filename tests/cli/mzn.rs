@@ -16,7 +16,7 @@ use cspkit::PropagationLevel;
 use cspkit::teach::trace::Trace;
 
 /// Whether `minizinc` can be run; if not, says that the test skipped (or fails, if required).
-fn has_minizinc(test: &str) -> bool {
+pub(crate) fn has_minizinc(test: &str) -> bool {
     let found = Command::new("minizinc")
         .arg("--version")
         .stdout(Stdio::null())
@@ -379,4 +379,33 @@ fn ac3_runs_on_a_minizinc_model_of_binary_constraints() {
     assert!(stats.contains("arc revisions "), "{stats}");
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("x[1,1]"));
+}
+
+#[test]
+fn cspkit_mzn_prints_set_variables_as_sets() {
+    if !has_minizinc("the sets of sets.mzn") {
+        return;
+    }
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mzn/sets.mzn");
+    let run = cspkit(&["mzn", &model.display().to_string()]);
+    let out = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    // MiniZinc's booleans for the elements stay inside: s and t are printed as sets.
+    assert!(!out.contains("X_INTRODUCED"), "{out}");
+    let set = |name: &str| -> Vec<i32> {
+        let line = out
+            .lines()
+            .find_map(|line| line.strip_prefix(&format!("{name} = {{")))
+            .unwrap_or_else(|| panic!("no set {name}: {out}"));
+        let inner = line.strip_suffix("};").unwrap();
+        inner
+            .split(',')
+            .filter(|e| !e.is_empty())
+            .map(|e| e.parse().unwrap())
+            .collect()
+    };
+    let (s, t) = (set("s"), set("t"));
+    // card(s) = 2, 3 in s, 1 not in s, s and t disjoint, card(t) <= 2.
+    assert!(s.len() == 2 && s.contains(&3) && !s.contains(&1), "{out}");
+    assert!(t.len() <= 2 && t.iter().all(|e| !s.contains(e)), "{out}");
 }

@@ -146,7 +146,7 @@ pub struct ModelRunArgs {
     /// Every solution; for an optimisation, each improving solution.
     #[arg(short = 'a', long = "all-solutions", visible_alias = "all")]
     pub all: bool,
-    /// Stop after N solutions.
+    /// Stop after N solutions (for an optimisation: N improving solutions, each printed).
     #[arg(short = 'n', long = "num-solutions", value_name = "N", value_parser = parse_solution_limit)]
     pub solutions: Option<u64>,
     /// Print statistics as MiniZinc's %%%mzn-stat: lines.

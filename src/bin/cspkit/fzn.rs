@@ -15,6 +15,11 @@ const MAX_MODEL_BYTES: u64 = 256 << 20;
 /// Reads the model file, refusing one larger than [`MAX_MODEL_BYTES`] or not UTF-8.
 pub(crate) fn read_model(file: &str) -> Result<String, String> {
     use std::io::Read as _;
+    if Path::new(file).is_dir() {
+        return Err(format!(
+            "cannot read {file}: it is a directory, not a FlatZinc file"
+        ));
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(file)
         .and_then(|f| f.take(MAX_MODEL_BYTES + 1).read_to_end(&mut bytes))

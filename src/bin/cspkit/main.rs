@@ -18,6 +18,7 @@ mod compare;
 mod fzn;
 mod local;
 mod minizinc;
+mod ozn;
 mod puzzles;
 mod step;
 
@@ -161,6 +162,8 @@ pub(crate) fn interrupt() -> &'static Arc<AtomicBool> {
         // If a handler cannot be installed, a signal ends the program as it would anyway.
         let _ = ctrlc::set_handler(move || {
             if raised.swap(true, Ordering::Relaxed) {
+                // No `minizinc` nor temporary folder left behind.
+                minizinc::abandon();
                 std::process::exit(130);
             }
         });

@@ -8,8 +8,9 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Arc;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 use std::time::Duration;
 
 use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
@@ -22,6 +23,7 @@ use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
     MznArgs,
 };
+use crate::ozn::{SetOutputs, SetWriter};
 use crate::{
     Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
     local, output_failed, print_stats, stdout_closed, step, watch_stdout,
@@ -63,7 +65,12 @@ pub(crate) fn fzn(args: &FznArgs) -> u8 {
     if let Err(code) = check(&args.run) {
         return code;
     }
-    solve(path, &path.display().to_string(), &args.run)
+    solve(
+        path,
+        &path.display().to_string(),
+        &args.run,
+        &SetOutputs::default(),
+    )
 }
 
 /// `cspkit mzn`.
@@ -73,9 +80,17 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
     }
     let compiled = match Compiled::new(&args.model, &args.data) {
         Ok(compiled) => compiled,
+        // Stopped by a signal: not the input's fault.
+        Err(message) if interrupt().load(Ordering::Relaxed) => {
+            note!("cspkit: {message}");
+            return exit::STOPPED;
+        }
         Err(message) => return bad_input(message),
     };
-    solve(&compiled.fzn, &compiled_name(&args.model), &args.run)
+    // The sets of the model, which the FlatZinc holds as booleans.
+    let ozn = std::fs::read_to_string(compiled.dir.join("model.ozn")).unwrap_or_default();
+    let sets = SetOutputs::read(&ozn);
+    solve(&compiled.fzn, &compiled_name(&args.model), &args.run, &sets)
 }
 
 /// How messages name the FlatZinc compiled from `model`: its lines are the FlatZinc's.
@@ -115,7 +130,8 @@ fn check(run: &ModelRunArgs) -> Result<(), u8> {
 
 /// Reads, builds and solves the FlatZinc model at `path` (`name` is the file the user gave);
 /// returns the exit code.
-fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
+/// `sets` rewrites the booleans of the model's set variables as sets.
+fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     let fzn = match load(path, name) {
         Ok(fzn) => fzn,
         Err(message) => return bad_input(message),
@@ -137,6 +153,8 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         statistics: run.statistics,
         // The search shown is branch and bound's own; `fzn-cspkit` adds neighbourhoods.
         lns: false,
+        // The solver below has the interrupt flag already.
+        cancel: None,
     };
     if run.local.local_search.is_some() {
         // A solution of the constraints: for an optimisation, not a claim of the best.
@@ -150,7 +168,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
         let mut local = run.local.with_strategy(&run.strategy);
         local.time_limit = time_limit(run);
         return local::run(&fzn.model, &local, &run.show, |solution| {
-            solution_text(&fzn, solution)
+            sets.rewrite_all(&solution_text(&fzn, solution))
         });
     }
     let defaults = match (run.free, fzn.is_scheduling()) {
@@ -176,7 +194,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
             defaults,
         };
         let views = Views {
-            render: |solution: &Solution| solution_text(&fzn, solution),
+            render: |solution: &Solution| sets.rewrite_all(&solution_text(&fzn, solution)),
             state: |domains: &[Domain]| board_text(&fzn, domains),
             board,
         };
@@ -205,9 +223,10 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs) -> u8 {
     let mut solver = solver.with_observer(&mut observers);
     // With a trace, the answer and the trace share standard output unbuffered, in order.
     let status = if run.show.tracing() {
-        flatzinc::solve(&fzn, &options, &mut solver, &mut io::stdout())
+        let mut out = SetWriter::new(sets, io::stdout());
+        flatzinc::solve(&fzn, &options, &mut solver, &mut out)
     } else {
-        let mut out = io::BufWriter::new(io::stdout().lock());
+        let mut out = SetWriter::new(sets, io::BufWriter::new(io::stdout().lock()));
         flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
             out.flush()?;
             Ok(s)
@@ -440,29 +459,90 @@ struct Compiled {
     fzn: PathBuf,
 }
 
-impl Compiled {
-    /// Compiles `model` with `data` by `minizinc`, with cspkit's library; an error says what
-    /// went wrong, with MiniZinc's own message.
-    fn new(model: &Path, data: &[PathBuf]) -> Result<Compiled, String> {
-        for file in std::iter::once(model).chain(data.iter().map(PathBuf::as_path)) {
-            if !file.is_file() {
-                return Err(format!("cannot read {}: no such file", file.display()));
+/// What a second signal must clean up before it ends the program at once: the temporary
+/// folder of the compiled model, and the `minizinc` compiling it, while they exist.
+struct Leftovers {
+    dir: Option<PathBuf>,
+    child: Option<Child>,
+}
+
+static LEFTOVERS: Mutex<Leftovers> = Mutex::new(Leftovers {
+    dir: None,
+    child: None,
+});
+
+fn leftovers() -> std::sync::MutexGuard<'static, Leftovers> {
+    LEFTOVERS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Stops the `minizinc` still compiling, if any, and removes the temporary folder: called
+/// before the program ends at once on a second signal.
+pub(crate) fn abandon() {
+    let mut leftovers = match LEFTOVERS.try_lock() {
+        Ok(guard) => guard,
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        // Held only for a `try_wait` or a kill: a moment.
+        Err(TryLockError::WouldBlock) => {
+            std::thread::sleep(Duration::from_millis(50));
+            match LEFTOVERS.try_lock() {
+                Ok(guard) => guard,
+                Err(_) => return,
             }
         }
+    };
+    if let Some(mut child) = leftovers.child.take() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    if let Some(dir) = leftovers.dir.take() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Checks that `file` is a file that can be given to `minizinc`.
+fn check_input(file: &Path) -> Result<(), String> {
+    match std::fs::metadata(file) {
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "cannot read {}: it is a directory, not a MiniZinc file",
+            file.display()
+        )),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(format!("cannot read {}: no such file", file.display()))
+        }
+        Err(e) => Err(format!("cannot read {}: {e}", file.display())),
+    }
+}
+
+impl Compiled {
+    /// Compiles `model` with `data` by `minizinc`, with cspkit's library; an error says what
+    /// went wrong, with MiniZinc's own message. SIGINT or SIGTERM during the compilation stops
+    /// `minizinc`; the temporary folder is removed on every path out.
+    fn new(model: &Path, data: &[PathBuf]) -> Result<Compiled, String> {
+        for file in std::iter::once(model).chain(data.iter().map(PathBuf::as_path)) {
+            check_input(file)?;
+        }
+        // From here a signal is caught, so that the child and the folder can be cleaned up.
+        let interrupted = Arc::clone(interrupt());
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
         let dir = std::env::temp_dir().join(format!("cspkit-mzn-{}-{stamp}", std::process::id()));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        leftovers().dir = Some(dir.clone());
         let compiled = Compiled {
             fzn: dir.join("model.fzn"),
             dir,
         };
+        std::fs::create_dir_all(&compiled.dir)
+            .map_err(|e| format!("cannot create {}: {e}", compiled.dir.display()))?;
         // Only the library is read when compiling; the solver is named for completeness.
         let executable = fzn::solver_executable().unwrap_or_else(|_| PathBuf::from("fzn-cspkit"));
         let msc = fzn::write_solver_config(&compiled.dir, &executable)?;
-        let output = Command::new("minizinc")
+        // MiniZinc's messages go to a file: a pipe nobody reads while waiting could fill up.
+        let errors_path = compiled.dir.join("minizinc-errors.txt");
+        let errors = std::fs::File::create(&errors_path)
+            .map_err(|e| format!("cannot create {}: {e}", errors_path.display()))?;
+        let child = Command::new("minizinc")
             .arg("--compile")
             .arg("--solver")
             .arg(&msc)
@@ -474,7 +554,10 @@ impl Compiled {
             .arg(compiled.dir.join("model.ozn"))
             .arg(model)
             .args(data)
-            .output()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(errors)
+            .spawn()
             .map_err(|e| {
                 if e.kind() == io::ErrorKind::NotFound {
                     "cspkit mzn needs MiniZinc's compiler, `minizinc`, on the PATH (Debian: \
@@ -485,8 +568,42 @@ impl Compiled {
                     format!("cannot run minizinc: {e}")
                 }
             })?;
-        if !output.status.success() || !compiled.fzn.is_file() {
-            let message = String::from_utf8_lossy(&output.stderr);
+        leftovers().child = Some(child);
+        let status = loop {
+            let mut leftovers = leftovers();
+            let Some(child) = leftovers.child.as_mut() else {
+                return Err("interrupted while minizinc compiled the model".into());
+            };
+            let stop = |child: &mut Child| {
+                let _ = child.kill();
+                let _ = child.wait();
+            };
+            match child.try_wait() {
+                Ok(Some(status)) => {
+                    leftovers.child = None;
+                    break status;
+                }
+                Ok(None) if interrupted.load(Ordering::Relaxed) => {
+                    stop(child);
+                    leftovers.child = None;
+                    return Err(format!(
+                        "interrupted while minizinc compiled {}",
+                        model.display()
+                    ));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    stop(child);
+                    leftovers.child = None;
+                    return Err(format!("cannot wait for minizinc: {e}"));
+                }
+            }
+            drop(leftovers);
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        if !status.success() || !compiled.fzn.is_file() {
+            let message = std::fs::read(&errors_path).unwrap_or_default();
+            let message = String::from_utf8_lossy(&message);
             let message = message.trim();
             return Err(format!(
                 "minizinc could not compile {}{}{}",
@@ -502,6 +619,7 @@ impl Compiled {
 impl Drop for Compiled {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+        leftovers().dir = None;
     }
 }
 
