@@ -409,3 +409,28 @@ fn cspkit_mzn_prints_set_variables_as_sets() {
     assert!(s.len() == 2 && s.contains(&3) && !s.contains(&1), "{out}");
     assert!(t.len() <= 2 && t.iter().all(|e| !s.contains(e)), "{out}");
 }
+
+#[test]
+fn compiling_a_model_writes_nothing_beside_it() {
+    if !has_minizinc("compiling_a_model_writes_nothing_beside_it") {
+        return;
+    }
+    // MiniZinc's symbol table (`--keep-paths`) went to MODEL.paths, beside the user's model.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mzn-beside");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["queens.mzn", "queens.dzn"] {
+        std::fs::copy(sample(name), dir.join(name)).unwrap();
+    }
+    let model = dir.join("queens.mzn").display().to_string();
+    let data = dir.join("queens.dzn").display().to_string();
+    let out = cspkit(&["mzn", &model, &data]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("----------"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["queens.dzn", "queens.mzn"]);
+}

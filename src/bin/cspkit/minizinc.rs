@@ -548,6 +548,9 @@ impl Compiled {
             .arg(&msc)
             // Where each variable and constraint comes from, for their names.
             .arg("--keep-paths")
+            // Its symbol table goes with the rest, not beside the user's model.
+            .arg("--output-paths-to-file")
+            .arg(compiled.dir.join("model.paths"))
             .arg("--fzn")
             .arg(&compiled.fzn)
             .arg("--ozn")
