@@ -619,10 +619,11 @@ mod tests {
         assert!(expected.is_ok());
         assert_eq!(Grid::parse_line(&format!("  \t{line}"), 1), expected);
         assert_eq!(Grid::parse_line(&format!(" {line} \t\r\n"), 1), expected);
+        // The third character of the grid, after two blanks.
         let bad = format!("  {}", line.replacen('3', "x", 1));
         assert_eq!(
             Grid::parse_line(&bad, 4).unwrap_err().to_string(),
-            "line 4, column 4: 'x' is not a cell symbol (a digit, '.', or a letter in grids above 9x9)"
+            "line 4, column 5: 'x' is not a cell symbol (a digit or '.')"
         );
         assert_eq!(Grid::parse_line(" \t ", 1), Err(ParseError::Empty));
     }
