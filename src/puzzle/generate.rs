@@ -5,9 +5,12 @@ use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
 use crate::model::Model;
-use crate::puzzle::grade::{Difficulty, Grade, GradeError, fixed_domains, grade, propagate_rounds};
+use crate::puzzle::grade::{
+    Difficulty, Grade, GradeError, fixed_domains, grade_within, propagate_rounds,
+};
+use crate::puzzle::limits::{Clock, Limits};
 use crate::search::random::nth;
-use crate::{Outcome, RandomValue, SmallestDomain, SmallestDomainRandomTies};
+use crate::{Limit, Outcome, RandomValue, SmallestDomain, SmallestDomainRandomTies};
 
 /// A generated puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +24,9 @@ pub struct Puzzle {
     /// Whether no clue (or group of clues, with a symmetry) can be removed without losing the
     /// generator's check: a unique solution, or, with a target difficulty of
     /// [`Difficulty::Forward`] or [`Difficulty::Full`], a solution that propagation at that
-    /// level finds alone. `false` when the generator stopped at its target number of clues.
+    /// level finds alone. `false` when the generator stopped at its target number of clues, or
+    /// when a uniqueness check reached its decision limit (the clue was then kept: the puzzle is
+    /// unique, but a clue might have gone).
     pub minimal: bool,
 }
 
@@ -32,14 +37,21 @@ pub enum GenerateError {
     /// The model has no solution.
     #[error("the model has no solution")]
     NoSolution,
-    /// No attempt gave a puzzle with the asked number of clues or difficulty.
-    #[error("no puzzle {wanted} in {attempts} attempts")]
+    /// No attempt gave a puzzle with exactly one solution and the asked number of clues or
+    /// difficulty.
+    #[error("no puzzle{} in {attempts} attempts: {reason}", spaced(.wanted))]
     NotFound {
-        /// What was asked, in words.
+        /// What was asked, in words (empty when nothing but a unique solution was asked).
         wanted: String,
         /// The attempts made.
         attempts: u32,
+        /// Why the attempts failed, in words: how many drew a solution that all the clues
+        /// together do not make unique, how many ended above the target, and so on.
+        reason: String,
     },
+    /// The time limit or the cancellation flag stopped the generator.
+    #[error("stopped: {0}")]
+    LimitReached(Limit),
     /// A clue variable is not of the model.
     #[error(transparent)]
     Model(#[from] crate::ModelError),
@@ -51,7 +63,15 @@ pub enum GenerateError {
 /// of clues is reached.
 ///
 /// The uniqueness is that of the whole model: every variable, clue or not, must be fixed by
-/// the clues, so the model should have no free helper variables.
+/// the clues, so the model should have no free helper variables. An attempt whose solution is
+/// not unique even with every clue variable given (Skyscrapers whose clues are the edge
+/// counts: two grids may show the same counts) is dropped, and another solution drawn; every
+/// puzzle returned has exactly one solution.
+///
+/// Each search stops at a decision limit ([`with_decision_limit`](Generator::with_decision_limit),
+/// [`with_check_decision_limit`](Generator::with_check_decision_limit)); the whole call at a
+/// time limit or a cancellation flag ([`with_time_limit`](Generator::with_time_limit),
+/// [`with_cancel_flag`](Generator::with_cancel_flag)).
 ///
 /// # Examples
 ///
@@ -79,6 +99,62 @@ pub struct Generator<'m> {
     difficulty: Option<Difficulty>,
     attempts: u32,
     decision_limit: u64,
+    check_decision_limit: Option<u64>,
+    /// The time limit and the flag (the decision limits are the fields above).
+    limits: Limits,
+}
+
+/// ` wanted`, or nothing.
+fn spaced(wanted: &str) -> String {
+    if wanted.is_empty() {
+        String::new()
+    } else {
+        format!(" {wanted}")
+    }
+}
+
+/// How the attempts of one call failed.
+#[derive(Debug, Default)]
+struct Failures {
+    /// The random solution was not found within the decision limit.
+    no_solution: u32,
+    /// Every clue given, the model still had another solution.
+    not_unique: u32,
+    /// Every clue given, the uniqueness check reached its decision limit.
+    unknown: u32,
+    /// The puzzle ended with more clues than the target.
+    above_target: u32,
+    /// The puzzle came out of another difficulty, or its grading reached the decision limit.
+    difficulty: u32,
+}
+
+impl Failures {
+    /// The failures in words.
+    fn reason(&self) -> String {
+        let mut parts = Vec::new();
+        let mut part = |n: u32, text: &str| {
+            if n > 0 {
+                parts.push(format!("{n} {text}"));
+            }
+        };
+        part(
+            self.not_unique,
+            "drew a solution that is not unique even with every clue given (the clues cannot \
+             tell it from another)",
+        );
+        part(
+            self.unknown,
+            "drew a solution whose uniqueness with every clue given was not settled within the \
+             decision limit",
+        );
+        part(
+            self.no_solution,
+            "found no solution within the decision limit",
+        );
+        part(self.above_target, "ended above the target number of clues");
+        part(self.difficulty, "came out of another difficulty");
+        parts.join(", ")
+    }
 }
 
 impl<'m> Generator<'m> {
@@ -93,6 +169,8 @@ impl<'m> Generator<'m> {
             difficulty: None,
             attempts: 100,
             decision_limit: 1_000_000,
+            check_decision_limit: None,
+            limits: Limits::new(),
         }
     }
 
@@ -154,10 +232,36 @@ impl<'m> Generator<'m> {
         self
     }
 
-    /// The decision limit of each search (1,000,000 by default): a uniqueness check that
-    /// reaches it keeps the clue.
+    /// The decision limit of each search (1,000,000 by default): the search for a random
+    /// solution, the grading, and the uniqueness checks unless
+    /// [`with_check_decision_limit`](Generator::with_check_decision_limit) sets theirs. A
+    /// uniqueness check that reaches it keeps the clue (the puzzle is then not
+    /// [`minimal`](Puzzle::minimal)).
     pub fn with_decision_limit(mut self, decisions: u64) -> Self {
         self.decision_limit = decisions;
+        self
+    }
+
+    /// The decision limit of each uniqueness check made while removing clues (by default the
+    /// [decision limit](Generator::with_decision_limit)). Proving a near-minimal puzzle unique
+    /// can take a long search on large grids (25 × 25 Sudoku): a small limit keeps a clue
+    /// whose removal is not settled quickly, for a few more clues and a much faster generator.
+    pub fn with_check_decision_limit(mut self, decisions: u64) -> Self {
+        self.check_decision_limit = Some(decisions);
+        self
+    }
+
+    /// Stops [`generate`](Generator::generate) once it has run for `time`, with
+    /// [`GenerateError::LimitReached`].
+    pub fn with_time_limit(mut self, time: std::time::Duration) -> Self {
+        self.limits = self.limits.with_time_limit(time);
+        self
+    }
+
+    /// Stops [`generate`](Generator::generate) when `flag` becomes true, from any thread, with
+    /// [`GenerateError::LimitReached`].
+    pub fn with_cancel_flag(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Self {
+        self.limits = self.limits.with_cancel_flag(flag);
         self
     }
 
@@ -166,8 +270,9 @@ impl<'m> Generator<'m> {
     /// # Errors
     ///
     /// [`GenerateError::NoSolution`] if the model has none, [`GenerateError::NotFound`] if
-    /// no attempt met the targets, [`GenerateError::Model`] if a clue variable is not of the
-    /// model.
+    /// no attempt met the targets (or had a unique solution at all), with the reasons,
+    /// [`GenerateError::LimitReached`] if the time limit or the flag stopped it,
+    /// [`GenerateError::Model`] if a clue variable is not of the model.
     pub fn generate(&self) -> Result<Puzzle, GenerateError> {
         for &var in &self.clues {
             if !self.model.owns(var) {
@@ -178,12 +283,18 @@ impl<'m> Generator<'m> {
                 .into());
             }
         }
+        let clock = self.limits.start();
+        let mut failures = Failures::default();
         for attempt in 0..self.attempts {
+            if let Some(limit) = clock.stopped() {
+                return Err(GenerateError::LimitReached(limit));
+            }
             let seed = nth(self.seed, u64::from(attempt));
-            let Some(solution) = self.random_solution(seed)? else {
+            let Some(solution) = self.random_solution(seed, &clock)? else {
+                failures.no_solution += 1;
                 continue;
             };
-            if let Some(puzzle) = self.carve(&solution, seed)? {
+            if let Some(puzzle) = self.carve(&solution, seed, &clock, &mut failures)? {
                 return Ok(puzzle);
             }
         }
@@ -197,27 +308,41 @@ impl<'m> Generator<'m> {
         Err(GenerateError::NotFound {
             wanted: wanted.join(" and "),
             attempts: self.attempts,
+            reason: failures.reason(),
         })
     }
 
     /// A solution drawn by a randomised search; `None` if it reached the decision limit.
-    fn random_solution(&self, seed: u64) -> Result<Option<Solution>, GenerateError> {
-        let mut solver = self
+    fn random_solution(
+        &self,
+        seed: u64,
+        clock: &Clock<'_>,
+    ) -> Result<Option<Solution>, GenerateError> {
+        let solver = self
             .model
             .solver()
             .with_variable_order(SmallestDomainRandomTies::new(seed))
             .with_value_order(RandomValue::new(seed))
             .with_decision_limit(self.decision_limit);
+        let mut solver = clock.configure(solver);
+        clock.arm(&mut solver);
         match solver.next_solution() {
             Outcome::Solved(solution) => Ok(Some(solution)),
             Outcome::Exhausted => Err(GenerateError::NoSolution),
-            _ => Ok(None),
+            Outcome::LimitReached(Limit::Decisions) => Ok(None),
+            Outcome::LimitReached(limit) => Err(GenerateError::LimitReached(limit)),
         }
     }
 
     /// Removes clues from `solution` in an order drawn from `seed`; the puzzle, if it meets the
-    /// targets.
-    fn carve(&self, solution: &Solution, seed: u64) -> Result<Option<Puzzle>, GenerateError> {
+    /// targets (each attempt that does not is counted in `failures`).
+    fn carve(
+        &self,
+        solution: &Solution,
+        seed: u64,
+        clock: &Clock<'_>,
+        failures: &mut Failures,
+    ) -> Result<Option<Puzzle>, GenerateError> {
         let mut order: Vec<usize> = (0..self.groups.len()).collect();
         for i in (1..order.len()).rev() {
             let j = (nth(seed ^ 0x5EED, i as u64) % (i as u64 + 1)) as usize;
@@ -225,14 +350,43 @@ impl<'m> Generator<'m> {
         }
         let mut kept = vec![true; self.clues.len()];
         let level = self.difficulty.and_then(Difficulty::level);
-        let mut counter = self
-            .model
-            .solver()
-            .with_variable_order(SmallestDomain)
-            .with_decision_limit(self.decision_limit);
+        let mut counter = clock.configure(
+            self.model
+                .solver()
+                .with_variable_order(SmallestDomain)
+                .with_decision_limit(self.check_decision_limit.unwrap_or(self.decision_limit)),
+        );
+        // Whether the clues have this one solution: `Some(true)` if so, `Some(false)` if
+        // another, `None` if the check reached its decision limit.
+        let mut unique = |clues: Vec<(VarId, i32)>| -> Result<Option<bool>, GenerateError> {
+            counter.restart_with(clues)?;
+            clock.arm(&mut counter);
+            let count = counter.count_up_to(2);
+            match count.stopped_by {
+                None => Ok(Some(count.solutions == 1)),
+                Some(Limit::Solutions) => Ok(Some(false)),
+                Some(Limit::Decisions) => Ok(None),
+                Some(limit) => Err(GenerateError::LimitReached(limit)),
+            }
+        };
+        // Every clue given must already make the solution unique, or no subset will.
+        match unique(self.clues_of(&kept, solution))? {
+            Some(true) => {}
+            Some(false) => {
+                failures.not_unique += 1;
+                return Ok(None);
+            }
+            None => {
+                failures.unknown += 1;
+                return Ok(None);
+            }
+        }
         let mut left = self.clues.len();
         let mut minimal = true;
         for group in order {
+            if let Some(limit) = clock.stopped() {
+                return Err(GenerateError::LimitReached(limit));
+            }
             if self.target_clues.is_some_and(|target| left <= target) {
                 minimal = false;
                 break;
@@ -243,11 +397,13 @@ impl<'m> Generator<'m> {
             let clues = self.clues_of(&kept, solution);
             let holds = match level {
                 Some(level) => self.solved_by(&clues, level)?,
-                None => {
-                    counter.restart_with(clues)?;
-                    let count = counter.count_up_to(2);
-                    count.is_exact() && count.solutions == 1
-                }
+                None => match unique(clues)? {
+                    Some(holds) => holds,
+                    None => {
+                        minimal = false;
+                        false
+                    }
+                },
             };
             if holds {
                 left -= self.groups[group].len();
@@ -258,15 +414,24 @@ impl<'m> Generator<'m> {
             }
         }
         if self.target_clues.is_some_and(|target| left > target) {
+            failures.above_target += 1;
             return Ok(None);
         }
         let clues = self.clues_of(&kept, solution);
-        let grade = match grade(self.model, &clues, self.decision_limit) {
+        let limits = clock.remaining().with_decision_limit(self.decision_limit);
+        let grade = match grade_within(self.model, &clues, &limits) {
             Ok(grade) => grade,
             Err(GradeError::Model(error)) => return Err(error.into()),
-            Err(_) => return Ok(None),
+            Err(GradeError::LimitReached(limit)) if limit != Limit::Decisions => {
+                return Err(GenerateError::LimitReached(limit));
+            }
+            Err(_) => {
+                failures.difficulty += 1;
+                return Ok(None);
+            }
         };
         if self.difficulty.is_some_and(|d| d != grade.difficulty) {
+            failures.difficulty += 1;
             return Ok(None);
         }
         Ok(Some(Puzzle {

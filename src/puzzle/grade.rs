@@ -5,7 +5,8 @@ use crate::ids::VarId;
 use crate::kernel::explain::propagate_alone;
 use crate::kernel::{Conflict, PropagationLevel};
 use crate::model::Model;
-use crate::{Outcome, SmallestDomain};
+use crate::puzzle::Limits;
+use crate::{Limit, Outcome, SmallestDomain};
 
 /// The weakest reasoning that solves a puzzle, from the easiest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -67,9 +68,9 @@ pub enum GradeError {
     /// The clues admit no solution.
     #[error("the puzzle has no solution")]
     NoSolution,
-    /// The search for a solution reached its decision limit.
-    #[error("no solution found within {0} decisions")]
-    LimitReached(u64),
+    /// A limit stopped the search for a solution before it found one or proved there is none.
+    #[error("no answer: {0}")]
+    LimitReached(Limit),
     /// A clue is not a value of its variable.
     #[error(transparent)]
     Model(#[from] crate::ModelError),
@@ -117,7 +118,8 @@ pub(crate) fn fixed_domains(
 }
 
 /// The grade of `model` with the clues `fixed`: the weakest propagation level that fixes every
-/// variable, or the decisions a search needs (at most `decision_limit`).
+/// variable, or the decisions a search needs (at most `decision_limit`); see [`grade_within`]
+/// for a time limit and a cancellation flag.
 ///
 /// # Errors
 ///
@@ -143,6 +145,30 @@ pub fn grade(
     fixed: &[(VarId, i32)],
     decision_limit: u64,
 ) -> Result<Grade, GradeError> {
+    grade_within(
+        model,
+        fixed,
+        &Limits::new().with_decision_limit(decision_limit),
+    )
+}
+
+/// The grade of `model` with the clues `fixed`, as [`grade`], within `limits`: the search for
+/// a solution (when propagation does not fix every variable) stops at the decision limit, the
+/// time limit or the flag.
+///
+/// The grade says nothing of how many solutions there are: a puzzle with several is graded
+/// [`Difficulty::Search`] by the decisions to its first.
+///
+/// # Errors
+///
+/// [`GradeError::NoSolution`] if the clues admit no solution, [`GradeError::LimitReached`] with
+/// the limit that stopped the search, [`GradeError::Model`] for a clue outside its domain.
+pub fn grade_within(
+    model: &Model,
+    fixed: &[(VarId, i32)],
+    limits: &Limits,
+) -> Result<Grade, GradeError> {
+    let clock = limits.start();
     let start = fixed_domains(model, fixed)?;
     if start.iter().all(Domain::is_fixed) {
         if model.is_solution(&start.iter().filter_map(Domain::value).collect::<Vec<_>>()) {
@@ -158,6 +184,9 @@ pub fn grade(
         (Difficulty::Forward, PropagationLevel::Forward),
         (Difficulty::Full, PropagationLevel::Full),
     ] {
+        if let Some(limit) = clock.stopped() {
+            return Err(GradeError::LimitReached(limit));
+        }
         let mut domains = start.clone();
         let rounds =
             propagate_rounds(model, &mut domains, level).map_err(|_| GradeError::NoSolution)?;
@@ -173,11 +202,9 @@ pub fn grade(
             });
         }
         if level == PropagationLevel::Full {
-            let mut solver = model
-                .solver()
-                .with_variable_order(SmallestDomain)
-                .with_decision_limit(decision_limit);
+            let mut solver = clock.configure(model.solver().with_variable_order(SmallestDomain));
             solver.restart_with(fixed.iter().copied())?;
+            clock.arm(&mut solver);
             return match solver.next_solution() {
                 Outcome::Solved(_) => Ok(Grade {
                     difficulty: Difficulty::Search,
@@ -185,7 +212,7 @@ pub fn grade(
                     decisions: solver.stats().decisions,
                 }),
                 Outcome::Exhausted => Err(GradeError::NoSolution),
-                _ => Err(GradeError::LimitReached(decision_limit)),
+                Outcome::LimitReached(limit) => Err(GradeError::LimitReached(limit)),
             };
         }
     }

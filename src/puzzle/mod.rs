@@ -15,6 +15,11 @@
 //!   the model's names.
 //! - [`minimal_conflict`] finds a minimal set of clues that already has no solution.
 //!
+//! Each tool searches, often many times: [`Limits`] bound each search by decisions and the
+//! whole call by time or a cancellation flag ([`grade_within`], [`minimal_conflict_within`],
+//! [`Generator::with_time_limit`]). A limit reached is reported as such, never as "no
+//! solution" or "unique".
+//!
 //! `cspkit sudoku --generate`, `--grade`, `--explain`, `--hint` and `--why` are these, with the
 //! Sudoku's words (`models::sudoku::techniques`); the chapter "Making and explaining puzzles"
 //! of the documentation shows both.
@@ -22,9 +27,11 @@
 mod explain;
 mod generate;
 mod grade;
+mod limits;
 mod why;
 
 pub use explain::{Cause, Explainer, Step, describe_literals};
 pub use generate::{GenerateError, Generator, Puzzle};
-pub use grade::{Difficulty, Grade, GradeError, grade};
-pub use why::{MinimalConflict, WhyError, minimal_conflict};
+pub use grade::{Difficulty, Grade, GradeError, grade, grade_within};
+pub use limits::Limits;
+pub use why::{MinimalConflict, WhyError, minimal_conflict, minimal_conflict_within};

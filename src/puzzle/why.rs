@@ -2,7 +2,8 @@
 
 use crate::ids::VarId;
 use crate::model::Model;
-use crate::{Outcome, SmallestDomain};
+use crate::puzzle::Limits;
+use crate::{Limit, Outcome, SmallestDomain};
 
 /// A set of assumptions without a solution, as indices into the assumptions given.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,8 +12,11 @@ pub struct MinimalConflict {
     pub assumptions: Vec<usize>,
     /// Whether the set is proved minimal: without any one of its assumptions, the rest have a
     /// solution (and so does every proper subset). `false` when a check reached the decision
-    /// limit; the assumption checked was then kept.
+    /// limit (the assumption checked was then kept), or when a limit ended the shrinking early.
     pub minimal: bool,
+    /// The time limit or the cancellation flag, if it ended the shrinking before every
+    /// assumption was checked: the set still has no solution, but may not be minimal.
+    pub stopped_by: Option<Limit>,
 }
 
 /// Why no conflict was found.
@@ -22,9 +26,10 @@ pub enum WhyError {
     /// The assumptions together have a solution.
     #[error("the assumptions have a solution")]
     Solvable,
-    /// The search on all the assumptions reached its decision limit.
-    #[error("no answer within {0} decisions")]
-    LimitReached(u64),
+    /// A limit stopped the search on all the assumptions before it found a solution or proved
+    /// there is none.
+    #[error("no answer: {0}")]
+    LimitReached(Limit),
     /// An assumption is not a value of its variable.
     #[error(transparent)]
     Model(#[from] crate::ModelError),
@@ -35,6 +40,8 @@ pub enum WhyError {
 /// out if the others still have no solution (a search of at most `decision_limit` decisions,
 /// smallest domain first, full propagation). Since fewer assumptions never have fewer
 /// solutions, the set left is minimal: each proper subset has a solution.
+///
+/// See [`minimal_conflict_within`] for a time limit and a cancellation flag.
 ///
 /// Constraints are assumed the way CP-SAT assumes literals: reify each with a boolean
 /// ([`Model::reify`](crate::Model::reify)) and assume the boolean `= 1`.
@@ -63,44 +70,77 @@ pub fn minimal_conflict(
     assumptions: &[(VarId, i32)],
     decision_limit: u64,
 ) -> Result<MinimalConflict, WhyError> {
-    let mut solver = model
-        .solver()
-        .with_variable_order(SmallestDomain)
-        .with_decision_limit(decision_limit);
-    // `Some(true)`: no solution; `Some(false)`: a solution; `None`: the limit.
-    let mut unsolvable = |kept: &[bool]| -> Result<Option<bool>, WhyError> {
+    minimal_conflict_within(
+        model,
+        assumptions,
+        &Limits::new().with_decision_limit(decision_limit),
+    )
+}
+
+/// A minimal subset of `assumptions` under which `model` has no solution, as
+/// [`minimal_conflict`], within `limits`: each search stops at the decision limit (its
+/// assumption is then kept, and the set is not proved minimal), and the time limit or the flag
+/// ends the shrinking where it stands, with the set found so far
+/// ([`MinimalConflict::stopped_by`]).
+///
+/// # Errors
+///
+/// [`WhyError::Solvable`] if all the assumptions together have a solution,
+/// [`WhyError::LimitReached`] if a limit stops that search, [`WhyError::Model`] for an
+/// assumption outside its variable's domain.
+pub fn minimal_conflict_within(
+    model: &Model,
+    assumptions: &[(VarId, i32)],
+    limits: &Limits,
+) -> Result<MinimalConflict, WhyError> {
+    let clock = limits.start();
+    let mut solver = clock.configure(model.solver().with_variable_order(SmallestDomain));
+    // `Ok(true)`: no solution; `Ok(false)`: a solution; `Err(limit)`: a limit.
+    let mut unsolvable = |kept: &[bool]| -> Result<Result<bool, Limit>, WhyError> {
         let chosen = assumptions
             .iter()
             .zip(kept)
             .filter(|&(_, &k)| k)
             .map(|(&a, _)| a);
         solver.restart_with(chosen)?;
+        clock.arm(&mut solver);
         Ok(match solver.next_solution() {
-            Outcome::Exhausted => Some(true),
-            Outcome::Solved(_) => Some(false),
-            _ => None,
+            Outcome::Exhausted => Ok(true),
+            Outcome::Solved(_) => Ok(false),
+            Outcome::LimitReached(limit) => Err(limit),
         })
     };
     let mut kept = vec![true; assumptions.len()];
     match unsolvable(&kept)? {
-        Some(true) => {}
-        Some(false) => return Err(WhyError::Solvable),
-        None => return Err(WhyError::LimitReached(decision_limit)),
+        Ok(true) => {}
+        Ok(false) => return Err(WhyError::Solvable),
+        Err(limit) => return Err(WhyError::LimitReached(limit)),
     }
     let mut minimal = true;
+    let mut stopped_by = None;
     for i in 0..assumptions.len() {
+        if let Some(limit) = clock.stopped() {
+            stopped_by = Some(limit);
+            minimal = false;
+            break;
+        }
         kept[i] = false;
         match unsolvable(&kept)? {
-            Some(true) => {}
-            Some(false) => kept[i] = true,
-            None => {
+            Ok(true) => {}
+            Ok(false) => kept[i] = true,
+            Err(limit) => {
                 kept[i] = true;
                 minimal = false;
+                if limit != Limit::Decisions {
+                    stopped_by = Some(limit);
+                    break;
+                }
             }
         }
     }
     Ok(MinimalConflict {
         assumptions: (0..assumptions.len()).filter(|&i| kept[i]).collect(),
         minimal,
+        stopped_by,
     })
 }

@@ -5,9 +5,10 @@
 use cspkit::kernel::{Inference, Literal, reason_implies};
 use cspkit::models::sudoku::{Grid, Sudoku, Technique};
 use cspkit::puzzle::{
-    Difficulty, Explainer, GenerateError, Generator, Step, grade, minimal_conflict,
+    Difficulty, Explainer, GenerateError, Generator, GradeError, Limits, Step, WhyError, grade,
+    grade_within, minimal_conflict, minimal_conflict_within,
 };
-use cspkit::{Domain, Model, VarId};
+use cspkit::{Domain, Limit, Model, VarId};
 
 /// Solutions of an `n × n` Sudoku (`n = b²`, cells row by row, 0 empty), counted up to
 /// `limit` by plain backtracking on bit masks, the cell with the fewest candidates first.
@@ -496,4 +497,197 @@ fn grading_tells_forward_from_full_from_search_on_any_model() {
     assert_eq!(search.difficulty, Difficulty::Search);
     assert!(search.decisions > 0);
     assert!(grade(&model, &[(xs[0], 1), (xs[1], 1)], 100).is_err());
+}
+
+/// Skyscrapers (Towers) of side `n` whose only clue variables are the edge counts: a grid of
+/// heights 1 to n, each once per row and column (a table of the orders of each line), and from
+/// each end of each row and column the number of buildings seen (a taller one hides those
+/// behind it). The counts are variables, so that a generator may give them as clues; two grids
+/// may show the same counts.
+fn towers_with_edge_counts(n: usize) -> (Model, Vec<VarId>) {
+    // Every order of the heights 1..=n, with the number of buildings seen from its start.
+    fn orders(prefix: &mut Vec<i32>, n: usize, out: &mut Vec<Vec<i32>>) {
+        if prefix.len() == n {
+            let mut tallest = 0;
+            let seen = prefix.iter().filter(|&&h| {
+                let new = h > tallest;
+                tallest = tallest.max(h);
+                new
+            });
+            let mut tuple = prefix.clone();
+            tuple.push(seen.count() as i32);
+            out.push(tuple);
+            return;
+        }
+        for h in 1..=n as i32 {
+            if !prefix.contains(&h) {
+                prefix.push(h);
+                orders(prefix, n, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut tuples = Vec::new();
+    orders(&mut Vec::new(), n, &mut tuples);
+    let mut model = Model::new();
+    let grid = model.new_grid("h", n, n, 1..=n as i32).unwrap();
+    let mut counts = Vec::new();
+    for i in 0..n {
+        let column: Vec<VarId> = grid.iter().map(|row| row[i]).collect();
+        for line in [grid[i].clone(), column] {
+            let mut reversed = line.clone();
+            reversed.reverse();
+            for mut scope in [line, reversed] {
+                let count = model.new_var(1..=n as i32).unwrap();
+                scope.push(count);
+                model
+                    .post(cspkit::Table::new(&scope, &tuples).unwrap())
+                    .unwrap();
+                counts.push(count);
+            }
+        }
+    }
+    (model, counts)
+}
+
+#[test]
+fn generated_puzzles_have_one_solution_even_when_the_clues_cannot_pin_one_down() {
+    for (n, seeds) in [(4, 0..12u64), (5, 0..6)] {
+        let (model, counts) = towers_with_edge_counts(n);
+        let mut made = 0;
+        for seed in seeds {
+            match Generator::new(&model, &counts)
+                .with_seed(seed)
+                .with_attempts(20)
+                .generate()
+            {
+                Ok(puzzle) => {
+                    made += 1;
+                    let mut solver = model.solver();
+                    solver.restart_with(puzzle.clues.iter().copied()).unwrap();
+                    let count = solver.count_up_to(2);
+                    assert_eq!(
+                        (count.solutions, count.is_exact()),
+                        (1, true),
+                        "{n}x{n}, seed {seed}: {:?}",
+                        puzzle.clues
+                    );
+                }
+                Err(GenerateError::NotFound { reason, .. }) => {
+                    assert!(reason.contains("not unique"), "{reason}");
+                }
+                Err(error) => panic!("{n}x{n}, seed {seed}: {error}"),
+            }
+        }
+        assert!(
+            made > 0,
+            "{n}x{n}: some solutions are fixed by their counts"
+        );
+    }
+}
+
+#[test]
+fn a_generator_whose_clues_never_fix_the_solution_says_why_it_found_nothing() {
+    // `y` is free whatever `x` is given: no puzzle on `x` has one solution.
+    let mut model = Model::new();
+    let x = model.new_var(1..=3).unwrap();
+    let _y = model.new_var(1..=2).unwrap();
+    let error = Generator::new(&model, &[x])
+        .with_attempts(5)
+        .generate()
+        .unwrap_err();
+    assert!(
+        matches!(&error, GenerateError::NotFound { attempts: 5, reason, .. }
+            if reason.starts_with("5 drew a solution that is not unique even with every clue given")),
+        "{error}"
+    );
+    assert!(
+        error.to_string().starts_with("no puzzle in 5 attempts: "),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_raised_cancel_flag_stops_every_puzzle_tool_and_says_so() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let flag = Arc::new(AtomicBool::new(true));
+    let limits = Limits::new().with_cancel_flag(Arc::clone(&flag));
+    let empty = Sudoku::new(&Grid::empty(3).unwrap()).unwrap();
+    let generated = Generator::new(empty.model(), empty.cells())
+        .with_cancel_flag(Arc::clone(&flag))
+        .generate();
+    assert_eq!(
+        generated,
+        Err(GenerateError::LimitReached(Limit::Cancelled))
+    );
+    // One given: propagation leaves cells open, so grading searches.
+    let clues = [(empty.cell(0, 0), 5)];
+    assert_eq!(
+        grade_within(empty.model(), &clues, &limits),
+        Err(GradeError::LimitReached(Limit::Cancelled))
+    );
+    // Propagation alone refutes the clash, before the flag is looked at; the shrinking stops.
+    let clash = [
+        (empty.cell(0, 0), 5),
+        (empty.cell(4, 4), 7),
+        (empty.cell(0, 8), 5),
+    ];
+    let conflict = minimal_conflict_within(empty.model(), &clash, &limits).unwrap();
+    assert_eq!(conflict.stopped_by, Some(Limit::Cancelled));
+    assert_eq!((conflict.assumptions.len(), conflict.minimal), (3, false));
+    // A search is needed to answer: the flag stops it.
+    assert_eq!(
+        minimal_conflict_within(empty.model(), &[(empty.cell(0, 0), 5)], &limits),
+        Err(WhyError::LimitReached(Limit::Cancelled))
+    );
+    let explained = empty
+        .explain_within(&empty.grid_of_clues(&clues), true, &limits)
+        .unwrap();
+    assert_eq!(explained.stopped_by(), Some(Limit::Cancelled));
+    assert!(!explained.no_solution());
+}
+
+#[test]
+fn a_sudoku_without_solution_that_propagation_cannot_refute_is_explained_as_such() {
+    // A 9x9 grid with no solution whose path of single-unit deductions stops short.
+    let empty = Sudoku::new(&Grid::empty(3).unwrap()).unwrap();
+    let puzzle = Grid::parse(
+        "301800000000009400080005000000100600100004830090502000400007050709040006002000907",
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        count_solutions(
+            &puzzle_cells(&empty, &empty.givens(&puzzle).collect::<Vec<_>>()),
+            3,
+            1
+        ),
+        0
+    );
+    for guesses in [true, false] {
+        let explained = empty
+            .explain_within(&puzzle, guesses, &Limits::new())
+            .unwrap();
+        assert!(explained.no_solution(), "guesses: {guesses}");
+        assert_eq!(explained.search, Some(cspkit::Outcome::Exhausted));
+        assert_eq!(
+            explained.path.last().unwrap().text,
+            "no deduction left, and a search finds no solution: the puzzle has none"
+        );
+    }
+}
+
+#[test]
+fn grading_within_limits_says_whether_the_solution_is_unique() {
+    let empty = Sudoku::new(&Grid::empty(2).unwrap()).unwrap();
+    let limits = Limits::new().with_decision_limit(1000);
+    let open = empty
+        .grade_within(&Grid::parse("1..4..1..1..4...", None).unwrap(), &limits)
+        .unwrap();
+    assert_eq!(open.several_solutions, Some(true));
+    let one_gap = empty
+        .grade_within(&Grid::parse(".234341221434321", None).unwrap(), &limits)
+        .unwrap();
+    assert_eq!(one_gap.several_solutions, Some(false));
 }

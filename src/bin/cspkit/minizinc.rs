@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError, TryLockError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, Status};
 use cspkit::puzzle::{Explainer, Step};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
-use cspkit::{Branching, Domain, ModelError, PropagationLevel, Solution};
+use cspkit::{Branching, Domain, Limit, ModelError, Outcome, PropagationLevel, Solution};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
@@ -288,25 +288,70 @@ fn solution_text(fzn: &FznModel, solution: &Solution) -> String {
 
 /// The tighter of `-t` (milliseconds) and `--time-limit` (seconds).
 /// `--explain`: the library's solving path of the model, with guesses from a first solution
-/// (the objective, if any, plays no part).
+/// (the objective, if any, plays no part). A path that stops where a guess is needed says
+/// why: the model has no solution, or a limit stopped the search for one.
 fn explain(fzn: &FznModel, run: &ModelRunArgs) -> u8 {
+    let started = Instant::now();
+    let limit = time_limit(run);
     let mut explainer = Explainer::new(&fzn.model);
     let mut solver = fzn.model.solver().with_cancel_flag(Arc::clone(interrupt()));
-    if let Some(limit) = time_limit(run) {
+    if let Some(limit) = limit {
         solver = solver.with_time_limit(limit);
     }
-    if let Some(solution) = solver.next_solution().solution() {
+    if let Some(nodes) = run.strategy.decision_limit {
+        solver = solver.with_decision_limit(nodes);
+    }
+    let search = solver.next_solution();
+    if let Outcome::Solved(solution) = &search {
         explainer = explainer.with_guesses_from(solution.values());
     }
     let mut out = io::stdout().lock();
     let mut code = exit::SOLVED;
-    while let Some(step) = explainer.next_step() {
-        if matches!(step, Step::Contradiction { .. }) {
-            code = exit::NO_SOLUTION;
+    // The path itself does not search, but a long one takes time: the limits hold between
+    // steps.
+    let interrupted = || {
+        if interrupt().load(Ordering::Relaxed) {
+            Some(Limit::Cancelled)
+        } else if limit.is_some_and(|limit| started.elapsed() >= limit) {
+            Some(Limit::Time)
+        } else {
+            None
         }
-        if let Err(error) = writeln!(out, "{}", step.describe(&fzn.model)) {
+    };
+    while let Some(step) = explainer.next_step() {
+        let text = match (&step, &search) {
+            (Step::Contradiction { .. }, _) => {
+                code = exit::NO_SOLUTION;
+                step.describe(&fzn.model)
+            }
+            (Step::Stuck, Outcome::Exhausted) => {
+                code = exit::NO_SOLUTION;
+                "no deduction left, and a search finds no solution: the model has none".to_owned()
+            }
+            (Step::Stuck, Outcome::LimitReached(limit)) => {
+                code = exit::STOPPED;
+                format!("no deduction left, and the search for a solution stopped: {limit}")
+            }
+            _ => step.describe(&fzn.model),
+        };
+        if let Err(error) = writeln!(out, "{text}") {
             return output_failed(error, code);
         }
+        if !step.is_last()
+            && let Some(limit) = interrupted()
+        {
+            note!("cspkit: --explain stopped ({limit}) before the end of the path");
+            return exit::STOPPED;
+        }
+    }
+    match (code, &search) {
+        (exit::NO_SOLUTION, _) => note!("cspkit: no solution"),
+        (exit::STOPPED, Outcome::LimitReached(limit)) => {
+            note!(
+                "cspkit: --explain stopped ({limit}): whether the model has a solution is not known"
+            );
+        }
+        _ => {}
     }
     code
 }

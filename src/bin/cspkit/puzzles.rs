@@ -2,18 +2,61 @@
 //! module with Sudoku's words.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Instant;
 
-use cspkit::models::sudoku::{Grid, GridFormat, Sudoku, Technique};
+use cspkit::Limit;
+use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
 use cspkit::puzzle::{
-    Difficulty, GenerateError, Generator, GradeError, Step, WhyError, minimal_conflict,
+    Difficulty, GenerateError, Generator, GradeError, Limits, Step, WhyError,
+    minimal_conflict_within,
 };
 
 use crate::args::{DifficultyArg, SudokuArgs};
-use crate::{bad_input, exit, load_grid, output_failed};
+use crate::{bad_input, exit, interrupt, load_grid, output_failed};
 
 /// Decisions a search may take when grading, generating or finding a conflict.
 const DECISION_LIMIT: u64 = 1_000_000;
+
+/// Decisions a uniqueness check may take while `--generate` removes clues from a grid of side
+/// `side`, unless `--decision-limit` says: a check that reaches it keeps its clue. Proofs of
+/// uniqueness of near-minimal 25x25 grids can take millions of decisions; with a hundred, a
+/// 25x25 puzzle takes seconds and keeps a few more clues.
+fn check_decision_limit(side: usize) -> u64 {
+    match side {
+        25 => 100,
+        16 => 10_000,
+        _ => DECISION_LIMIT,
+    }
+}
+
+/// The limits of a puzzle task: `--decision-limit` (each search), `--time-limit` (the whole
+/// task) and Ctrl-C.
+fn limits(args: &SudokuArgs) -> Limits {
+    let mut limits = Limits::new()
+        .with_decision_limit(args.strategy.decision_limit.unwrap_or(DECISION_LIMIT))
+        .with_cancel_flag(Arc::clone(interrupt()));
+    if let Some(time) = args.strategy.time_limit {
+        limits = limits.with_time_limit(time);
+    }
+    limits
+}
+
+/// The note and exit code of a task that a limit stopped.
+fn stopped(task: &str, limit: Limit, what: &str) -> u8 {
+    note!("cspkit: {task} stopped ({}){what}", limit_words(limit));
+    exit::STOPPED
+}
+
+/// A limit in words, naming the option that set it.
+fn limit_words(limit: Limit) -> String {
+    match limit {
+        Limit::Time => "time limit reached, --time-limit".to_owned(),
+        Limit::Decisions => "decision limit reached, --decision-limit".to_owned(),
+        Limit::Cancelled => "interrupted".to_owned(),
+        other => other.to_string(),
+    }
+}
 
 /// Runs the puzzle task of `args`; the exit code.
 pub fn run(args: &SudokuArgs) -> u8 {
@@ -32,12 +75,13 @@ pub fn run(args: &SudokuArgs) -> u8 {
         _ => return bad_input("cannot build the model of an empty grid of this size"),
     };
     let mut out = io::stdout().lock();
+    let limits = limits(args);
     let written = if args.puzzle.why {
-        why(&empty, &grid, &mut out)
+        why(&empty, &grid, &limits, &mut out)
     } else if args.puzzle.grade {
-        grade(&empty, &grid, &mut out)
+        grade(&empty, &grid, &limits, &mut out)
     } else {
-        explain(&empty, &grid, args.puzzle.hint, &mut out)
+        explain(&empty, &grid, args.puzzle.hint, &limits, &mut out)
     };
     match written {
         Ok(code) => code,
@@ -95,6 +139,15 @@ fn generate(args: &SudokuArgs) -> u8 {
     };
     let side = args.puzzle.size.unwrap_or(9);
     let box_size = (1..=5).find(|b| b * b == side).unwrap_or(3);
+    if let Some(clues) = args.puzzle.clues
+        && !(1..=(side * side) as u64).contains(&clues)
+    {
+        return bad_input(format!(
+            "--clues {clues}: a {side}x{side} grid has {} cells; K must be 1 to {}",
+            side * side,
+            side * side
+        ));
+    }
     let format: GridFormat = args.format.map_or(GridFormat::Line, Into::into);
     let Some(Ok(empty)) = Grid::empty(box_size).map(|g| Sudoku::new(&g)) else {
         return bad_input("cannot build the model of an empty grid of this size");
@@ -106,12 +159,23 @@ fn generate(args: &SudokuArgs) -> u8 {
     // Puzzle `k` of seed `s` is drawn with seed `s·2³² + k`: the puzzles of two seeds differ.
     let seed = args.strategy.seed.unwrap_or(0).wrapping_shl(32);
     let started = Instant::now();
+    let flag = interrupt();
     let mut clue_counts = Vec::new();
     let mut out = io::stdout().lock();
+    let mut stopped_by = None;
     for k in 0..count {
         let mut generator = Generator::new(empty.model(), &cells)
             .with_seed(seed.wrapping_add(k))
-            .with_decision_limit(args.strategy.decision_limit.unwrap_or(DECISION_LIMIT));
+            .with_decision_limit(args.strategy.decision_limit.unwrap_or(DECISION_LIMIT))
+            .with_check_decision_limit(
+                args.strategy
+                    .decision_limit
+                    .unwrap_or_else(|| check_decision_limit(side)),
+            )
+            .with_cancel_flag(Arc::clone(flag));
+        if let Some(time) = args.strategy.time_limit {
+            generator = generator.with_time_limit(time.saturating_sub(started.elapsed()));
+        }
         if args.puzzle.symmetric {
             generator = generator.with_symmetry(&orbits);
         }
@@ -127,9 +191,18 @@ fn generate(args: &SudokuArgs) -> u8 {
         }
         let puzzle = match generator.generate() {
             Ok(puzzle) => puzzle,
-            Err(error @ GenerateError::NotFound { .. }) => {
-                note!("cspkit: {error}");
+            Err(GenerateError::NotFound {
+                attempts, reason, ..
+            }) => {
+                note!(
+                    "cspkit: no puzzle{} in {attempts} attempts: {reason}",
+                    wanted(args)
+                );
                 return exit::STOPPED;
+            }
+            Err(GenerateError::LimitReached(limit)) => {
+                stopped_by = Some(limit);
+                break;
             }
             Err(error) => return bad_input(error),
         };
@@ -147,43 +220,71 @@ fn generate(args: &SudokuArgs) -> u8 {
             return output_failed(error, exit::SOLVED);
         }
     }
+    let made = clue_counts.len() as u64;
     let seconds = started.elapsed().as_secs_f64();
     let (min, max) = (
         clue_counts.iter().min().copied().unwrap_or(0),
         clue_counts.iter().max().copied().unwrap_or(0),
     );
     let mean = clue_counts.iter().sum::<usize>() as f64 / clue_counts.len().max(1) as f64;
+    let summary = if made > 0 {
+        format!("; clues: min {min}, mean {mean:.2}, max {max}")
+    } else {
+        String::new()
+    };
     note!(
-        "cspkit: {} in {seconds:.3} s ({:.1} a second); clues: min {min}, mean {mean:.2}, max {max}",
-        crate::counted(count, "puzzle"),
-        count as f64 / seconds.max(1e-9)
+        "cspkit: {} in {seconds:.3} s ({:.1} a second){summary}",
+        crate::counted(made, "puzzle"),
+        made as f64 / seconds.max(1e-9)
     );
-    exit::SOLVED
+    match stopped_by {
+        Some(limit) => stopped(
+            "--generate",
+            limit,
+            &format!(" after {} of {count}", crate::counted(made, "puzzle")),
+        ),
+        None => exit::SOLVED,
+    }
+}
+
+/// What `--generate` was asked for, in the options' words: ` of difficulty hard, with at
+/// most 30 clues`, or nothing.
+fn wanted(args: &SudokuArgs) -> String {
+    let mut parts = Vec::new();
+    if let Some(difficulty) = args.puzzle.difficulty {
+        let name = match difficulty {
+            DifficultyArg::Easy => "easy",
+            DifficultyArg::Medium => "medium",
+            DifficultyArg::Hard => "hard",
+        };
+        parts.push(format!("of difficulty {name}"));
+    }
+    if let Some(clues) = args.puzzle.clues {
+        parts.push(format!("with at most {clues} clues"));
+    }
+    if args.puzzle.symmetric {
+        parts.push("symmetric".to_owned());
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", parts.join(", "))
+    }
 }
 
 /// `--grade`.
-fn grade(empty: &Sudoku, grid: &Grid, out: &mut impl Write) -> io::Result<u8> {
-    let graded = match empty.grade(grid, DECISION_LIMIT) {
+fn grade(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io::Result<u8> {
+    let graded = match empty.grade_within(grid, limits) {
         Ok(graded) => graded,
         Err(GradeError::NoSolution) => {
             writeln!(out, "no solution (--why says which givens clash)")?;
             return Ok(exit::NO_SOLUTION);
         }
-        Err(error @ GradeError::LimitReached(_)) => {
-            writeln!(out, "{error}")?;
-            return Ok(exit::STOPPED);
+        Err(GradeError::LimitReached(limit)) => {
+            return Ok(stopped("--grade", limit, ": no grade"));
         }
         Err(error) => return Ok(bad_input(error)),
     };
-    let path = empty.explain(grid, true).unwrap_or_default();
-    let mut used: Vec<(Technique, usize)> = Vec::new();
-    for technique in path.iter().filter_map(|d| d.technique) {
-        match used.iter_mut().find(|(t, _)| *t == technique) {
-            Some((_, n)) => *n += 1,
-            None => used.push((technique, 1)),
-        }
-    }
-    used.sort();
     let hardest = graded
         .hardest
         .map_or(String::new(), |t| format!(" (hardest technique: {t})"));
@@ -194,42 +295,78 @@ fn grade(empty: &Sudoku, grid: &Grid, out: &mut impl Write) -> io::Result<u8> {
     )?;
     writeln!(out, "rounds: {}", graded.grade.rounds)?;
     writeln!(out, "decisions: {}", graded.grade.decisions)?;
-    let techniques: Vec<String> = used.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    let techniques: Vec<String> = graded
+        .techniques
+        .iter()
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect();
     writeln!(out, "techniques: {}", techniques.join(", "))?;
+    match graded.several_solutions {
+        Some(false) => writeln!(out, "solutions: 1")?,
+        Some(true) => {
+            writeln!(
+                out,
+                "solutions: several (a proper puzzle has one; the path guesses one of them)"
+            )?;
+            note!("cspkit: the puzzle has several solutions");
+        }
+        None => {
+            writeln!(out, "solutions: at least 1 (the count stopped at a limit)")?;
+            note!(
+                "cspkit: --grade: a limit stopped the count of solutions: whether the solution is unique is not known"
+            );
+            return Ok(exit::STOPPED);
+        }
+    }
     Ok(exit::SOLVED)
 }
 
 /// `--explain` and `--hint`.
-fn explain(empty: &Sudoku, grid: &Grid, hint: bool, out: &mut impl Write) -> io::Result<u8> {
-    let path = match empty.explain(grid, !hint) {
-        Ok(path) => path,
+fn explain(
+    empty: &Sudoku,
+    grid: &Grid,
+    hint: bool,
+    limits: &Limits,
+    out: &mut impl Write,
+) -> io::Result<u8> {
+    let explained = match empty.explain_within(grid, !hint, limits) {
+        Ok(explained) => explained,
         Err(error) => return Ok(bad_input(error)),
     };
-    let mut code = exit::SOLVED;
-    for deduction in &path {
+    let lines = if hint { 1 } else { explained.path.len() };
+    for deduction in explained.path.iter().take(lines) {
         writeln!(out, "{}", deduction.text)?;
-        if matches!(deduction.step, Step::Contradiction { .. }) {
-            code = exit::NO_SOLUTION;
-        }
-        if hint {
-            break;
-        }
     }
-    Ok(code)
+    let task = if hint { "--hint" } else { "--explain" };
+    if explained.no_solution() {
+        note!("cspkit: no solution (--why says which givens clash)");
+        return Ok(exit::NO_SOLUTION);
+    }
+    if let Some(limit) = explained.stopped_by() {
+        return Ok(stopped(
+            task,
+            limit,
+            ": whether the puzzle has a solution is not known",
+        ));
+    }
+    Ok(exit::SOLVED)
 }
 
 /// `--why`.
-fn why(empty: &Sudoku, grid: &Grid, out: &mut impl Write) -> io::Result<u8> {
+fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io::Result<u8> {
     let clues: Vec<_> = empty.givens(grid).collect();
-    let conflict = match minimal_conflict(empty.model(), &clues, DECISION_LIMIT) {
+    let conflict = match minimal_conflict_within(empty.model(), &clues, limits) {
         Ok(conflict) => conflict,
         Err(WhyError::Solvable) => {
             writeln!(out, "the puzzle has a solution: no givens clash")?;
             return Ok(exit::SOLVED);
         }
-        Err(error @ WhyError::LimitReached(_)) => {
-            writeln!(out, "{error}")?;
-            return Ok(exit::STOPPED);
+        Err(WhyError::LimitReached(limit)) => {
+            return Ok(stopped(
+                "--why",
+                limit,
+                ": whether the puzzle has a solution is not known",
+            ));
         }
         Err(error) => return Ok(bad_input(error)),
     };
@@ -241,10 +378,10 @@ fn why(empty: &Sudoku, grid: &Grid, out: &mut impl Write) -> io::Result<u8> {
         .collect();
     let subset = empty.grid_of_clues(&chosen);
     let path = empty.explain(&subset, false).unwrap_or_default();
-    let minimal = if conflict.minimal {
-        ""
-    } else {
-        " (not proved minimal: a check reached the decision limit)"
+    let minimal = match conflict.stopped_by {
+        Some(_) => " (not shrunk to the end: a limit stopped the search)",
+        None if !conflict.minimal => " (not proved minimal: a check reached the decision limit)",
+        None => "",
     };
     let givens = format!("givens {}{minimal}", names.join(", "));
     match path.as_slice() {
@@ -261,6 +398,13 @@ fn why(empty: &Sudoku, grid: &Grid, out: &mut impl Write) -> io::Result<u8> {
                 )?;
             }
         }
+    }
+    if let Some(limit) = conflict.stopped_by {
+        return Ok(stopped(
+            "--why",
+            limit,
+            ": the givens printed clash, but fewer may",
+        ));
     }
     Ok(exit::NO_SOLUTION)
 }

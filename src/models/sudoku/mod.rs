@@ -48,7 +48,7 @@ mod techniques;
 pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
 pub use parse::{MAX_INPUT_BYTES, ParseError};
-pub use techniques::{Deduction, SudokuGrade, Technique};
+pub use techniques::{Deduction, Explanation, SudokuGrade, Technique};
 
 use crate::{AllDifferent, Domain, Model, ModelError, Outcome, Solution, VarId};
 use format::{MAX_SYMBOL_VALUE, symbol};

@@ -179,8 +179,9 @@ impl Grid {
     }
 
     /// Reads one grid in the line format from one line of a larger input, numbering errors
-    /// with `line`. A byte order mark at the start, and a trailing line ending and blanks, are
-    /// ignored. This is how a batch of puzzles, one per line, is read.
+    /// with `line`. A byte order mark at the start, blanks around the grid and the line ending
+    /// are ignored (columns in errors still count them). This is how a batch of puzzles, one
+    /// per line, is read.
     ///
     /// # Errors
     ///
@@ -188,15 +189,26 @@ impl Grid {
     pub fn parse_line(text: &str, line: usize) -> Result<Grid, ParseError> {
         let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
         let text = text.trim_end_matches([' ', '\t', '\r', '\n']);
-        if text.is_empty() {
+        let trimmed = text.trim_start_matches([' ', '\t']);
+        // Blanks are one byte, one character, one column each.
+        let lead = text.len() - trimmed.len();
+        if trimmed.is_empty() {
             return Err(ParseError::Empty);
         }
-        if text.len() > MAX_INPUT_BYTES {
+        if trimmed.len() > MAX_INPUT_BYTES {
             return Err(ParseError::TooLarge {
                 limit: MAX_INPUT_BYTES,
             });
         }
-        parse_line_format(&[(line, text)])
+        parse_line_format(&[(line, trimmed)]).map_err(|mut error| {
+            if let ParseError::InvalidCharacter { column, .. }
+            | ParseError::InvalidNumber { column, .. }
+            | ParseError::ValueOutOfRange { column, .. } = &mut error
+            {
+                *column += lead;
+            }
+            error
+        })
     }
 
     /// As [`Grid::parse_line`], from bytes that should be UTF-8 text.
@@ -598,6 +610,22 @@ mod tests {
             Grid::parse(&mixed, None).unwrap_err().to_string(),
             "line 3, column 5: 'x' is not a cell symbol (a digit or '.')"
         );
+    }
+
+    #[test]
+    fn a_line_grid_may_have_blanks_on_either_side_and_columns_still_count_them() {
+        let line = BAEKJOON_2239.replace('\n', "");
+        let expected = Grid::parse_line(&line, 1);
+        assert!(expected.is_ok());
+        assert_eq!(Grid::parse_line(&format!("  \t{line}"), 1), expected);
+        assert_eq!(Grid::parse_line(&format!(" {line} \t\r\n"), 1), expected);
+        // The third character of the grid, after two blanks.
+        let bad = format!("  {}", line.replacen('3', "x", 1));
+        assert_eq!(
+            Grid::parse_line(&bad, 4).unwrap_err().to_string(),
+            "line 4, column 5: 'x' is not a cell symbol (a digit or '.')"
+        );
+        assert_eq!(Grid::parse_line(" \t ", 1), Err(ParseError::Empty));
     }
 
     #[test]

@@ -20,8 +20,8 @@ use std::fmt;
 
 use crate::kernel::Literal;
 use crate::models::sudoku::{Grid, Sudoku};
-use crate::puzzle::{Explainer, Grade, GradeError, Step, describe_literals, grade};
-use crate::{ConstraintId, Domain, ModelError, Outcome, VarId};
+use crate::puzzle::{Explainer, Grade, GradeError, Limits, Step, describe_literals, grade_within};
+use crate::{ConstraintId, Domain, Limit, ModelError, Outcome, VarId};
 
 /// A Sudoku solving technique, from the easiest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -94,8 +94,56 @@ pub struct Deduction {
     pub text: String,
 }
 
-/// A Sudoku's grade: the library's, and the hardest technique of its solving path.
+/// When a solving path searches for a solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Search {
+    /// Before the path, to guess from.
+    First,
+    /// After the path, if it stops where a guess is needed.
+    WhenStuck,
+    /// Never.
+    Never,
+}
+
+/// A Sudoku's solving path, and what the search for a solution said (see
+/// [`Sudoku::explain_within`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Explanation {
+    /// The deductions, one a line.
+    pub path: Vec<Deduction>,
+    /// The answer of the search for a solution, if one was made: a solution (the path guesses
+    /// its values, when asked to), [`Outcome::Exhausted`] if the puzzle has none, or the limit
+    /// that stopped it.
+    pub search: Option<Outcome>,
+    /// The time limit or the flag, if it stopped the path before its end (the path itself
+    /// only propagates, but a long one takes time).
+    pub cut: Option<Limit>,
+}
+
+impl Explanation {
+    /// Whether the puzzle is known to have no solution: the path ends with a contradiction, or
+    /// the search found none.
+    pub fn no_solution(&self) -> bool {
+        matches!(self.search, Some(Outcome::Exhausted))
+            || self
+                .path
+                .last()
+                .is_some_and(|d| matches!(d.step, Step::Contradiction { .. }))
+    }
+
+    /// The limit that stopped the path before its end, or the search when the path stops
+    /// where a guess is needed and the search could not say whether the puzzle has a solution.
+    pub fn stopped_by(&self) -> Option<Limit> {
+        match self.search {
+            _ if self.cut.is_some() => self.cut,
+            Some(Outcome::LimitReached(limit)) if !self.no_solution() => Some(limit),
+            _ => None,
+        }
+    }
+}
+
+/// A Sudoku's grade: the library's, and the hardest technique of its solving path.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SudokuGrade {
     /// The weakest propagation that solves it, or the decisions of a search.
     pub grade: Grade,
@@ -104,6 +152,12 @@ pub struct SudokuGrade {
     pub hardest: Option<Technique>,
     /// How many times the path guesses.
     pub guesses: usize,
+    /// How many times the path uses each technique, the easiest first.
+    pub techniques: Vec<(Technique, usize)>,
+    /// Whether the puzzle has another solution: `Some(true)` if so (a proper puzzle has one),
+    /// `None` if [`Sudoku::grade_within`] could not tell within its limits, `Some(false)` when
+    /// the solution is unique or [`Sudoku::grade`] was called, which does not count.
+    pub several_solutions: Option<bool>,
 }
 
 impl Sudoku {
@@ -111,7 +165,9 @@ impl Sudoku {
     /// size (build it with [`Grid::empty`]): the givens are clues, so that reasons can cite
     /// them. When no technique applies, the path guesses the value of the puzzle's (smallest)
     /// solution if `guesses`, and stops otherwise; it ends with `solved`, with a
-    /// contradiction for a puzzle without solution, or where it stopped.
+    /// contradiction for a puzzle without solution, or where it stopped. The search for that
+    /// solution has no limit, and a path that stops where a guess is needed does not say
+    /// whether the puzzle has a solution: [`Sudoku::explain_within`] has limits and says.
     ///
     /// # Errors
     ///
@@ -130,43 +186,235 @@ impl Sudoku {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn explain(&self, puzzle: &Grid, guesses: bool) -> Result<Vec<Deduction>, ModelError> {
+        let search = if guesses {
+            Search::First
+        } else {
+            Search::Never
+        };
+        Ok(self.walk(puzzle, search, &Limits::new())?.path)
+    }
+
+    /// A solving path of `puzzle`, as [`Sudoku::explain`], with a search for a solution within
+    /// `limits` that tells what the end of the path means. The search runs before the path
+    /// when `guesses` (the path guesses the values of the solution it finds), and otherwise
+    /// only when the path stops where a guess is needed. When it finds no solution, or a limit
+    /// stops it, the last line says so instead of "a guess is needed":
+    ///
+    /// ```text
+    /// no deduction left, and a search finds no solution: the puzzle has none
+    /// no deduction left, and the search for a solution stopped: time limit reached
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Sudoku::explain`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::puzzle::Limits;
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(3).unwrap())?;
+    /// // No solution, but no chain of single-unit deductions shows it.
+    /// let puzzle = Grid::parse(
+    ///     "301800000000009400080005000000100600100004830090502000400007050709040006002000907",
+    ///     None,
+    /// )?;
+    /// let explained = empty.explain_within(&puzzle, true, &Limits::new())?;
+    /// assert!(explained.no_solution());
+    /// assert_eq!(
+    ///     explained.path.last().unwrap().text,
+    ///     "no deduction left, and a search finds no solution: the puzzle has none"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn explain_within(
+        &self,
+        puzzle: &Grid,
+        guesses: bool,
+        limits: &Limits,
+    ) -> Result<Explanation, ModelError> {
+        let search = if guesses {
+            Search::First
+        } else {
+            Search::WhenStuck
+        };
+        self.walk(puzzle, search, limits)
+    }
+
+    /// The solving path, with a search for a solution as `search` says.
+    fn walk(
+        &self,
+        puzzle: &Grid,
+        search: Search,
+        limits: &Limits,
+    ) -> Result<Explanation, ModelError> {
         let clues = self.clues_of(puzzle)?;
+        let started = std::time::Instant::now();
+        let solve = || -> Result<Outcome, ModelError> {
+            let limits = limits.after(started.elapsed());
+            let mut solver = self.model().solver();
+            if let Some(decisions) = limits.decision_limit() {
+                solver = solver.with_decision_limit(decisions);
+            }
+            if let Some(time) = limits.time_limit() {
+                solver = solver.with_time_limit(time);
+            }
+            if let Some(flag) = limits.cancel_flag() {
+                solver = solver.with_cancel_flag(flag);
+            }
+            solver.restart_with(clues.iter().copied())?;
+            Ok(solver.next_solution())
+        };
         // The simplest technique first, as a person solves.
         let mut explainer = Explainer::new(self.model())
             .with_fixed(&clues)?
             .with_cost(|step, before| self.technique(step, before).map_or(0, Technique::rank));
-        if guesses {
-            let mut solver = self.model().solver();
-            solver.restart_with(clues.iter().copied())?;
-            if let Outcome::Solved(solution) = solver.next_solution() {
+        let mut outcome = None;
+        if search == Search::First {
+            let found = solve()?;
+            if let Outcome::Solved(solution) = &found {
                 explainer = explainer.with_guesses_from(solution.values());
             }
+            outcome = Some(found);
         }
         let mut path = Vec::new();
+        let clock = limits.start();
+        let mut cut = None;
         while let Some(step) = explainer.next_step() {
             let before = explainer.previous_domains();
             let technique = self.technique(&step, before);
             let text = self.describe_step(&step, technique, before);
+            let last = step.is_last();
             path.push(Deduction {
                 step,
                 technique,
                 text,
             });
+            if !last && let Some(limit) = clock.stopped() {
+                cut = Some(limit);
+                break;
+            }
         }
-        Ok(path)
+        if let Some(last) = path.last_mut()
+            && matches!(last.step, Step::Stuck)
+            && search != Search::Never
+        {
+            if outcome.is_none() {
+                outcome = Some(solve()?);
+            }
+            match &outcome {
+                Some(Outcome::Exhausted) => {
+                    last.text =
+                        "no deduction left, and a search finds no solution: the puzzle has none"
+                            .to_owned();
+                }
+                Some(Outcome::LimitReached(limit)) => {
+                    last.text = format!(
+                        "no deduction left, and the search for a solution stopped: {limit}"
+                    );
+                }
+                _ => {}
+            }
+        }
+        Ok(Explanation {
+            path,
+            search: outcome,
+            cut,
+        })
     }
 
     /// The grade of `puzzle` (see [`Sudoku::explain`] for the model to call it on): the
-    /// library's [`grade`], with the hardest technique of the solving path. Searches stop at
-    /// `decision_limit` decisions.
+    /// library's [`grade`](crate::puzzle::grade), with the hardest technique of the solving
+    /// path. Searches stop at `decision_limit` decisions; see [`Sudoku::grade_within`] for a
+    /// time limit, and a count of the solutions.
     ///
     /// # Errors
     ///
-    /// As [`grade`]: no solution, the limit reached, or a puzzle of another size.
+    /// As [`grade`](crate::puzzle::grade): no solution, the limit reached, or a puzzle of
+    /// another size.
     pub fn grade(&self, puzzle: &Grid, decision_limit: u64) -> Result<SudokuGrade, GradeError> {
+        let limits = Limits::new().with_decision_limit(decision_limit);
+        self.grade_with(puzzle, &limits, false)
+    }
+
+    /// The grade of `puzzle`, as [`Sudoku::grade`], within `limits` (the decision limit bounds
+    /// each search, the time limit and the flag the whole call), and whether the puzzle has
+    /// another solution ([`SudokuGrade::several_solutions`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`grade_within`]: no solution, the limit that stopped a search, or a puzzle of
+    /// another size.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::puzzle::Limits;
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let puzzle = Grid::parse("1..4..1..1..4...", None)?;
+    /// let graded = empty.grade_within(&puzzle, &Limits::new().with_decision_limit(1000))?;
+    /// assert_eq!(graded.several_solutions, Some(true));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn grade_within(&self, puzzle: &Grid, limits: &Limits) -> Result<SudokuGrade, GradeError> {
+        self.grade_with(puzzle, limits, true)
+    }
+
+    fn grade_with(
+        &self,
+        puzzle: &Grid,
+        limits: &Limits,
+        count: bool,
+    ) -> Result<SudokuGrade, GradeError> {
+        let started = std::time::Instant::now();
         let clues = self.clues_of(puzzle)?;
-        let grade = grade(self.model(), &clues, decision_limit)?;
-        let path = self.explain(puzzle, true)?;
+        let grade = grade_within(self.model(), &clues, limits)?;
+        let explained = self.walk(puzzle, Search::First, &limits.after(started.elapsed()))?;
+        if let Some(limit) = explained.cut {
+            return Err(GradeError::LimitReached(limit));
+        }
+        if let Some(Outcome::LimitReached(limit)) = explained.search {
+            return Err(GradeError::LimitReached(limit));
+        }
+        let several_solutions = if count && grade.difficulty == crate::puzzle::Difficulty::Search {
+            // Propagation that fixes every cell leaves no room for a second solution.
+            let left = limits.after(started.elapsed());
+            let mut solver = self
+                .model()
+                .solver()
+                .with_variable_order(crate::SmallestDomain);
+            if let Some(decisions) = left.decision_limit() {
+                solver = solver.with_decision_limit(decisions);
+            }
+            if let Some(time) = left.time_limit() {
+                solver = solver.with_time_limit(time);
+            }
+            if let Some(flag) = left.cancel_flag() {
+                solver = solver.with_cancel_flag(flag);
+            }
+            solver.restart_with(clues.iter().copied())?;
+            let counted = solver.count_up_to(2);
+            match counted.stopped_by {
+                Some(crate::Limit::Solutions) => Some(true),
+                None => Some(counted.solutions > 1),
+                Some(_) => None,
+            }
+        } else {
+            Some(false)
+        };
+        let path = explained.path;
+        let mut techniques: Vec<(Technique, usize)> = Vec::new();
+        for technique in path.iter().filter_map(|d| d.technique) {
+            match techniques.iter_mut().find(|(t, _)| *t == technique) {
+                Some((_, n)) => *n += 1,
+                None => techniques.push((technique, 1)),
+            }
+        }
+        techniques.sort();
         Ok(SudokuGrade {
             grade,
             hardest: path.iter().filter_map(|d| d.technique).max(),
@@ -174,6 +422,8 @@ impl Sudoku {
                 .iter()
                 .filter(|d| d.technique == Some(Technique::Guess))
                 .count(),
+            techniques,
+            several_solutions,
         })
     }
 
