@@ -439,3 +439,27 @@ fn local_search_on_an_optimisation_says_that_the_objective_is_ignored() {
     assert!(stdout(&output).contains("----------"));
     assert!(!stdout(&output).contains("=========="));
 }
+
+#[test]
+fn the_time_limit_holds_while_a_large_board_is_built() {
+    // Four million queens take seconds to build (their model, before any step), which the
+    // time limit counts: a limit of 0.2 s ends the run long before the board is built.
+    let run = crate::common::output_within(
+        Command::new(env!("CARGO_BIN_EXE_cspkit")).args([
+            "queens",
+            "4000000",
+            "--local-search",
+            "min-conflicts",
+            "--time-limit",
+            "0.2",
+        ]),
+        std::time::Duration::from_millis(1500),
+    );
+    assert!(!run.timed_out, "still building after 1.5 s");
+    assert_eq!(run.output.status.code(), Some(3));
+    assert!(
+        stderr(&run.output).contains("time limit"),
+        "{}",
+        stderr(&run.output)
+    );
+}

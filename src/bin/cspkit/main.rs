@@ -146,6 +146,34 @@ pub(crate) fn watch_stdout() {
         });
 }
 
+/// What `make` builds, on a thread of its own, or `None` if the time limit (counted from the
+/// start of the program) passes or Ctrl-C comes first: the thread is then left to end with the
+/// program.
+fn built_within<T: Send + 'static>(
+    limit: Option<std::time::Duration>,
+    make: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(make());
+    });
+    let slice = std::time::Duration::from_millis(10);
+    loop {
+        let wait = limit.map_or(slice, |limit| {
+            limit.saturating_sub(started().elapsed()).min(slice)
+        });
+        match receive.recv_timeout(wait) {
+            Ok(built) => return Some(built),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let late = limit.is_some_and(|limit| started().elapsed() >= limit);
+        if late || interrupt().load(Ordering::Relaxed) {
+            return None;
+        }
+    }
+}
+
 /// When the program started: a time limit of local search counts the building of the model.
 pub(crate) fn started() -> Instant {
     static START: OnceLock<Instant> = OnceLock::new();
@@ -470,7 +498,29 @@ fn queens(args: &QueensArgs) -> u8 {
             args.n
         ));
     }
-    let queens = match queens_model(args.n as usize, args.model) {
+    let built = if local {
+        // Millions of queens take seconds to build, which the time limit counts.
+        let (n, model) = (args.n as usize, args.model);
+        let limit = args.local.with_strategy(&args.strategy).time_limit;
+        match built_within(limit, move || queens_model(n, model)) {
+            Some(built) => built,
+            None => {
+                note!(
+                    "cspkit: no solution found in 0 steps ({}) (min-conflicts is incomplete: \
+                     this does not mean there is none)",
+                    if interrupt().load(Ordering::Relaxed) {
+                        cspkit::Limit::Cancelled
+                    } else {
+                        cspkit::Limit::Time
+                    }
+                );
+                return exit::STOPPED;
+            }
+        }
+    } else {
+        queens_model(args.n as usize, args.model)
+    };
+    let queens = match built {
         Ok(queens) => queens,
         Err(code) => return code,
     };
