@@ -405,7 +405,6 @@ impl FznModel {
     }
 }
 
-/// The values of the output's variables in `solution`, in the output's order.
 /// Writes one solution of `fzn` in the FlatZinc output format (its output variables and
 /// arrays), then `----------`.
 ///
@@ -532,7 +531,10 @@ pub fn run_observed<O: SearchObserver>(
 /// Solves `fzn` with a solver configured by the caller (its orders, propagation, limits and
 /// observers: [`run`] uses the model's search annotations), and prints what a FlatZinc solver
 /// prints, as [`run`] does. Of `options`, only the solutions asked for (`all`, `solutions`)
-/// and `statistics` are read here.
+/// and `statistics` are read here. When more than one solution of a satisfaction problem is
+/// asked for and the model has [`hidden`](FznModel::hidden) variables, the solver is projected
+/// on the [`shown_variables`](FznModel::shown_variables) ([`Solver::set_projection`]: the
+/// search starts afresh, and the projection stays set).
 ///
 /// # Errors
 ///

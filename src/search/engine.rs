@@ -296,6 +296,8 @@ impl<'m> Engine<'m> {
 
     /// Leaves the current node's subtree unexplored: the next call backtracks from it.
     pub(crate) fn skip_subtree(&mut self) {
+        // Leaving a node that is no solution must not leave the projected subtree around it.
+        debug_assert!(self.project.is_none(), "a projected search is not split");
         // An interrupted fixpoint is left unfinished with the node.
         self.queue.clear();
         self.uncounted = false;
@@ -432,8 +434,14 @@ impl<'m> Engine<'m> {
             // Once the decision variables are fixed, the others in input order.
             let decision = self.branch.as_deref().filter(|_| self.project.is_some());
             let rest = || {
-                decision
-                    .and_then(|branch| view.with_branch(Some(branch)).unfixed().next())
+                // A projected variable still open first (an order that gave up early), then
+                // the decision variables, then the rest.
+                view.unfixed()
+                    .next()
+                    .filter(|_| self.project.is_some())
+                    .or_else(|| {
+                        decision.and_then(|branch| view.with_branch(Some(branch)).unfixed().next())
+                    })
                     .or_else(|| view.with_branch(None).unfixed().next())
             };
             let var = match chosen.or_else(rest) {

@@ -496,7 +496,9 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     ///
     /// Used by [`next_solution`](Self::next_solution), [`solutions`](Self::solutions),
     /// [`count`](Self::count), [`step`](Self::step) and the parallel counts (which then run on
-    /// one thread); branch and bound ([`minimize`](Self::minimize)) ignores it.
+    /// one thread); branch and bound ([`minimize`](Self::minimize)) ignores it. Once the
+    /// projected variables are fixed, the others are branched on in input order (after the
+    /// decision variables, if any).
     ///
     /// # Errors
     ///

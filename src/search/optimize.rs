@@ -265,6 +265,8 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         let clock = Clock::start(self.stats.elapsed);
         self.start();
         if let Some(engine) = self.engine.as_mut() {
+            // Every better solution counts, whatever a projection says is the same solution.
+            engine.set_projection(None);
             // No bound before the first solution: a limit no sum of i64 × i32 terms reaches.
             engine.set_bound(Some(Bound {
                 terms: terms.clone(),
@@ -326,7 +328,8 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                         if lns.is_none()
                             && let Some(config) = config.take()
                         {
-                            let engine = self.new_engine();
+                            let mut engine = self.new_engine();
+                            engine.set_projection(None);
                             lns = Some(Neighbourhoods::new(config, engine, self.model, &terms));
                         }
                         lns_turn = lns
@@ -359,6 +362,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         self.stats.elapsed = clock.elapsed();
         if let Some(engine) = self.engine.as_mut() {
             engine.set_bound(None);
+            engine.set_projection(self.project.clone());
         }
         Ok(match (best, stopped) {
             (Some((solution, value)), None) => Optimum::Optimal { solution, value },

@@ -362,3 +362,21 @@ fn each_improvement_is_reported_to_the_observer_and_the_callback() {
     assert_eq!(optimum.best().map(|(_, v)| v), called.last().copied());
     assert_eq!(called.last(), Some(&(1..=6).map(|i| i * (7 - i)).sum()));
 }
+
+#[test]
+fn branch_and_bound_ignores_a_projection_and_finds_the_true_optimum() {
+    // Projected on x, fixed at the root: the first solution, y = 1, would end a projected
+    // search at once; branch and bound must still climb to y = 3.
+    let mut model = Model::new();
+    let x = model.new_var(1..=1).unwrap();
+    let y = model.new_var(1..=3).unwrap();
+    let mut solver = model.solver().with_projection(&[x]).unwrap();
+    let optimum = solver.maximize(y).unwrap();
+    assert!(
+        matches!(optimum, Optimum::Optimal { value: 3, .. }),
+        "{optimum:?}"
+    );
+    // The projection holds again afterwards: one solution on x.
+    solver.restart_with([]).unwrap();
+    assert_eq!(solver.count().solutions, 1);
+}

@@ -375,9 +375,9 @@ fn same_solutions_as_gecode(dir: &Path, model: &Path, data: &str, case: &str) ->
 /// The design of the issue at three sizes (its 2-(8, 4, 3) design has 92 solutions, listed by
 /// Gecode in 0.6 s with 1,185 nodes; the smaller ones 1 and 12): every solution, each once.
 ///
-/// Fails on the code of this commit: past the first solution of each design (but the
-/// smallest, which has one only), the search enumerates the values of the helpers of
-/// MiniZinc's lex decomposition below each solution, millions, and cspkit prints nothing more
+/// Before projected search: past the first solution of each design (but the
+/// smallest, which has one only), the search enumerated the values of the helpers of
+/// MiniZinc's lex decomposition below each solution, millions, and cspkit printed nothing more
 /// before the deadline.
 #[test]
 fn the_boolean_designs_of_the_issue_list_the_same_solutions_as_gecode() {
@@ -527,8 +527,8 @@ fn random_matrix_model(large: bool) -> impl Strategy<Value = String> {
 /// Random Boolean matrices (the same ones at every run), every solution listed as Gecode lists
 /// them, each once, in time.
 ///
-/// Fails on the code of this commit for the three large models (cases 5, 8 and 11, with 889,
-/// 294 and 24 solutions): cspkit stops at its time limit after a few, for the reason of
+/// Before projected search this failed for the three large models (cases 5, 8 and 11, with 889,
+/// 294 and 24 solutions): cspkit stopped at its time limit after a few, for the reason of
 /// `the_boolean_designs_of_the_issue_list_the_same_solutions_as_gecode`.
 #[test]
 fn random_boolean_matrices_list_the_same_solutions_as_gecode() {

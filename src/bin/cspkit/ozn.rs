@@ -61,7 +61,7 @@ fn range(text: &str) -> Option<(i64, i64)> {
 fn elements(text: &str) -> Option<(Vec<String>, Vec<String>)> {
     let text = text.trim();
     let open = text.find('[')?;
-    let close = text.rfind(']')?;
+    let close = text.rfind(']').filter(|&close| close > open)?;
     let ranges = if text.starts_with("array") {
         let inner = text[..open].split_once('(')?.1;
         inner
@@ -296,7 +296,13 @@ impl<'s, W: Write> SetWriter<'s, W> {
 
     /// Writes out every whole line kept.
     fn pass_lines(&mut self, all: bool) -> io::Result<()> {
-        let text = String::from_utf8_lossy(&self.pending).into_owned();
+        // Only whole UTF-8 is read (the solver writes nothing else): a character split
+        // between two writes waits for its end, so that positions in `text` are in `pending`.
+        let valid = match std::str::from_utf8(&self.pending) {
+            Ok(text) => text.len(),
+            Err(error) => error.valid_up_to(),
+        };
+        let text = String::from_utf8_lossy(&self.pending[..valid]).into_owned();
         // Up to the last separator or non-solution line.
         let mut end = 0;
         let mut at = 0;
@@ -316,6 +322,11 @@ impl<'s, W: Write> SetWriter<'s, W> {
             self.inner
                 .write_all(self.sets.rewrite_all(&text[..end]).as_bytes())?;
             self.pending.drain(..end);
+        }
+        if all && !self.pending.is_empty() {
+            // What is left is not UTF-8: passed on as it came.
+            self.inner.write_all(&self.pending)?;
+            self.pending.clear();
         }
         Ok(())
     }
@@ -382,5 +393,25 @@ mod tests {
             sets.rewrite_all("x = 1;\n----------\n"),
             "x = 1;\n----------\n"
         );
+    }
+
+    #[test]
+    fn a_character_split_between_writes_and_text_that_is_not_utf8_pass_whole() {
+        use std::io::Write as _;
+        let sets = SetOutputs::read("");
+        let mut out = Vec::new();
+        {
+            let mut writer = super::SetWriter::new(&sets, &mut out);
+            // "é" split between two writes, a line without a separator before it.
+            writer.write_all(b"name = \"caf\xc3").unwrap();
+            writer.write_all(b"\xa9\";\n----------\n").unwrap();
+            writer.write_all(b"\xff\n").unwrap();
+        }
+        assert_eq!(out, b"name = \"caf\xc3\xa9\";\n----------\n\xff\n");
+    }
+
+    #[test]
+    fn brackets_in_the_wrong_order_are_no_array() {
+        assert_eq!(super::elements("] then ["), None);
     }
 }
