@@ -1246,6 +1246,21 @@ proptest! {
             let mut shown = project(&found);
             shown.sort();
             prop_assert_eq!(&shown, &expected, "an order past the view, {:?}", level);
+            for branching in [Branching::Assign, Branching::Split, Branching::DWay] {
+                // Textbook forward checking, where every variable is assigned by a decision.
+                let mut solver = model
+                    .solver()
+                    .with_propagation(level)
+                    .with_textbook_forward_checking(true)
+                    .with_branching(branching)
+                    .with_projection(&projected)
+                    .unwrap();
+                let (found, _) = collect_solutions(&mut solver);
+                let mut shown = project(&found);
+                shown.sort();
+                prop_assert!(has_no_repeats(&shown), "textbook, {:?}: repeated", branching);
+                prop_assert_eq!(&shown, &expected, "textbook, {:?}, {:?}", branching, level);
+            }
             let threads = std::num::NonZeroUsize::new(2).unwrap();
             let mut solver = model.solver().with_propagation(level).with_projection(&projected).unwrap();
             prop_assert_eq!(solver.count_parallel(threads).solutions, expected.len() as u64);
