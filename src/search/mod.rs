@@ -784,7 +784,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
 
     /// The statistics of the search so far.
     pub fn stats(&self) -> SearchStats {
-        self.stats
+        self.stats.with_aliases()
     }
 
     /// The observer.

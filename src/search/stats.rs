@@ -76,9 +76,20 @@ pub struct SearchStats {
     /// Wall time spent searching: the time of the solver's calls, from the start of each to
     /// its return (callbacks included), as the time limit counts it.
     pub elapsed: Duration,
+    /// The old name of [`decisions`](Self::decisions), kept equal to it in the statistics a
+    /// solver hands out ([`Solver::stats`](crate::Solver::stats)).
+    #[deprecated(since = "0.3.0", note = "renamed `decisions`; read `SearchStats::decisions`")]
+    pub nodes: u64,
 }
 
 impl SearchStats {
+    /// This record with its deprecated aliases set from the fields they name.
+    #[allow(deprecated)]
+    pub(crate) fn with_aliases(mut self) -> SearchStats {
+        self.nodes = self.decisions;
+        self
+    }
+
     /// The nodes of the search tree: one root per run (the first and each restart), and every
     /// decision and refutation. This is the number of nodes a [`SearchTree`] records and
     /// draws (before its limit), and the root plus the branch lines a trace prints.
