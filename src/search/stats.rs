@@ -78,7 +78,10 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// The old name of [`decisions`](Self::decisions), kept equal to it in the statistics a
     /// solver hands out ([`Solver::stats`](crate::Solver::stats)).
-    #[deprecated(since = "0.3.0", note = "renamed `decisions`; read `SearchStats::decisions`")]
+    #[deprecated(
+        since = "0.3.0",
+        note = "renamed `decisions`; read `SearchStats::decisions`"
+    )]
     pub nodes: u64,
 }
 

@@ -1,10 +1,11 @@
 //! The [`Grid`] value: its size, its cells, and whether it is solved.
 //!
-//! Reading and writing its text formats are in the `parse` and `format` modules.
+//! Reading its text formats is in the `parse` module; `format` names the formats and their
+//! symbols, which [`Grid::to_text`] writes.
 
 use std::fmt;
 
-use super::format::GridFormat;
+use super::format::{FormatError, GridFormat, MAX_SYMBOL_VALUE, symbol};
 
 /// The box sizes supported: 2 (4x4) to 6 (36x36).
 pub const BOX_SIZES: std::ops::RangeInclusive<usize> = 2..=6;
@@ -107,6 +108,38 @@ impl Grid {
     }
 }
 
+impl Grid {
+    /// Writes the grid in `format`, ending with a newline.
+    ///
+    /// # Errors
+    ///
+    /// [`FormatError`] if the format has no symbol for the grid's values (compact and line
+    /// stop at 25x25).
+    pub fn to_text(&self, format: GridFormat) -> Result<String, FormatError> {
+        let n = self.side();
+        if format != GridFormat::Spaced && n > MAX_SYMBOL_VALUE {
+            return Err(FormatError { side: n, format });
+        }
+        let mut out = String::with_capacity(self.cells.len() * 3 + n);
+        for (i, &v) in self.cells.iter().enumerate() {
+            let col = i % n;
+            match format {
+                GridFormat::Spaced => {
+                    if col > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(&v.to_string());
+                }
+                GridFormat::Compact | GridFormat::Line => out.push(symbol(v)),
+            }
+            if col == n - 1 && (format != GridFormat::Line || i == self.cells.len() - 1) {
+                out.push('\n');
+            }
+        }
+        Ok(out)
+    }
+}
+
 impl fmt::Debug for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = self
@@ -114,5 +147,27 @@ impl fmt::Debug for Grid {
             .or_else(|_| self.to_text(GridFormat::Spaced))
             .unwrap_or_default();
         write!(f, "Grid({})", text.trim_end())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_grids_use_letters_in_symbol_formats() {
+        let mut cells = vec![0u8; 256];
+        cells[0] = 16;
+        cells[1] = 10;
+        let g = Grid::from_cells(&cells).unwrap();
+        let line = g.to_text(GridFormat::Line).unwrap();
+        assert!(line.starts_with("GA0"));
+        assert_eq!(Grid::parse(&line.to_lowercase(), None).unwrap(), g);
+        let big = Grid::empty(6).unwrap();
+        assert!(big.to_text(GridFormat::Line).is_err());
+        assert_eq!(
+            Grid::parse(&big.to_text(GridFormat::Spaced).unwrap(), None).unwrap(),
+            big
+        );
     }
 }
