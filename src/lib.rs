@@ -10,6 +10,8 @@
 //! [writing a constraint](#writing-your-own-constraint) ·
 //! [watching the search](#watching-the-search) · [cargo features](#cargo-features)
 //!
+//! The crate's modules and the layers they form are drawn in `docs/architecture.md`.
+//!
 //! # Quick start
 //!
 //! A model declares variables and posts constraints; a solver searches it.

@@ -1,21 +1,10 @@
 //! The propagation kernel: what every constraint, built-in or not, is written against.
 //!
-//! # Layers
+//! # Where the kernel stands
 //!
-//! The crate is built in layers, each using only those below it:
-//!
-//! ```text
-//!  bin/cspkit        the command line
-//!  models            Sudoku, N-Queens, graph colouring: the public API only
-//!  teach             trace, search trees, strategy tables: observers of the event stream
-//!  search            the solver: engine, orderings, limits, restarts, parallel search,
-//!                    the event stream and stepping
-//!  conformance       the constraint test kit
-//!  model             variables, posted constraints, linear expressions, solutions
-//!  constraints       the built-in constraints
-//!  kernel            Constraint, Propagator, PropagationContext, views, events, trail, queue
-//!  domain, ids, error
-//! ```
+//! The kernel is the third layer from the bottom, above `domain`, `ids` and `error`, below the
+//! constraints, the model and the search: the crate's one map, with every layer, is the
+//! diagram of `docs/architecture.md` (checked against the sources by `tests/layers.rs`).
 //!
 //! The kernel knows constraints only through the [`Constraint`] and [`Propagator`] traits, and a
 //! model only through the [`ModelView`] a constraint is posted with: the built-in constraints
