@@ -166,38 +166,33 @@ impl Neg for BoolVar {
     }
 }
 
-/// `BoolVar * n`, `n * BoolVar`, `n + BoolVar`, `n - BoolVar` for `n` an `i32`, as for
-/// [`LinearExpr`].
-macro_rules! bool_integer_operators {
-    ($($int:ty),*) => {$(
-        impl Mul<$int> for BoolVar {
-            type Output = LinearExpr;
-            fn mul(self, factor: $int) -> LinearExpr {
-                LinearExpr::from(self) * factor
-            }
-        }
-        impl Mul<BoolVar> for $int {
-            type Output = LinearExpr;
-            fn mul(self, b: BoolVar) -> LinearExpr {
-                LinearExpr::from(b) * self
-            }
-        }
-        impl Add<BoolVar> for $int {
-            type Output = LinearExpr;
-            fn add(self, b: BoolVar) -> LinearExpr {
-                LinearExpr::from(b) + self
-            }
-        }
-        impl Sub<BoolVar> for $int {
-            type Output = LinearExpr;
-            fn sub(self, b: BoolVar) -> LinearExpr {
-                -LinearExpr::from(b) + self
-            }
-        }
-    )*};
+impl Mul<i32> for BoolVar {
+    type Output = LinearExpr;
+    fn mul(self, factor: i32) -> LinearExpr {
+        LinearExpr::from(self) * factor
+    }
 }
 
-bool_integer_operators!(i32);
+impl Mul<BoolVar> for i32 {
+    type Output = LinearExpr;
+    fn mul(self, b: BoolVar) -> LinearExpr {
+        LinearExpr::from(b) * self
+    }
+}
+
+impl Add<BoolVar> for i32 {
+    type Output = LinearExpr;
+    fn add(self, b: BoolVar) -> LinearExpr {
+        LinearExpr::from(b) + self
+    }
+}
+
+impl Sub<BoolVar> for i32 {
+    type Output = LinearExpr;
+    fn sub(self, b: BoolVar) -> LinearExpr {
+        -LinearExpr::from(b) + self
+    }
+}
 
 impl Sum<BoolVar> for LinearExpr {
     /// The number of true booleans.
