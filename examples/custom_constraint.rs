@@ -17,9 +17,9 @@
 //! Run with `cargo run --release --example custom_constraint`.
 
 use cspkit::conformance::ConformanceTest;
+use cspkit::kernel::{Conflict, Constraint, PropagationContext, WakeOn};
 use cspkit::{
-    AllDifferent, Conflict, Constraint, InputOrder, Model, ModelError, Predicate,
-    PropagationContext, PropagationLevel, SmallestDomain, VarId, WakeOn,
+    AllDifferent, InputOrder, Model, ModelError, Predicate, PropagationLevel, SmallestDomain, VarId,
 };
 
 /// `|x − y| ≠ 1`: the values of `x` and `y` are not consecutive.

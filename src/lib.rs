@@ -8,7 +8,8 @@
 //! [randomisation and restarts](#randomisation-and-restarts) ·
 //! [parallel search](#parallel-search) ·
 //! [writing a constraint](#writing-your-own-constraint) ·
-//! [watching the search](#watching-the-search) · [cargo features](#cargo-features)
+//! [watching the search](#watching-the-search) · [where things are](#where-things-are) ·
+//! [cargo features](#cargo-features)
 //!
 //! The crate's modules and the layers they form are drawn in `docs/architecture.md`.
 //!
@@ -208,14 +209,15 @@
 //!
 //! # Writing your own constraint
 //!
-//! Implement [`Constraint`]: a scope, a `check` of full assignments, and a `propagate` that
-//! prunes through a [`PropagationContext`]. The [`constraints`] module documents the contract
+//! Implement [`kernel::Constraint`]: a scope, a `check` of full assignments, and a `propagate`
+//! that prunes through a [`kernel::PropagationContext`]. The [`constraints`] module documents the contract
 //! and gives a step-by-step recipe with a complete example. The [`conformance`] kit tests a
 //! constraint against that contract in one call (soundness, failure detection, idempotence,
 //! undo, locality, and the restoration of a propagator's state), on random cases it can
 //! reproduce from a seed. A constraint that gains from remembering what it learnt creates a
-//! [`Propagator`] per search, whose [`Reversible`] state the engine restores on backtracking
-//! and which is told what changed since its last run ([`Change`], [`DomainEvent`]). Before
+//! [`kernel::Propagator`] per search, whose [`kernel::Reversible`] state the engine restores on
+//! backtracking and which is told what changed since its last run ([`kernel::Change`],
+//! [`kernel::DomainEvent`]). Before
 //! writing one, see
 //! whether [`Table`] (allowed tuples), [`Element`] (`value = array[index]`) or [`Predicate`]
 //! (any closure) already says it.
@@ -230,6 +232,28 @@
 //! ([`Queens::board_at`](models::queens::Queens::board_at),
 //! [`Sudoku::board_at`](models::sudoku::Sudoku::board_at)). The [`teach`] module turns the
 //! events into a trace, a tree and a page.
+//!
+//! # Where things are
+//!
+//! Every public item has one documented path:
+//!
+//! - **The crate root** holds what a model needs: [`Model`] and its handles ([`VarId`],
+//!   [`BoolVar`], [`ConstraintId`]), [`LinearExpr`], [`Domain`], the built-in constraints
+//!   ([`AllDifferent`], [`Linear`], [`Table`], …) with [`Comparison`], [`Operation`] and
+//!   [`Dfa`], the errors, [`Solution`] and [`Literal`] (the facts of an explanation), and the
+//!   solver with its options, orders, limits, outcomes and observers.
+//! - **A module** holds what a specialist needs: [`kernel`] for writing constraints and
+//!   propagators ([`kernel::Constraint`], [`kernel::PropagationContext`], [`kernel::IntView`],
+//!   …), [`conformance`] for testing them, [`models`], [`puzzle`], [`teach`] and [`flatzinc`]
+//!   for what their names say.
+//!
+//! Older paths (`cspkit::Constraint`, `cspkit::constraints::AllDifferent`,
+//! `cspkit::kernel::Literal`, …) still compile and are left out of the documentation; new code
+//! uses the paths above. `docs/modelling.md` lists every modelling call, its options and which
+//! calls return a `Result`, and why: in short, declaring and posting always return one, a
+//! constraint's constructor returns one when its arguments must agree with one another (lengths,
+//! arities, durations, automaton states), and arithmetic leaving the 64-bit range is reported by
+//! [`Model::post`], because sums are written with operators where no `?` fits.
 //!
 //! # Cargo features
 //!
@@ -250,20 +274,33 @@ pub mod puzzle;
 mod search;
 pub mod teach;
 
-pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
-pub use constraints::{
-    Among, Arithmetic, Circuit, Cumulative, Dfa, Disjunctive, Extremum, GlobalCardinality, Inverse,
-    LexLessEq, Member, Operation, Product, Regular, Reified, ReifiedEquality, Subcircuit,
-};
-pub use constraints::{
-    Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
-};
-pub use constraints::{Comparison, Distance, Linear, Relation};
-pub use constraints::{Element, Predicate, Table};
+pub use constraints::all_different::AllDifferent;
+pub use constraints::arithmetic::{Arithmetic, Operation};
+pub use constraints::circuit::Circuit;
+pub use constraints::comparison::Comparison;
+pub use constraints::count::Among;
+pub use constraints::distance::Distance;
+pub use constraints::element::Element;
+pub use constraints::extremum::Extremum;
+pub use constraints::global_cardinality::GlobalCardinality;
+pub use constraints::inverse::Inverse;
+pub use constraints::lex::LexLessEq;
+pub use constraints::linear::Linear;
+pub use constraints::member::Member;
+pub use constraints::not_equal::NotEqual;
+pub use constraints::predicate::Predicate;
+pub use constraints::product::Product;
+pub use constraints::regular::{Dfa, Regular};
+pub use constraints::reified::Reified;
+pub use constraints::reified_equality::ReifiedEquality;
+pub use constraints::relation::Relation;
+pub use constraints::scheduling::{Cumulative, Disjunctive};
+pub use constraints::subcircuit::Subcircuit;
+pub use constraints::table::Table;
 pub use domain::{Domain, IntoDomain, Values};
 pub use error::{DomainError, ModelError, ParseNameError};
 pub use ids::{ConstraintId, VarId};
-pub use kernel::{IntView, ModelView};
+pub use kernel::explain::Literal;
 pub use model::{BoolVar, LinearExpr, Model, Solution};
 pub use search::constraint_graph::ConstraintGraph;
 pub use search::limits::Limit;
@@ -286,6 +323,15 @@ pub use search::stats::SearchStats;
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 
+// The kernel's items at their old paths, `cspkit::Constraint` and so on: they are for writing
+// constraints and propagators, and `cspkit::kernel` is their one documented path.
+#[deprecated(since = "0.3.0", note = "use `cspkit::kernel::` and the same name")]
+#[doc(hidden)]
+pub use kernel::{
+    Change, Conflict, Constraint, DomainEvent, IntView, ModelView, PropagationContext, Propagator,
+    PropagatorSetup, Reversible, ReversibleValue, WakeOn,
+};
+
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
@@ -305,6 +351,11 @@ pub struct TutorialDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/puzzles.md")]
 pub struct PuzzlesDoctests;
+
+/// The code blocks of `docs/modelling.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/modelling.md")]
+pub struct ModellingDoctests;
 
 /// The code blocks of `docs/strategies.md`, compiled and run as doctests.
 #[cfg(doctest)]

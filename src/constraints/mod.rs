@@ -65,7 +65,8 @@
 //! example.
 //!
 //! ```
-//! use cspkit::{Conflict, Constraint, Model, PropagationContext, VarId, WakeOn, PropagationLevel};
+//! use cspkit::kernel::{Conflict, Constraint, PropagationContext, WakeOn};
+//! use cspkit::{Model, PropagationLevel, VarId};
 //!
 //! /// x < y.
 //! #[derive(Debug)]
@@ -95,61 +96,75 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod all_different;
-mod arithmetic;
+pub(crate) mod all_different;
+pub(crate) mod arithmetic;
 mod bounds;
-mod circuit;
-mod comparison;
-mod count;
-mod distance;
-mod element;
-mod extremum;
-mod global_cardinality;
-mod inverse;
-mod lex;
-mod linear;
-mod member;
-mod not_equal;
-mod predicate;
-mod product;
-mod regular;
-mod reified;
-mod reified_equality;
-mod relation;
-mod scheduling;
-mod subcircuit;
-mod table;
+pub(crate) mod circuit;
+pub(crate) mod comparison;
+pub(crate) mod count;
+pub(crate) mod distance;
+pub(crate) mod element;
+pub(crate) mod extremum;
+pub(crate) mod global_cardinality;
+pub(crate) mod inverse;
+pub(crate) mod lex;
+pub(crate) mod linear;
+pub(crate) mod member;
+pub(crate) mod not_equal;
+pub(crate) mod predicate;
+pub(crate) mod product;
+pub(crate) mod regular;
+pub(crate) mod reified;
+pub(crate) mod reified_equality;
+pub(crate) mod relation;
+pub(crate) mod scheduling;
+pub(crate) mod subcircuit;
+pub(crate) mod table;
 mod words;
 
+// The kernel's items at their old paths, `cspkit::constraints::Constraint` and so on: the
+// kernel is their one documented path (`cspkit::kernel::Constraint`).
+#[deprecated(since = "0.3.0", note = "use `cspkit::kernel::` and the same name")]
+#[doc(hidden)]
 pub use crate::kernel::{
     Change, Conflict, Constraint, DomainEvent, ModelView, PropagationContext, Propagator,
     PropagatorSetup, Reversible, ReversibleValue, WakeOn,
 };
-pub use all_different::AllDifferent;
-pub use arithmetic::{Arithmetic, Operation};
-pub use circuit::Circuit;
-pub use comparison::Comparison;
-pub use count::Among;
-pub use distance::Distance;
-pub use element::Element;
-pub use extremum::Extremum;
-pub use global_cardinality::GlobalCardinality;
-pub use inverse::Inverse;
-pub use lex::LexLessEq;
+
+// The built-in constraints at their old paths, `cspkit::constraints::AllDifferent` and so on:
+// the crate root is their one documented path (`cspkit::AllDifferent`).
+#[deprecated(
+    since = "0.3.0",
+    note = "use `cspkit::` and the same name (the crate root)"
+)]
+#[doc(hidden)]
+pub use self::{
+    all_different::AllDifferent,
+    arithmetic::{Arithmetic, Operation},
+    circuit::Circuit,
+    comparison::Comparison,
+    count::Among,
+    distance::Distance,
+    element::Element,
+    extremum::Extremum,
+    global_cardinality::GlobalCardinality,
+    inverse::Inverse,
+    lex::LexLessEq,
+    linear::Linear,
+    member::Member,
+    not_equal::NotEqual,
+    predicate::Predicate,
+    product::Product,
+    regular::{Dfa, Regular},
+    reified::Reified,
+    reified_equality::ReifiedEquality,
+    relation::Relation,
+    scheduling::{Cumulative, Disjunctive},
+    subcircuit::Subcircuit,
+    table::Table,
+};
 pub(crate) use linear::Invalid as InvalidLinear;
-pub use linear::Linear;
-pub use member::Member;
-pub use not_equal::NotEqual;
-pub use predicate::Predicate;
-pub use product::Product;
 pub(crate) use product::times as product_range;
-pub use regular::{Dfa, Regular};
-pub use reified::Reified;
-pub use reified_equality::ReifiedEquality;
-pub use relation::Relation;
-pub use scheduling::{Cumulative, Disjunctive};
-pub use subcircuit::Subcircuit;
-pub use table::Table;
 
 /// The wake-up of a constraint that only checks at `None` and reads every removal above it:
 /// fixed variables at `None`, any change otherwise.

@@ -49,7 +49,12 @@ mod view;
 
 pub use constraint::{Conflict, Constraint, WakeOn};
 pub use context::PropagationContext;
-pub use explain::{ExplainContext, Inference, Literal, reason_implies, scope_reason};
+/// [`Literal`](crate::Literal) at its old path: the crate root is its one documented path, as
+/// users of the [`puzzle`](crate::puzzle) explanations meet it there too.
+#[deprecated(since = "0.3.0", note = "use `cspkit::Literal` (the crate root)")]
+#[doc(hidden)]
+pub use explain::Literal;
+pub use explain::{ExplainContext, Inference, reason_implies, scope_reason};
 pub use propagator::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };

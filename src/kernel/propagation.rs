@@ -18,6 +18,8 @@
 //! run on the current branch, every change of its variables that it watches woke it, except
 //! those it made itself while idempotent.
 
+use std::sync::Arc;
+
 use crate::domain::Domain;
 use crate::kernel::PropagationLevel;
 use crate::kernel::trail::Trail;
@@ -71,7 +73,7 @@ impl Watchers {
     /// The watch lists of `constraints` over `n` variables at `level`; `records[c]` says
     /// whether constraint `c` reads its changes (it has a propagator).
     pub(crate) fn new(
-        constraints: &[Box<dyn Constraint>],
+        constraints: &[Arc<dyn Constraint>],
         n: usize,
         level: PropagationLevel,
         records: &[bool],
@@ -163,7 +165,7 @@ const NO_EVENTS: u32 = u32::MAX;
 
 impl Queue {
     /// The queue of `constraints`, with room for the changes of those `records` marks.
-    pub(crate) fn new(constraints: &[Box<dyn Constraint>], records: &[bool]) -> Self {
+    pub(crate) fn new(constraints: &[Arc<dyn Constraint>], records: &[bool]) -> Self {
         let mut start = 0;
         let pending: Vec<Pending> = constraints
             .iter()
@@ -378,7 +380,7 @@ pub(crate) const RUNS_BETWEEN_INTERRUPTS: u64 = 64;
 /// to stop before the next (a time limit reached during a long fixpoint).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fixpoint(
-    constraints: &[Box<dyn Constraint>],
+    constraints: &[Arc<dyn Constraint>],
     domains: &mut [Domain],
     trail: &mut Trail,
     queue: &mut Queue,

@@ -28,7 +28,8 @@ use crate::kernel::{Conflict, PropagationContext};
 /// # Examples
 ///
 /// ```
-/// use cspkit::{Domain, IntView, Model};
+/// use cspkit::kernel::IntView;
+/// use cspkit::{Domain, Model};
 ///
 /// let mut model = Model::new();
 /// let x = model.new_var(1..=4)?;

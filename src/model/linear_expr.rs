@@ -10,13 +10,21 @@ use crate::model::Solution;
 /// `a₁·x₁ + … + aₙ·xₙ + b`: integer coefficients on variables, plus a constant.
 ///
 /// Expressions are written with `+`, `-` and `*` on [`VarId`]s, booleans
-/// ([`BoolVar`](crate::BoolVar)s, a negated one `!b` counting as `1 − b`), integers (`i32`, the
-/// type of values; [`LinearExpr::new`] takes `i64`) and other expressions, and turned into a
+/// ([`BoolVar`](crate::BoolVar)s, a negated one `!b` counting as `1 − b`), integers and other
+/// expressions, and turned into a
 /// [`Linear`] constraint by comparing them with
 /// [`eq`](LinearExpr::eq), [`ne`](LinearExpr::ne), [`le`](LinearExpr::le),
 /// [`lt`](LinearExpr::lt), [`ge`](LinearExpr::ge) or [`gt`](LinearExpr::gt). Either side of a
 /// comparison may hold variables and constants; repeated variables are merged when the
 /// constraint is built.
+///
+/// Integers are `i32` (the type of values) or `i64` (the type of coefficients, constants,
+/// counts and objective values, as in [`LinearExpr::new`],
+/// [`Model::at_least`](crate::Model::at_least) and [`Optimum`](crate::Optimum)). Both convert
+/// into an expression, so either is a constant term (`expr + k`) or the right-hand side of a
+/// comparison (`expr.le(k)`): a bound read from an objective is posted back as it is. The
+/// operators `*`, and `+`, `-` with the number on the left, take `i32`; an `i64` coefficient
+/// goes through [`LinearExpr::new`].
 ///
 /// Arithmetic on coefficients and constants is checked: an overflow is remembered and reported
 /// as [`ModelError::ArithmeticOverflow`](crate::ModelError::ArithmeticOverflow) when the
@@ -39,6 +47,11 @@ use crate::model::Solution;
 /// let xy = LinearExpr::from_digits(&[x, y], 10);
 /// let first = model.solve().solution().unwrap();
 /// assert_eq!(xy.value(&first), Some(32));
+///
+/// // `i64` constants too: at most the value of the first solution.
+/// let bound: i64 = xy.value(&first).unwrap();
+/// model.post(xy.clone().le(bound - 1))?;
+/// assert_eq!(model.solve().solution().and_then(|s| xy.value(&s)), None);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -56,8 +69,8 @@ impl LinearExpr {
 
     /// `Σ aᵢ·xᵢ + constant`, from pairs `(aᵢ, xᵢ)`.
     ///
-    /// The operators take `i32` coefficients and constants, like the values of variables; this
-    /// constructor takes the full `i64` range of [`Linear`].
+    /// The operators take `i32` coefficients, like the values of variables; this constructor
+    /// takes the full `i64` range of [`Linear`].
     pub fn new(terms: &[(i64, VarId)], constant: i64) -> LinearExpr {
         LinearExpr {
             terms: terms.to_vec(),
@@ -190,6 +203,12 @@ impl From<i32> for LinearExpr {
     }
 }
 
+impl From<i64> for LinearExpr {
+    fn from(constant: i64) -> LinearExpr {
+        LinearExpr::new(&[], constant)
+    }
+}
+
 impl<T: Into<LinearExpr>> AddAssign<T> for LinearExpr {
     fn add_assign(&mut self, rhs: T) {
         let rhs = rhs.into();
@@ -256,7 +275,9 @@ impl Neg for VarId {
 
 /// `VarId * n`, `n * VarId`, `LinearExpr * n`, `n * LinearExpr`, `n + VarId`, `n - VarId`,
 /// `n + LinearExpr`, `n - LinearExpr` for an integer type `n`. One type only (`i32`, the type of
-/// values): with two, an integer literal such as the `3` of `3 * x` would be ambiguous.
+/// values): with two, the type of `x * 3` would depend on the literal's, and `x * 3 + y` would
+/// not compile. An `i64` enters an expression through [`From`] (`expr + k`, `expr.le(k)`) or
+/// [`LinearExpr::new`].
 macro_rules! integer_operators {
     ($($int:ty),*) => {$(
         impl Mul<$int> for LinearExpr {

@@ -16,6 +16,7 @@ pub use solution::Solution;
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::constraints::Constraint;
@@ -25,6 +26,12 @@ use crate::ids::{ConstraintId, VarId};
 use crate::kernel::ModelView;
 
 /// A constraint satisfaction problem: integer variables with finite domains, and constraints.
+///
+/// A clone is a copy of the problem that can be changed apart from the original: the
+/// variables' handles ([`VarId`]) of the original are valid in the clone, and a variable or a
+/// constraint added to one is not in the other. Posted constraints never change, so the clone
+/// shares them with the original instead of copying them: cloning costs the domains and the
+/// names, whatever the constraints hold (a table's tuples, a predicate's closure).
 ///
 /// # Examples
 ///
@@ -37,8 +44,16 @@ use crate::kernel::ModelView;
 /// model.fix(xs[0], 2)?;
 /// let Outcome::Solved(solution) = model.solve() else { panic!("no solution") };
 /// assert_eq!(solution.values(), [2, 1, 3]);
+///
+/// // A variant of the problem, the original untouched.
+/// let mut variant = model.clone();
+/// variant.remove(xs[1], 1)?;
+/// variant.remove(xs[1], 3)?;
+/// assert_eq!(variant.solver().count().solutions, 0);
+/// assert_eq!(model.solver().count().solutions, 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Clone)]
 pub struct Model {
     id: u32,
     domains: Vec<Domain>,
@@ -46,7 +61,8 @@ pub struct Model {
     degrees: Vec<u32>,
     /// Whether each variable was created by a modelling shortcut (`abs`, `reify`, …).
     auxiliary: Vec<bool>,
-    constraints: Vec<Box<dyn Constraint>>,
+    /// Shared with the clones: a constraint is immutable once posted.
+    constraints: Vec<Arc<dyn Constraint>>,
     labels: Vec<Option<Box<str>>>,
 }
 
@@ -269,7 +285,7 @@ impl Model {
             self.degrees[var.index()] += 1;
         }
         let id = ConstraintId(self.constraints.len() as u32);
-        self.constraints.push(constraint);
+        self.constraints.push(Arc::from(constraint));
         self.labels.push(label.map(String::into_boxed_str));
         Ok(id)
     }
@@ -438,7 +454,7 @@ impl Model {
             .map(|(i, c)| (ConstraintId(i as u32), &**c))
     }
 
-    pub(crate) fn constraint_list(&self) -> &[Box<dyn Constraint>] {
+    pub(crate) fn constraint_list(&self) -> &[Arc<dyn Constraint>] {
         &self.constraints
     }
 

@@ -229,7 +229,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::super::AllDifferent;
-    use crate::constraints::{Change, Constraint, DomainEvent, PropagationContext};
+    use crate::constraints::{Change, DomainEvent, PropagationContext};
     use crate::domain::Domain;
     use crate::ids::VarId;
     use crate::kernel::trail::Trail;
