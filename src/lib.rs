@@ -284,6 +284,9 @@ pub use search::stats::SearchStats;
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 
+// One search configuration and one propagation enum.
+pub use search::config::{Propagation, SearchConfig};
+
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
