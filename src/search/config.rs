@@ -154,19 +154,11 @@ impl std::str::FromStr for Propagation {
 
     /// `none`, `fc`, `forward`, `full`, `mac` (the textbooks' name for `full`) or `ac3`.
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        crate::error::parse_name(
-            "propagation",
-            name,
-            &[
-                ("none", Propagation::None),
-                ("fc", Propagation::TextbookForward),
-                ("forward", Propagation::Forward),
-                ("full", Propagation::Full),
-                ("mac", Propagation::Full),
-                ("ac3", Propagation::Ac3),
-            ],
-            &["none", "fc", "forward", "full", "mac", "ac3"],
-        )
+        // `mac` is the one alias; an error names what was given, since only `mac` changes.
+        let given = if name == "mac" { "full" } else { name };
+        let names = Propagation::ALL.map(|propagation| (propagation.name(), propagation));
+        let expected = &["none", "fc", "forward", "full", "mac", "ac3"];
+        crate::error::parse_name("propagation", given, &names, expected)
     }
 }
 
@@ -367,8 +359,20 @@ impl Plan {
     pub(crate) fn new(model: &Model, config: SearchConfig) -> Result<Self, ModelError> {
         let mut plan = Plan::default();
         plan.set_propagation(model, config.propagation)?;
-        plan.set_decision_variables(model, &config.decision_variables, "with_decision_variables")?;
-        plan.set_projection(model, &config.projection, "with_projection")?;
+        for (list, vars, context) in [
+            (
+                VariableList::Decision,
+                &config.decision_variables,
+                "with_decision_variables",
+            ),
+            (
+                VariableList::Projection,
+                &config.projection,
+                "with_projection",
+            ),
+        ] {
+            plan.set_variables(model, list, vars, context)?;
+        }
         plan.config = config;
         Ok(plan)
     }
@@ -388,29 +392,22 @@ impl Plan {
         Ok(())
     }
 
-    /// Sets the decision variables; `context` names the call in an error, which leaves the
-    /// plan unchanged.
-    pub(crate) fn set_decision_variables(
+    /// Sets the decision variables or the projection to `vars`; `context` names the call in
+    /// an error, which leaves the plan unchanged.
+    pub(crate) fn set_variables(
         &mut self,
         model: &Model,
+        list: VariableList,
         vars: &[VarId],
         context: &str,
     ) -> Result<(), ModelError> {
-        self.branch = mask(model, vars, context)?;
-        self.config.decision_variables = vars.to_vec();
-        Ok(())
-    }
-
-    /// Sets the projection; `context` names the call in an error, which leaves the plan
-    /// unchanged.
-    pub(crate) fn set_projection(
-        &mut self,
-        model: &Model,
-        vars: &[VarId],
-        context: &str,
-    ) -> Result<(), ModelError> {
-        self.project = mask(model, vars, context)?;
-        self.config.projection = vars.to_vec();
+        let marked = mask(model, vars, context)?;
+        let (mask, listed) = match list {
+            VariableList::Decision => (&mut self.branch, &mut self.config.decision_variables),
+            VariableList::Projection => (&mut self.project, &mut self.config.projection),
+        };
+        *mask = marked;
+        *listed = vars.to_vec();
         Ok(())
     }
 
@@ -442,6 +439,15 @@ impl Plan {
     pub(crate) fn textbook(&self) -> bool {
         self.config.propagation == Propagation::TextbookForward
     }
+}
+
+/// The two lists of variables a configuration names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum VariableList {
+    /// The variables to branch on ([`SearchConfig::with_decision_variables`]).
+    Decision,
+    /// The variables that tell solutions apart ([`SearchConfig::with_projection`]).
+    Projection,
 }
 
 /// `vars` as a mask indexed by variable (`None` for an empty list), or the first variable not

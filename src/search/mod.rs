@@ -45,7 +45,7 @@ use crate::ModelError;
 use crate::ids::VarId;
 pub use crate::kernel::PropagationLevel;
 use crate::model::{Model, Solution};
-use config::{Plan, Propagation, SearchConfig};
+use config::{Plan, Propagation, SearchConfig, VariableList};
 use engine::{Engine, Run, Step};
 use limits::{Budget, Clock, Limit, Pause};
 use lns::Lns;
@@ -461,8 +461,12 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// [`Model::abs`]: crate::Model::abs
     /// [`Model::max`]: crate::Model::max
     pub fn with_decision_variables(mut self, vars: &[VarId]) -> Result<Self, ModelError> {
-        self.plan
-            .set_decision_variables(self.model, vars, "with_decision_variables")?;
+        self.plan.set_variables(
+            self.model,
+            VariableList::Decision,
+            vars,
+            "with_decision_variables",
+        )?;
         Ok(self.restart())
     }
 
@@ -502,8 +506,12 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// # Ok::<(), cspkit::ModelError>(())
     /// ```
     pub fn with_projection(mut self, vars: &[VarId]) -> Result<Self, ModelError> {
-        self.plan
-            .set_projection(self.model, vars, "with_projection")?;
+        self.plan.set_variables(
+            self.model,
+            VariableList::Projection,
+            vars,
+            "with_projection",
+        )?;
         Ok(self.restart())
     }
 
@@ -516,7 +524,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// is then unchanged.
     pub fn set_projection(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
         self.plan
-            .set_projection(self.model, vars, "set_projection")?;
+            .set_variables(self.model, VariableList::Projection, vars, "set_projection")?;
         self.stats = SearchStats::default();
         self.started = false;
         self.steps.clear();
