@@ -372,9 +372,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// assert_eq!(solver.count().solutions, 11);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_branching(mut self, branching: Branching) -> Self {
-        self.plan.update(|config| config.with_branching(branching));
-        self.restart()
+    pub fn with_branching(self, branching: Branching) -> Self {
+        self.updated(|config| config.with_branching(branching))
     }
 
     /// Forward checking as the textbooks define it (AIMA's FORWARD-CHECKING), instead of the
@@ -553,9 +552,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     }
 
     /// Stops the search after `nodes` decisions in total (restarts the search).
-    pub fn with_decision_limit(mut self, nodes: u64) -> Self {
-        self.plan.update(|config| config.with_decision_limit(nodes));
-        self.restart()
+    pub fn with_decision_limit(self, nodes: u64) -> Self {
+        self.updated(|config| config.with_decision_limit(nodes))
     }
 
     /// Stops the search once it has run for `time` in total (restarts the search).
@@ -564,15 +562,13 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// `minimize`, ...), from the start of each call to its return: everything the solver does
     /// in a call counts, the callbacks it makes included (`minimize_with`'s `improved`), but
     /// not the caller's own time between two calls.
-    pub fn with_time_limit(mut self, time: Duration) -> Self {
-        self.plan.update(|config| config.with_time_limit(time));
-        self.restart()
+    pub fn with_time_limit(self, time: Duration) -> Self {
+        self.updated(|config| config.with_time_limit(time))
     }
 
     /// Stops the search when `flag` becomes true, from any thread (restarts the search).
-    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.plan.update(|config| config.with_cancel_flag(flag));
-        self.restart()
+    pub fn with_cancel_flag(self, flag: Arc<AtomicBool>) -> Self {
+        self.updated(|config| config.with_cancel_flag(flag))
     }
 
     /// Searches for the first solution by runs that restart from the root after a budget of
@@ -620,16 +616,21 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// assert!(queens.model().is_solution(solution.values()));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_restarts(mut self, policy: RestartPolicy) -> Self {
-        self.plan.update(|config| config.with_restarts(policy));
-        self.restart()
+    pub fn with_restarts(self, policy: RestartPolicy) -> Self {
+        self.updated(|config| config.with_restarts(policy))
     }
 
     /// Searches neighbourhoods of the best solution beside branch and bound, in
     /// [`minimize`](Self::minimize) and [`maximize`](Self::maximize) (restarts the search);
     /// see [`Lns`]. Other searches are unchanged.
-    pub fn with_lns(mut self, lns: Lns) -> Self {
-        self.plan.update(|config| config.with_lns(lns));
+    pub fn with_lns(self, lns: Lns) -> Self {
+        self.updated(|config| config.with_lns(lns))
+    }
+
+    /// The solver with options that need no check against the model changed by `change`
+    /// (the configuration's builder methods), the search restarted.
+    fn updated(mut self, change: impl FnOnce(SearchConfig) -> SearchConfig) -> Self {
+        self.plan.update(change);
         self.restart()
     }
 
