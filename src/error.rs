@@ -93,7 +93,7 @@ pub enum ModelError {
         /// What is wrong with its arguments.
         reason: String,
     },
-    /// AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)) was asked for a model it cannot
+    /// AC-3 ([`Propagation::Ac3`](crate::Propagation::Ac3)) was asked for a model it cannot
     /// take: a constraint on more than two variables that is not an all-different, or a
     /// variable with too many values to revise one by one.
     #[error("AC-3 cannot take {item}: {reason}")]

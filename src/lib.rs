@@ -323,6 +323,8 @@ pub use search::stats::SearchStats;
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 
+pub use search::config::{Propagation, SearchConfig};
+
 // The kernel's items at their old paths, `cspkit::Constraint` and so on: they are for writing
 // constraints and propagators, and `cspkit::kernel` is their one documented path.
 #[deprecated(since = "0.3.0", note = "use `cspkit::kernel::` and the same name")]

@@ -1,5 +1,5 @@
 //! AC-3 as the textbook writes it (Mackworth 1977; AIMA's AC-3 and MAC), over the arcs of a
-//! [`ConstraintGraph`]: the inference of a search with [`Solver::with_ac3`].
+//! [`ConstraintGraph`]: the inference of a search with [`Propagation::Ac3`].
 //!
 //! ```text
 //! AC-3(queue):
@@ -20,7 +20,7 @@
 //! Cost: a revision of `(Xi, Xj)` tests at most `|Di|·|Dj|` pairs; AC-3 revises an arc at
 //! most `d` times per run, O(e·d³) in all for `e` edges and `d` values.
 //!
-//! [`Solver::with_ac3`]: crate::Solver::with_ac3
+//! [`Propagation::Ac3`]: crate::Propagation::Ac3
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! The constraint graph of a model of binary constraints: its variables are the nodes, and two
 //! variables are joined by an edge when a constraint links them. AC-3
-//! ([`Solver::with_ac3`](crate::Solver::with_ac3)) revises its arcs.
+//! ([`Propagation::Ac3`](crate::Propagation::Ac3)) revises its arcs.
 //!
 //! An edge stands for every constraint between its two variables at once: the pair `(a, b)`
 //! is allowed on the edge when each of them allows it. A binary constraint (any constraint

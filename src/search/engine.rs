@@ -25,7 +25,7 @@ use crate::kernel::propagation::{
 use crate::kernel::trail::Trail;
 use crate::model::Model;
 use crate::search::ac3::{Ac3, Start, Wipeout};
-use crate::search::constraint_graph::ConstraintGraph;
+use crate::search::config::Plan;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
@@ -157,7 +157,13 @@ pub(crate) struct Bound {
 }
 
 impl<'m> Engine<'m> {
-    pub(crate) fn new(model: &'m Model, level: PropagationLevel, branching: Branching) -> Self {
+    /// An engine at the root of a search of `model` as `plan` says: its propagation (the
+    /// constraints' level, textbook forward checking or AC-3), branching, decision variables
+    /// and projection, read here once. The one constructor the solver, the threads of a
+    /// parallel search and large-neighbourhood search share.
+    pub(crate) fn new(model: &'m Model, plan: &Plan) -> Self {
+        let level = plan.level();
+        let textbook = plan.textbook();
         let n = model.num_variables();
         let mut trail = Trail::with_capacity(16 * n);
         let propagators: Propagators<'m> = model
@@ -188,19 +194,19 @@ impl<'m> Engine<'m> {
             frames: Vec::with_capacity(n),
             phase: Phase::Root,
             level,
-            branching,
+            branching: plan.config.branching(),
             node: 0,
             nodes_made: 0,
             tried: Vec::new(),
             sibling: None,
-            textbook: false,
-            decided: Vec::new(),
+            textbook,
+            decided: vec![false; if textbook { n } else { 0 }],
             scratch: Vec::new(),
-            ac3: None,
+            ac3: plan.ac3.clone().map(|graph| Box::new(Ac3::new(graph))),
             branched: None,
             rejected: false,
-            branch: None,
-            project: None,
+            branch: plan.branch.clone(),
+            project: plan.project.clone(),
             root_open_from: 0,
             objective: None,
             sizes: SizeIndex::default(),
@@ -243,39 +249,11 @@ impl<'m> Engine<'m> {
         }
     }
 
-    /// Switches textbook forward checking on: after each decision, each constraint on the
-    /// decided variable removes from the other undecided variables of its scope the values that
-    /// clash with the decision alone; nothing else is propagated from it, and every variable is
-    /// assigned by a decision, fixed or not.
-    pub(crate) fn set_textbook(&mut self, model: &Model, on: bool) {
-        self.textbook = on;
-        self.decided = vec![false; if on { model.num_variables() } else { 0 }];
-    }
-
-    /// An engine for a search in the given mode: textbook forward checking or not, AC-3 over
-    /// a constraint graph or not, and the decision variables (`None` for all). The one
-    /// constructor the solver and the threads of a parallel search share.
-    pub(crate) fn for_search(
-        model: &'m Model,
-        level: PropagationLevel,
-        branching: Branching,
-        textbook: bool,
-        ac3: Option<Arc<ConstraintGraph>>,
-        branch: Option<Arc<[bool]>>,
-    ) -> Self {
-        let mut engine = Engine::new(model, level, branching);
-        if textbook {
-            engine.set_textbook(model, true);
-        }
-        engine.ac3 = ac3.map(|graph| Box::new(Ac3::new(graph)));
-        engine.branch = branch;
-        engine
-    }
-
     /// Reports each solution once per assignment of the variables marked in `project`
     /// (`None`: every solution): the search branches on them first, and once a solution is
     /// found below the node where the last of them was fixed, the rest of that node's subtree
-    /// (which holds only solutions with the same values for them) is left unexplored.
+    /// (which holds only solutions with the same values for them) is left unexplored. The
+    /// engine starts with the plan's projection; branch and bound sets none for its search.
     pub(crate) fn set_projection(&mut self, project: Option<Arc<[bool]>>) {
         self.project = project;
     }

@@ -23,6 +23,7 @@
 //! `r` grows; one that used up its failure budget was too large, and `r` shrinks.
 
 use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use super::engine::{Bound, Engine, Run, Step};
 use super::limits::{Budget, Clock, Limit, Pause};
@@ -39,6 +40,11 @@ use crate::model::{Model, Solution};
 /// [`Ascending`]: the failures met in one neighbourhood guide the next), over the decision
 /// variables given with [`with_variables`](Lns::with_variables) (by default every variable of
 /// the model but those of the objective).
+///
+/// A clone shares the neighbourhoods' orders with the original, and what they learn in one
+/// optimisation (dom/wdeg's weights) carries over to the next of either, as it does from one
+/// optimisation to the next of one solver. Give each of several solvers that run at the same
+/// time an `Lns` of its own, for searches that are functions of their seeds.
 ///
 /// [`Solver::with_lns`]: crate::Solver::with_lns
 ///
@@ -61,14 +67,21 @@ use crate::model::{Model, Solution};
 /// assert!(matches!(optimum, Optimum::Optimal { value: 29, .. }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Clone)]
 pub struct Lns {
     seed: u64,
     warmup: u64,
     turn: u64,
     failures: u64,
     variables: Option<Vec<VarId>>,
-    variable_order: Box<dyn VariableOrder + Send>,
-    value_order: Box<dyn ValueOrder + Send>,
+    /// The orders, locked by one turn of neighbourhoods at a time.
+    orders: Arc<Mutex<Orders>>,
+}
+
+/// The orders that search the neighbourhoods.
+struct Orders {
+    variable: Box<dyn VariableOrder + Send>,
+    value: Box<dyn ValueOrder + Send>,
 }
 
 impl fmt::Debug for Lns {
@@ -101,8 +114,10 @@ impl Lns {
             turn: 1_000,
             failures: 200,
             variables: None,
-            variable_order: Box::new(DomWdeg::new()),
-            value_order: Box::new(Ascending),
+            orders: Arc::new(Mutex::new(Orders {
+                variable: Box::new(DomWdeg::new()),
+                value: Box::new(Ascending),
+            })),
         }
     }
 
@@ -146,8 +161,10 @@ impl Lns {
         variable_order: impl VariableOrder + Send + 'static,
         value_order: impl ValueOrder + Send + 'static,
     ) -> Self {
-        self.variable_order = Box::new(variable_order);
-        self.value_order = Box::new(value_order);
+        self.orders = Arc::new(Mutex::new(Orders {
+            variable: Box::new(variable_order),
+            value: Box::new(value_order),
+        }));
         self
     }
 }
@@ -256,11 +273,18 @@ impl<'m> Neighbourhoods<'m> {
         bound: &Bound,
         until: u64,
     ) -> Turn {
+        let shared = Arc::clone(&self.config.orders);
+        // Uncontended unless a clone of this configuration runs at the same time; a panic in
+        // an order leaves it as it was, still an order.
+        let mut orders = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        let orders = &mut *orders;
         loop {
             if run.stats.decisions >= until {
                 return Turn::Over;
             }
-            let fixed = self.start(run.model, run.fixes, best, bound);
+            let (fixed, index) = self.start(run.model, run.fixes, best, bound);
+            orders.variable.start_run(index);
+            orders.value.start_run(index);
             let progress = Progress::default();
             let pause = Pause {
                 failures: Some(self.config.failures),
@@ -276,8 +300,8 @@ impl<'m> Neighbourhoods<'m> {
             };
             let mut search = Run {
                 model: run.model,
-                variable_order: &mut self.config.variable_order,
-                value_order: &mut self.config.value_order,
+                variable_order: &mut orders.variable,
+                value_order: &mut orders.value,
                 observer: &mut tracked,
                 budget: &budget,
                 stats: run.stats,
@@ -305,14 +329,15 @@ impl<'m> Neighbourhoods<'m> {
     }
 
     /// Sets the engine at the root of the next neighbourhood of `best`; returns the number of
-    /// decision variables it fixes.
+    /// decision variables it fixes, and the number of the neighbourhood (the run the orders
+    /// start).
     fn start(
         &mut self,
         model: &Model,
         fixes: &[(VarId, i32)],
         best: &Solution,
         bound: &Bound,
-    ) -> usize {
+    ) -> (usize, u32) {
         let index = self.count;
         self.count += 1;
         let key = nth(self.config.seed, index);
@@ -340,9 +365,7 @@ impl<'m> Neighbourhoods<'m> {
                 fixed += self.fix(self.variables[(start + offset) % n], best);
             }
         }
-        self.config.variable_order.start_run(index as u32);
-        self.config.value_order.start_run(index as u32);
-        fixed
+        (fixed, index as u32)
     }
 
     /// Fixes `var` to its value in `best` if its domain still has it (a fix of the solver may

@@ -7,12 +7,18 @@
 //! solution, an exhausted search ([`Outcome::Exhausted`]: there is no further solution) and a
 //! search stopped by a limit ([`Outcome::LimitReached`]: nothing is known about the rest).
 //!
+//! A solver is its model, its strategy (the variable and value orders, type parameters), its
+//! observer, and one [`SearchConfig`] holding every other option (`config.rs`): propagation,
+//! branching, limits, restarts, large-neighbourhood search, decision variables, projection. The
+//! engine (`engine.rs`) is built from that configuration, checked against the model.
+//!
 //! Two ways to search differently live in their own files: restarts (`restarts.rs`), which
 //! change how `next_solution` finds a first solution, and parallel search (`parallel.rs`):
 //! [`Solver::count_parallel`], [`Solver::count_up_to_parallel`] and
 //! [`Solver::for_each_solution_parallel`].
 
 pub(crate) mod ac3;
+pub(crate) mod config;
 pub(crate) mod constraint_graph;
 mod engine;
 pub(crate) mod limits;
@@ -39,9 +45,9 @@ use crate::ModelError;
 use crate::ids::VarId;
 pub use crate::kernel::PropagationLevel;
 use crate::model::{Model, Solution};
-use constraint_graph::ConstraintGraph;
+use config::{Plan, Propagation, SearchConfig, VariableList};
 use engine::{Engine, Run, Step};
-use limits::{Budget, Clock, Limit, Limits, Pause};
+use limits::{Budget, Clock, Limit, Pause};
 use lns::Lns;
 use min_conflicts::MinConflicts;
 use observer::{NoObserver, SearchObserver};
@@ -167,8 +173,8 @@ impl Count {
 /// Searches one model: the strategy, the limits, and the state of the search.
 ///
 /// Build it with [`Model::solver`], configure it with the `with_*` and limit methods (which
-/// start the search afresh), then ask for solutions. Statistics accumulate over the life of the
-/// solver.
+/// start the search afresh), or make it from a [`SearchConfig`] with [`Model::solver_with`],
+/// then ask for solutions. Statistics accumulate over the life of the solver.
 ///
 /// A first solution or an optimum can be searched by restarts ([`Solver::with_restarts`]); counting and
 /// listing can be shared out to several threads ([`Solver::count_parallel`],
@@ -202,10 +208,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     variable_order: V,
     value_order: W,
     observer: O,
-    level: PropagationLevel,
-    branching: Branching,
-    limits: Limits,
-    restarts: Option<RestartPolicy>,
+    /// Every other option ([`Solver::config`]), checked against the model.
+    plan: Plan,
     stats: SearchStats,
     engine: Option<Engine<'m>>,
     /// The fixes of the last [`Solver::restart_with`], kept for restarts and parallel search.
@@ -214,41 +218,36 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     started: bool,
     /// The events of the last step not yet handed out by [`Solver::step`].
     steps: VecDeque<StepEvent>,
-    /// Textbook forward checking ([`Solver::with_textbook_forward_checking`]).
-    textbook: bool,
-    /// AC-3 over this constraint graph ([`Solver::with_ac3`]).
-    ac3: Option<Arc<ConstraintGraph>>,
-    /// The variables to branch on, if not all ([`Solver::with_decision_variables`]).
-    branch: Option<Arc<[bool]>>,
-    /// Large-neighbourhood search beside branch and bound ([`Solver::with_lns`]).
-    lns: Option<Lns>,
-    /// The variables that tell solutions apart, if not all ([`Solver::with_projection`]).
-    project: Option<Arc<[bool]>>,
 }
 
 impl<'m> Solver<'m> {
     /// A solver for `model` with the default strategy: [`InputOrder`], [`Ascending`],
     /// [`PropagationLevel::Full`], no limits.
     pub fn new(model: &'m Model) -> Self {
+        Solver::with_plan(model, Plan::default(), InputOrder, Ascending, NoObserver)
+    }
+}
+
+impl<'m, V, W, O> Solver<'m, V, W, O> {
+    /// A solver at the start of a search, with these options and strategy.
+    fn with_plan(
+        model: &'m Model,
+        plan: Plan,
+        variable_order: V,
+        value_order: W,
+        observer: O,
+    ) -> Self {
         Solver {
             model,
-            variable_order: InputOrder,
-            value_order: Ascending,
-            observer: NoObserver,
-            level: PropagationLevel::Full,
-            branching: Branching::Assign,
-            limits: Limits::default(),
-            restarts: None,
+            variable_order,
+            value_order,
+            observer,
+            plan,
             stats: SearchStats::default(),
             engine: None,
             fixes: Vec::new(),
             started: false,
             steps: VecDeque::new(),
-            textbook: false,
-            ac3: None,
-            branch: None,
-            lns: None,
-            project: None,
         }
     }
 }
@@ -256,80 +255,101 @@ impl<'m> Solver<'m> {
 impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O> {
     /// Uses `order` to choose the variable to branch on (restarts the search).
     pub fn with_variable_order<V2: VariableOrder>(self, order: V2) -> Solver<'m, V2, W, O> {
-        Solver {
-            model: self.model,
-            variable_order: order,
-            value_order: self.value_order,
-            observer: self.observer,
-            level: self.level,
-            branching: self.branching,
-            limits: self.limits,
-            restarts: self.restarts,
-            stats: SearchStats::default(),
-            engine: None,
-            fixes: Vec::new(),
-            started: false,
-            steps: VecDeque::new(),
-            textbook: self.textbook,
-            ac3: self.ac3,
-            branch: self.branch,
-            lns: self.lns,
-            project: self.project,
-        }
+        Solver::with_plan(
+            self.model,
+            self.plan,
+            order,
+            self.value_order,
+            self.observer,
+        )
     }
 
     /// Uses `order` to choose the value to try first (restarts the search).
     pub fn with_value_order<W2: ValueOrder>(self, order: W2) -> Solver<'m, V, W2, O> {
-        Solver {
-            model: self.model,
-            variable_order: self.variable_order,
-            value_order: order,
-            observer: self.observer,
-            level: self.level,
-            branching: self.branching,
-            limits: self.limits,
-            restarts: self.restarts,
-            stats: SearchStats::default(),
-            engine: None,
-            fixes: Vec::new(),
-            started: false,
-            steps: VecDeque::new(),
-            textbook: self.textbook,
-            ac3: self.ac3,
-            branch: self.branch,
-            lns: self.lns,
-            project: self.project,
-        }
+        Solver::with_plan(
+            self.model,
+            self.plan,
+            self.variable_order,
+            order,
+            self.observer,
+        )
     }
 
     /// Reports the search's events to `observer` (restarts the search). Pass `&mut observer`
     /// to read it after the solver is gone.
     pub fn with_observer<O2: SearchObserver>(self, observer: O2) -> Solver<'m, V, W, O2> {
-        Solver {
-            model: self.model,
-            variable_order: self.variable_order,
-            value_order: self.value_order,
+        Solver::with_plan(
+            self.model,
+            self.plan,
+            self.variable_order,
+            self.value_order,
             observer,
-            level: self.level,
-            branching: self.branching,
-            limits: self.limits,
-            restarts: self.restarts,
-            stats: SearchStats::default(),
-            engine: None,
-            fixes: Vec::new(),
-            started: false,
-            steps: VecDeque::new(),
-            textbook: self.textbook,
-            ac3: self.ac3,
-            branch: self.branch,
-            lns: self.lns,
-            project: self.project,
-        }
+        )
     }
 
-    /// Sets the propagation level (restarts the search).
-    pub fn with_propagation(mut self, level: PropagationLevel) -> Self {
-        self.level = level;
+    /// Sets every option but the orders and the observer at once (restarts the search): the
+    /// options of the solver so far are replaced by those of `config`, read back with
+    /// [`Solver::config`].
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::NotForAc3`] for [`Propagation::Ac3`] on a model AC-3 cannot read (see
+    /// [`Propagation::Ac3`]), [`ModelError::ForeignVariable`] for a decision or projected
+    /// variable of another model; the solver is then not made.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::{Propagation, SearchConfig, SmallestDomain};
+    ///
+    /// let queens = Queens::new(6)?;
+    /// let config = SearchConfig::new().with_propagation(Propagation::TextbookForward);
+    /// let mut solver = queens
+    ///     .model()
+    ///     .solver()
+    ///     .with_variable_order(SmallestDomain)
+    ///     .with_config(config)?;
+    /// assert_eq!(solver.count().solutions, 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_config(mut self, config: SearchConfig) -> Result<Self, ModelError> {
+        self.plan = Plan::new(self.model, config)?;
+        Ok(self.restart())
+    }
+
+    /// The options of the search: propagation, branching, limits, restarts,
+    /// large-neighbourhood search, decision variables and projection.
+    pub fn config(&self) -> &SearchConfig {
+        &self.plan.config
+    }
+
+    /// Sets the propagation (restarts the search): a [`PropagationLevel`], or a
+    /// [`Propagation`] (textbook forward checking, AC-3).
+    ///
+    /// # Panics
+    ///
+    /// For [`Propagation::Ac3`] on a model AC-3 cannot read ([`ModelError::NotForAc3`]). Ask
+    /// for AC-3 through [`Solver::with_config`] or [`Model::solver_with`] to have the error
+    /// instead.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::{Propagation, PropagationLevel};
+    ///
+    /// let queens = Queens::new(6)?;
+    /// let forward = queens.model().solver().with_propagation(PropagationLevel::Forward);
+    /// assert_eq!(forward.config().propagation(), Propagation::Forward);
+    /// let textbook = queens.model().solver().with_propagation(Propagation::TextbookForward);
+    /// assert_eq!(textbook.propagation(), PropagationLevel::None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_propagation(mut self, propagation: impl Into<Propagation>) -> Self {
+        if let Err(error) = self.plan.set_propagation(self.model, propagation.into()) {
+            panic!("{error} (Solver::with_config reports this as an error)");
+        }
         self.restart()
     }
 
@@ -352,95 +372,55 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// assert_eq!(solver.count().solutions, 11);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_branching(mut self, branching: Branching) -> Self {
-        self.branching = branching;
-        self.restart()
+    pub fn with_branching(self, branching: Branching) -> Self {
+        self.updated(|config| config.with_branching(branching))
     }
 
     /// Forward checking as the textbooks define it (AIMA's FORWARD-CHECKING), instead of the
-    /// constraints' own propagation (restarts the search).
-    ///
-    /// After each decision `x = v`, and only then, each constraint on `x` removes from each
-    /// other variable of its scope not yet assigned the values that clash with `x = v` (the
-    /// pair alone, the rest of the scope left free: exactly the neighbours' inconsistent
-    /// values for binary constraints, and for all-different read as pairwise `≠`). Nothing is
-    /// propagated from a variable this leaves with one value, and every variable is assigned
-    /// by a decision of its own, fixed or not, as the textbooks count assignments. A domain
-    /// emptied is a failure. Otherwise the constraints only check, as at
-    /// [`PropagationLevel::None`], which this sets. (Parallel searches run without it: the same
-    /// solutions, other node counts.)
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use cspkit::models::queens::Queens;
-    /// use cspkit::Branching;
-    ///
-    /// let queens = Queens::new(4)?;
-    /// let mut solver = queens
-    ///     .model()
-    ///     .solver()
-    ///     .with_branching(Branching::DWay)
-    ///     .with_textbook_forward_checking(true);
-    /// assert_eq!(solver.count().solutions, 2);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn with_textbook_forward_checking(mut self, on: bool) -> Self {
-        self.textbook = on;
-        if on {
-            self.level = PropagationLevel::None;
-            self.ac3 = None;
+    /// constraints' own propagation: [`Propagation::TextbookForward`] (restarts the search).
+    /// `false` turns it off, for plain backtracking ([`Propagation::None`]); with another
+    /// propagation, `false` changes nothing.
+    #[deprecated(
+        since = "0.3.0",
+        note = "use `with_propagation(Propagation::TextbookForward)` (or `Propagation::None` for `false`)"
+    )]
+    pub fn with_textbook_forward_checking(self, on: bool) -> Self {
+        match self.plan.config.propagation() {
+            _ if on => self.with_propagation(Propagation::TextbookForward),
+            Propagation::TextbookForward => self.with_propagation(Propagation::None),
+            _ => self.restart(),
         }
-        self.restart()
     }
 
-    /// MAC with AC-3 as the textbooks write it (Mackworth 1977; AIMA's AC-3 and MAC), instead
-    /// of the constraints' own propagation (restarts the search).
-    ///
-    /// The model's constraints are read as a [`ConstraintGraph`]: binary constraints, and
-    /// all-different as its pairwise `≠` decomposition. At the root AC-3 starts from every arc,
-    /// in the graph's documented order; after each branch on `x` (a decision or its
-    /// refutation), from the arcs `(Xk, x)` of the neighbours of `x` still unfixed. REVISE(Xi,
-    /// Xj) removes from `Xi` every value with no value of `Xj` allowed by the constraints
-    /// between them; when it removes any, the arcs `(Xk, Xi)`, `k ≠ j`, join the end of the
-    /// queue unless already in it (first in, first out). A domain emptied is a failure. The
-    /// observer receives [`Event::ArcQueue`](crate::Event::ArcQueue) and one
-    /// [`Event::Revise`](crate::Event::Revise) per revision;
-    /// [`SearchStats::revisions`] and [`SearchStats::removals`] count them. It switches off
-    /// textbook forward checking; `false` goes back to the propagation level.
-    ///
-    /// For binary constraints this reaches the same fixpoint as [`PropagationLevel::Full`];
-    /// on all-different, `Full` (Régin's matching) is stronger than the decomposition.
+    /// MAC with AC-3 as the textbooks write it, instead of the constraints' own propagation:
+    /// [`Propagation::Ac3`] (restarts the search). `false` turns it off, for
+    /// [`Propagation::Full`]; with another propagation, `false` changes nothing.
     ///
     /// # Errors
     ///
     /// [`ModelError::NotForAc3`] if the model has a constraint on more than two variables
     /// that is not an all-different, or a variable with more than 4096 values.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use cspkit::models::queens::Queens;
-    ///
-    /// let queens = Queens::pairwise(4)?;
-    /// let mut solver = queens.model().solver().with_ac3(true)?;
-    /// assert_eq!(solver.count().solutions, 2);
-    /// assert!(solver.stats().revisions > 0);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    #[deprecated(
+        since = "0.3.0",
+        note = "use `with_config(config.with_propagation(Propagation::Ac3))` or \
+                `Model::solver_with`, which check the model"
+    )]
     pub fn with_ac3(mut self, on: bool) -> Result<Self, ModelError> {
-        self.ac3 = if on {
-            self.textbook = false;
-            Some(Arc::new(ConstraintGraph::new(self.model)?))
-        } else {
-            None
-        };
+        match self.plan.config.propagation() {
+            _ if on => self.plan.set_propagation(self.model, Propagation::Ac3)?,
+            Propagation::Ac3 => self.plan.set_propagation(self.model, Propagation::Full)?,
+            _ => {}
+        }
         Ok(self.restart())
     }
 
-    /// Whether AC-3 is on ([`Solver::with_ac3`]).
+    /// Whether AC-3 is on.
+    #[deprecated(
+        since = "0.3.0",
+        note = "use `config().propagation() == Propagation::Ac3`"
+    )]
     pub fn ac3(&self) -> bool {
-        self.ac3.is_some()
+        self.plan.ac3.is_some()
     }
 
     /// Branches only on `vars`, in the variable order's choice among them, and on the other
@@ -480,7 +460,12 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// [`Model::abs`]: crate::Model::abs
     /// [`Model::max`]: crate::Model::max
     pub fn with_decision_variables(mut self, vars: &[VarId]) -> Result<Self, ModelError> {
-        self.branch = self.marked(vars, "with_decision_variables")?;
+        self.plan.set_variables(
+            self.model,
+            VariableList::Decision,
+            vars,
+            "with_decision_variables",
+        )?;
         Ok(self.restart())
     }
 
@@ -520,7 +505,12 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// # Ok::<(), cspkit::ModelError>(())
     /// ```
     pub fn with_projection(mut self, vars: &[VarId]) -> Result<Self, ModelError> {
-        self.project = self.marked(vars, "with_projection")?;
+        self.plan.set_variables(
+            self.model,
+            VariableList::Projection,
+            vars,
+            "with_projection",
+        )?;
         Ok(self.restart())
     }
 
@@ -532,7 +522,8 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// [`ModelError::ForeignVariable`] if a variable is not of this solver's model; the solver
     /// is then unchanged.
     pub fn set_projection(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
-        self.project = self.marked(vars, "set_projection")?;
+        self.plan
+            .set_variables(self.model, VariableList::Projection, vars, "set_projection")?;
         self.stats = SearchStats::default();
         self.started = false;
         self.steps.clear();
@@ -541,42 +532,28 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             for &(var, value) in &self.fixes {
                 engine.fix_before_search(var, value);
             }
-            engine.set_projection(self.project.clone());
+            engine.set_projection(self.plan.project.clone());
         }
         Ok(())
     }
 
-    /// `vars` as a mask indexed by variable (`None` for an empty list).
-    fn marked(&self, vars: &[VarId], context: &str) -> Result<Option<Arc<[bool]>>, ModelError> {
-        if let Some(&foreign) = vars.iter().find(|&&v| !self.model.owns(v)) {
-            return Err(ModelError::ForeignVariable {
-                context: context.into(),
-                variable: format!("{foreign:?}"),
-            });
-        }
-        Ok((!vars.is_empty()).then(|| {
-            let mut marked = vec![false; self.model.num_variables()];
-            for &v in vars {
-                marked[v.index()] = true;
-            }
-            Arc::from(marked)
-        }))
-    }
-
     /// Whether textbook forward checking is on.
+    #[deprecated(
+        since = "0.3.0",
+        note = "use `config().propagation() == Propagation::TextbookForward`"
+    )]
     pub fn textbook_forward_checking(&self) -> bool {
-        self.textbook
+        self.plan.textbook()
     }
 
     /// How nodes are split.
     pub fn branching(&self) -> Branching {
-        self.branching
+        self.plan.config.branching()
     }
 
     /// Stops the search after `nodes` decisions in total (restarts the search).
-    pub fn with_decision_limit(mut self, nodes: u64) -> Self {
-        self.limits.decisions = Some(nodes);
-        self.restart()
+    pub fn with_decision_limit(self, nodes: u64) -> Self {
+        self.updated(|config| config.with_decision_limit(nodes))
     }
 
     /// Stops the search once it has run for `time` in total (restarts the search).
@@ -585,15 +562,13 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// `minimize`, ...), from the start of each call to its return: everything the solver does
     /// in a call counts, the callbacks it makes included (`minimize_with`'s `improved`), but
     /// not the caller's own time between two calls.
-    pub fn with_time_limit(mut self, time: Duration) -> Self {
-        self.limits.time = Some(time);
-        self.restart()
+    pub fn with_time_limit(self, time: Duration) -> Self {
+        self.updated(|config| config.with_time_limit(time))
     }
 
     /// Stops the search when `flag` becomes true, from any thread (restarts the search).
-    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
-        self.limits.cancel = Some(flag);
-        self.restart()
+    pub fn with_cancel_flag(self, flag: Arc<AtomicBool>) -> Self {
+        self.updated(|config| config.with_cancel_flag(flag))
     }
 
     /// Searches for the first solution by runs that restart from the root after a budget of
@@ -641,16 +616,21 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// assert!(queens.model().is_solution(solution.values()));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_restarts(mut self, policy: RestartPolicy) -> Self {
-        self.restarts = Some(policy);
-        self.restart()
+    pub fn with_restarts(self, policy: RestartPolicy) -> Self {
+        self.updated(|config| config.with_restarts(policy))
     }
 
     /// Searches neighbourhoods of the best solution beside branch and bound, in
     /// [`minimize`](Self::minimize) and [`maximize`](Self::maximize) (restarts the search);
     /// see [`Lns`]. Other searches are unchanged.
-    pub fn with_lns(mut self, lns: Lns) -> Self {
-        self.lns = Some(lns);
+    pub fn with_lns(self, lns: Lns) -> Self {
+        self.updated(|config| config.with_lns(lns))
+    }
+
+    /// The solver with options that need no check against the model changed by `change`
+    /// (the configuration's builder methods), the search restarted.
+    fn updated(mut self, change: impl FnOnce(SearchConfig) -> SearchConfig) -> Self {
+        self.plan.update(change);
         self.restart()
     }
 
@@ -763,23 +743,24 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// ```
     pub fn min_conflicts(&self) -> MinConflicts<'m> {
         let mut search = MinConflicts::new(self.model);
-        if let Some(time) = self.limits.time {
+        if let Some(time) = self.plan.config.time_limit() {
             search = search.with_time_limit(time);
         }
-        if let Some(flag) = &self.limits.cancel {
+        if let Some(flag) = self.plan.config.cancel_flag() {
             search = search.with_cancel_flag(Arc::clone(flag));
         }
         search
     }
 
-    /// The propagation level.
+    /// The level the constraints propagate at ([`Propagation::level`]; the whole setting is
+    /// [`config().propagation()`](SearchConfig::propagation)).
     pub fn propagation(&self) -> PropagationLevel {
-        self.level
+        self.plan.level()
     }
 
     /// The restart policy of the first-solution search, if any.
     pub fn restart_policy(&self) -> Option<RestartPolicy> {
-        self.restarts
+        self.plan.config.restart_policy()
     }
 
     /// The statistics of the search so far.
@@ -816,7 +797,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// The next solution, by restarts if `restarts` and the solver has a policy and has not
     /// started yet.
     fn next_outcome(&mut self, restarts: bool) -> Outcome {
-        let step = match self.restarts {
+        let step = match self.plan.config.restart_policy() {
             Some(policy) if restarts && !self.started => {
                 let clock = Clock::start(self.stats.elapsed);
                 self.step_with_restarts(policy, &mut 0, clock)
@@ -907,18 +888,9 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         }
     }
 
-    /// An engine for this solver's model, level, branching and mode.
+    /// An engine for this solver's model and options.
     fn new_engine(&self) -> Engine<'m> {
-        let mut engine = Engine::for_search(
-            self.model,
-            self.level,
-            self.branching,
-            self.textbook,
-            self.ac3.clone(),
-            self.branch.clone(),
-        );
-        engine.set_projection(self.project.clone());
-        engine
+        Engine::new(self.model, &self.plan)
     }
 
     /// Runs the search to its next solution, the end of the tree or a limit. Events a step
@@ -941,7 +913,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
             nodes: until,
             ..Pause::default()
         };
-        let budget = Budget::start(&self.limits, clock).with_pause(pause);
+        let budget = Budget::start(&self.plan.config.limits, clock).with_pause(pause);
         let mut run = Run {
             model: self.model,
             variable_order: &mut self.variable_order,
@@ -999,7 +971,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                 nodes: until,
                 ..Pause::default()
             };
-            let budget = Budget::start(&self.limits, clock).with_pause(pause);
+            let budget = Budget::start(&self.plan.config.limits, clock).with_pause(pause);
             let mut observer = Tracked {
                 inner: &mut self.observer,
                 progress: &progress,
@@ -1082,6 +1054,42 @@ impl Model {
     /// [`count`](Solver::count).
     pub fn solver(&self) -> Solver<'_> {
         Solver::new(self)
+    }
+
+    /// A solver with the options of `config` (its orders input order and ascending values,
+    /// to change with [`Solver::with_variable_order`] and [`Solver::with_value_order`]).
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::NotForAc3`] for [`Propagation::Ac3`] on a model AC-3 cannot read (see
+    /// [`Propagation::Ac3`]), [`ModelError::ForeignVariable`] for a decision or projected
+    /// variable of another model.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::{AllDifferent, Model, ModelError, Propagation, SearchConfig};
+    ///
+    /// let ac3 = SearchConfig::new().with_propagation(Propagation::Ac3);
+    /// let queens = Queens::pairwise(4)?;
+    /// let mut solver = queens.model().solver_with(ac3.clone())?;
+    /// assert_eq!(solver.count().solutions, 2);
+    /// assert!(solver.stats().revisions > 0);
+    ///
+    /// // AC-3 reads binary constraints and all-different, nothing wider.
+    /// let mut model = Model::new();
+    /// let xs = model.new_vars(3, 0..=2)?;
+    /// model.post(AllDifferent::new(&xs))?;
+    /// model.post((xs[0] + xs[1] + xs[2]).eq(3))?;
+    /// assert!(matches!(model.solver_with(ac3), Err(ModelError::NotForAc3 { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn solver_with(&self, config: SearchConfig) -> Result<Solver<'_>, ModelError> {
+        let plan = Plan::new(self, config)?;
+        Ok(Solver::with_plan(
+            self, plan, InputOrder, Ascending, NoObserver,
+        ))
     }
 
     /// The first solution under the default strategy (input order, ascending values, full

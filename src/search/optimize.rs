@@ -278,7 +278,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         // Neighbourhoods, if asked for, on an engine of their own; `lns_turn` is the end of
         // the turn in progress (in decisions), `main_until` that of branch and bound's.
         // Their engine is built at the first turn: a search that ends before needs none.
-        let mut config = self.lns.take();
+        let mut config = self.plan.config.lns.take();
         let mut lns: Option<Neighbourhoods<'_>> = None;
         let mut lns_turn: Option<u64> = None;
         let mut main_until: Option<u64> = None;
@@ -294,7 +294,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                 let mut context = TurnContext {
                     model: self.model,
                     fixes: &self.fixes,
-                    limits: &self.limits,
+                    limits: &self.plan.config.limits,
                     clock,
                     stats: &mut self.stats,
                 };
@@ -315,7 +315,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                 {
                     main_until = Some(config.first_turn_end(self.stats.decisions));
                 }
-                let (step, paused) = match self.restarts {
+                let (step, paused) = match self.plan.config.restart_policy() {
                     Some(policy) => {
                         self.step_with_restarts_until(policy, &mut run, main_until, clock)
                     }
@@ -358,11 +358,11 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                 break Some(Limit::Solutions);
             }
         };
-        self.lns = lns.map(Neighbourhoods::into_config).or(config);
+        self.plan.config.lns = lns.map(Neighbourhoods::into_config).or(config);
         self.stats.elapsed = clock.elapsed();
         if let Some(engine) = self.engine.as_mut() {
             engine.set_bound(None);
-            engine.set_projection(self.project.clone());
+            engine.set_projection(self.plan.project.clone());
         }
         Ok(match (best, stopped) {
             (Some((solution, value)), None) => Optimum::Optimal { solution, value },

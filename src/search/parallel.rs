@@ -20,20 +20,19 @@
 use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::ops::ControlFlow;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use super::constraint_graph::ConstraintGraph;
+use super::config::Plan;
 use super::engine::{Engine, Run, Step};
 use super::limits::{Budget, Clock, Limit, Limits, NodeShare, Pause, SharedNodes};
 use super::observer::{NoObserver, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
 use super::pause::{Progress, Tracked};
 use super::stats::SearchStats;
-use super::{Branching, Count, PropagationLevel, Solution, Solver};
+use super::{Count, Solution, Solver};
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::model::Model;
@@ -62,15 +61,8 @@ const MAX_AHEAD: usize = 4096;
 /// What a parallel search shares between its threads.
 struct Context<'a> {
     model: &'a Model,
-    level: PropagationLevel,
-    branching: Branching,
-    /// Textbook forward checking, and the decision variables, as the solver has them.
-    textbook: bool,
-    ac3: Option<Arc<ConstraintGraph>>,
-    branch: Option<Arc<[bool]>>,
-    /// The projection ([`Solver::with_projection`]), searched on one thread.
-    project: Option<Arc<[bool]>>,
-    limits: &'a Limits,
+    /// The solver's options (a projection is searched on one thread).
+    plan: &'a Plan,
     /// The wall time of this search, on top of the solver's earlier calls.
     clock: Clock,
     shared_nodes: Option<&'a SharedNodes>,
@@ -80,24 +72,15 @@ struct Context<'a> {
 }
 
 impl Context<'_> {
-    /// An engine for the solver's model, level, branching and mode.
+    /// An engine for the solver's model and options.
     fn engine(&self) -> Engine<'_> {
-        let mut engine = Engine::for_search(
-            self.model,
-            self.level,
-            self.branching,
-            self.textbook,
-            self.ac3.clone(),
-            self.branch.clone(),
-        );
-        engine.set_projection(self.project.clone());
-        engine
+        Engine::new(self.model, self.plan)
     }
 
     /// A budget for one call of the engine: the user's limits, shared between the threads, and
     /// the stop flag.
     fn budget<'b>(&'b self, share: Option<&'b NodeShare<'b>>) -> Budget<'b> {
-        let budget = Budget::start(self.limits, self.clock).with_pause(Pause {
+        let budget = Budget::start(&self.plan.config.limits, self.clock).with_pause(Pause {
             flag: Some(self.stop),
             ..Pause::default()
         });
@@ -300,26 +283,21 @@ where
         }
         // The limits count over the life of the solver, as for the sequential search.
         let shared_nodes = self
-            .limits
-            .decisions
+            .plan
+            .config
+            .decision_limit()
             .map(|max| SharedNodes::new(max, self.stats.decisions));
         let stop = AtomicBool::new(false);
         let context = Context {
             model: self.model,
-            level: self.level,
-            branching: self.branching,
-            textbook: self.textbook,
-            ac3: self.ac3.clone(),
-            branch: self.branch.clone(),
-            project: self.project.clone(),
-            limits: &self.limits,
+            plan: &self.plan,
             clock: Clock::start(self.stats.elapsed),
             shared_nodes: shared_nodes.as_ref(),
             stop: &stop,
         };
         // Subtrees split below the projected variables could hold the same projected
         // solution: a projected search runs on one thread.
-        let (result, stats) = if threads.get() == 1 || self.project.is_some() {
+        let (result, stats) = if threads.get() == 1 || self.plan.project.is_some() {
             sequential(
                 &context,
                 &self.fixes,
@@ -447,7 +425,7 @@ fn split<V: VariableOrder, W: ValueOrder>(
     let mut engine = context.root_engine(fixes);
     let limits = Limits {
         decisions: context.shared_nodes.map(SharedNodes::left),
-        ..context.limits.clone()
+        ..context.plan.config.limits.clone()
     };
     let target = threads * SUBTREES_PER_THREAD;
     let cap = (threads * MAX_SUBTREES_PER_THREAD)

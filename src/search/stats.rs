@@ -13,8 +13,9 @@
 //! - a **domain change** is one rewrite of a domain's stored word (see
 //!   [`SearchStats::domain_changes`]); with the propagations per decision, it measures what a
 //!   search node costs;
-//! - an **arc revision** is one REVISE(Xi, Xj) of AC-3 ([`Solver::with_ac3`]), and the values
-//!   it removed are counted beside it;
+//! - an **arc revision** is one REVISE(Xi, Xj) of AC-3
+//!   ([`Propagation::Ac3`](crate::Propagation::Ac3)), and the values it removed are counted
+//!   beside it;
 //! - **nassigns** is the count AIMA's code (aima-python's `CSP.nassigns`) reports: the
 //!   decisions `x = v` whose value passed the consistency check against the variables
 //!   already assigned (see [`SearchStats::nassigns`]).
@@ -61,7 +62,7 @@ pub struct SearchStats {
     /// one word, so for it this is the number of changes; a wider one may rewrite several
     /// words in one change. Undoing them on backtracking is not counted.
     pub domain_changes: u64,
-    /// Arc revisions of AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)): the times
+    /// Arc revisions of AC-3 ([`Propagation::Ac3`](crate::Propagation::Ac3)): the times
     /// REVISE(Xi, Xj) ran; 0 for any other inference.
     pub revisions: u64,
     /// The values AC-3's revisions removed.

@@ -269,8 +269,8 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             nodes: Some(self.stats.decisions + 1),
             ..Pause::default()
         };
-        let budget =
-            Budget::start(&self.limits, Clock::start(self.stats.elapsed)).with_pause(pause);
+        let budget = Budget::start(&self.plan.config.limits, Clock::start(self.stats.elapsed))
+            .with_pause(pause);
         let mut observer = Recorder {
             inner: &mut self.observer,
             events: &mut self.steps,
@@ -333,18 +333,18 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// A read-only view of where the search stands, as variable and value orders see it.
     pub fn view(&self) -> SearchView<'_> {
         SearchView::new(self.model, self.domains(), self.decisions().len())
-            .with_branch(self.branch.as_deref())
-            .with_branching(self.branching)
+            .with_branch(self.plan.branch.as_deref())
+            .with_branching(self.plan.config.branching())
     }
 
     /// Changes the decision limit without restarting the search: a search stopped by the old
     /// limit goes on up to the new one at the next call (`None` removes the limit).
     pub fn set_decision_limit(&mut self, nodes: Option<u64>) {
-        self.limits.decisions = nodes;
+        self.plan.config.set_decision_limit(nodes);
     }
 
     /// Changes the time limit without restarting the search (`None` removes it).
     pub fn set_time_limit(&mut self, time: Option<Duration>) {
-        self.limits.time = time;
+        self.plan.config.set_time_limit(time);
     }
 }

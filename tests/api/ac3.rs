@@ -111,6 +111,10 @@ impl SearchObserver for Revisions {
 }
 
 /// cspkit's revisions at the root (node 0) and at the first decision (node 1).
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_ac3` still works"
+)]
 fn observed(model: &Model) -> (Vec<Revision>, Vec<Revision>) {
     let mut seen = Revisions::default();
     let mut solver = model
@@ -274,6 +278,10 @@ fn ac3_on_a_hard_sudoku_revises_as_the_reference() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_ac3` still works"
+)]
 fn ac3_finds_the_same_solutions_as_full_propagation() {
     let (pairwise, alldiff) = (Queens::pairwise(6).unwrap(), Queens::new(7).unwrap());
     let australia = Colouring::australia(3).unwrap();
@@ -290,6 +298,10 @@ fn ac3_finds_the_same_solutions_as_full_propagation() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_ac3` still works"
+)]
 fn ac3_counts_revisions_and_removals() {
     let queens = Queens::pairwise(4).unwrap();
     let mut solver = queens.model().solver().with_ac3(true).unwrap();
@@ -305,6 +317,10 @@ fn ac3_counts_revisions_and_removals() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_ac3` still works"
+)]
 fn ac3_refuses_a_constraint_on_three_variables() {
     let mut model = Model::new();
     let x = model.new_named_var("x", 0..=3).unwrap();
@@ -328,6 +344,10 @@ fn ac3_refuses_a_constraint_on_three_variables() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_ac3` still works"
+)]
 fn ac3_reads_all_different_as_pairwise_not_equal() {
     let mut model = Model::new();
     let vars: Vec<VarId> = (0..4).map(|_| model.new_var(1..=4).unwrap()).collect();

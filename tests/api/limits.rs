@@ -63,6 +63,10 @@ fn limit_of(outcome: &Outcome) -> Option<Limit> {
 }
 
 /// Each search path, run under a limit: the limit it reports and the decisions it made.
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn every_path(model: &Model, set: Set) -> Vec<(&'static str, Option<Limit>, u64)> {
     let two = NonZeroUsize::new(2).unwrap();
     let mut runs = Vec::new();

@@ -7,6 +7,7 @@ mod common;
 mod ac3;
 mod booleans;
 mod catalogue;
+mod config;
 mod conformance;
 mod custom_constraint;
 mod deprecated;

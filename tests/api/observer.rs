@@ -500,6 +500,10 @@ fn replay(events: &[Owned], n: i32) {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn a_d_way_tree_has_one_child_per_value_tried_and_its_leaves_are_the_verdicts() {
     let (model, _, _) = four_queens();
     for textbook in [false, true] {
@@ -550,6 +554,10 @@ fn a_d_way_tree_has_one_child_per_value_tried_and_its_leaves_are_the_verdicts() 
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn a_textbook_stream_replays_from_the_root_like_any_other() {
     let queens = cspkit::models::queens::Queens::new(5).unwrap();
     for branching in [cspkit::Branching::DWay, cspkit::Branching::Assign] {

@@ -765,6 +765,7 @@ proptest! {
     #![proptest_config(config())]
 
     #[test]
+    #[allow(deprecated, reason = "checks that the deprecated `with_textbook_forward_checking` still works")]
     fn d_way_branching_and_textbook_forward_checking_find_the_brute_force_solutions(
         spec in models(),
     ) {
@@ -1179,6 +1180,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     #[test]
+    #[allow(deprecated, reason = "checks that the deprecated `with_textbook_forward_checking` still works")]
     fn projected_solutions_are_the_distinct_brute_force_projections_each_reported_once(
         spec in models(),
         mask in vec(any::<bool>(), 6),

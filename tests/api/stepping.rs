@@ -127,6 +127,10 @@ impl SearchObserver for Fixpoints {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn each_node_that_does_not_fail_hands_out_its_domains_in_step_with_its_events() {
     for (level, branching, textbook) in [
         (PropagationLevel::Forward, Branching::Assign, false),

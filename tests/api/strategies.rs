@@ -797,6 +797,10 @@ fn a_count_run_for_its_statistics_needs_no_binding() {
 /// million variables are searched in input order in linear time (it was quadratic: some 10¹¹
 /// domain reads here, far past the deadline); with d-way branching and textbook mode too.
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn input_order_costs_linear_time_on_a_million_variables() {
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

@@ -111,6 +111,10 @@ fn pairwise_queens(n: usize) -> Model {
 }
 
 /// cspkit's counts with d-way branching, at `None` or with textbook forward checking.
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn cspkit_counts(model: &Model, textbook: bool, all: bool) -> (Counts, SearchStats) {
     let mut solver = model
         .solver()
@@ -213,6 +217,10 @@ fn d_way_branching_finds_the_same_solutions_in_the_same_order() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn every_branching_and_thread_count_agrees_in_textbook_mode() {
     let queens = Queens::new(7).unwrap();
     for branching in [Branching::Assign, Branching::Split, Branching::DWay] {

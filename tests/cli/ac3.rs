@@ -100,6 +100,10 @@ fn text_of(dom: &str, id: &str) -> String {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_ac3` still works"
+)]
 fn the_page_steps_through_the_revisions() {
     let Some(browser) = browser_or_skip("the AC-3 page") else {
         return;

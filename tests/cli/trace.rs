@@ -383,6 +383,10 @@ fn stepping_to_the_end_prints_what_the_trace_prints() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+)]
 fn textbook_options_reach_the_library_as_documented() {
     use cspkit::models::queens::Queens;
     use cspkit::{Branching, PropagationLevel};

@@ -5,14 +5,15 @@ use std::time::Duration;
 
 use std::num::NonZeroUsize;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use cspkit::flatzinc::{AnnotatedOrder, AnnotatedValues};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::teach::{TreeFormat, table};
 use cspkit::{
     Ascending, Branching, ConstraintId, Descending, DomWdeg, DomainOverDegree, InputOrder,
-    LeastConstraining, MiddleOut, PropagationLevel, RandomValue, RestartPolicy, SearchView,
-    SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
+    LeastConstraining, MiddleOut, Propagation, RandomValue, RestartPolicy, SearchConfig,
+    SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
 };
 
 const EXAMPLES: &str = "\
@@ -292,7 +293,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub value_order: Vec<ValOrder>,
     /// Propagation levels, comma-separated [default: none,fc,forward,full].
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = propagation_parser())]
     pub propagation: Vec<Propagation>,
     /// Branchings, comma-separated [default: assign].
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -569,7 +570,7 @@ pub struct StrategyArgs {
     )]
     pub restart_base: Option<u64>,
     /// How hard constraints prune [default: forward for queens, full otherwise].
-    #[arg(long, value_name = "LEVEL")]
+    #[arg(long, value_name = "LEVEL", value_parser = propagation_parser())]
     pub propagation: Option<Propagation>,
     /// How a node is split: x = v then x ≠ v (assign), or x ≤ v then x > v (split, with
     /// --value-order middle for bisection).
@@ -773,7 +774,8 @@ impl StrategyArgs {
             self.value_order
                 .map_or_else(|| defaults.value_order.to_owned(), name_of),
             self.propagation
-                .map_or_else(|| defaults.level.to_owned(), name_of),
+                .map_or(defaults.level, Propagation::name)
+                .to_owned(),
             name_of(self.branching),
         ]
     }
@@ -790,6 +792,24 @@ impl StrategyArgs {
         self.value_order
             .unwrap_or(ValOrder::Asc)
             .build(self.seed.unwrap_or_default())
+    }
+
+    /// The search options asked for (all but the orders), at the `default` propagation where
+    /// none was asked for.
+    pub fn config(&self, default: impl Into<Propagation>) -> SearchConfig {
+        let mut config = SearchConfig::new()
+            .with_propagation(self.propagation.unwrap_or(default.into()))
+            .with_branching(self.branching.into());
+        if let Some(policy) = self.restart_policy() {
+            config = config.with_restarts(policy);
+        }
+        if let Some(decisions) = self.decision_limit {
+            config = config.with_decision_limit(decisions);
+        }
+        if let Some(time) = self.time_limit {
+            config = config.with_time_limit(time);
+        }
+        config
     }
 
     /// The restart policy asked for, if any.
@@ -1080,31 +1100,36 @@ impl ValueOrder for ChosenValueOrder {
     }
 }
 
-/// A propagation level on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Propagation {
-    /// Check constraints only (plain backtracking).
-    None,
-    /// Forward checking as the textbooks define it: only from each decision, once.
-    Fc,
-    /// Forward checking that also follows the values it fixes.
-    Forward,
-    /// Each constraint's strongest filtering (MAC: arc consistency maintained).
-    #[value(alias = "mac")]
-    Full,
-    /// MAC with AC-3 as the textbooks write it: arcs of binary constraints (all-different as
-    /// pairwise ≠), each revision traced and counted.
-    Ac3,
+/// The values of `--propagation`: the library's [`Propagation`] by its names (`mac` for
+/// `full`), each with its line of help.
+fn propagation_parser() -> impl TypedValueParser<Value = Propagation> {
+    PossibleValuesParser::new(Propagation::ALL.map(|propagation| {
+        let value = PossibleValue::new(propagation.name()).help(propagation_help(propagation));
+        if propagation == Propagation::Full {
+            value.alias("mac")
+        } else {
+            value
+        }
+    }))
+    .try_map(|name| name.parse::<Propagation>())
 }
 
-impl From<Propagation> for PropagationLevel {
-    fn from(level: Propagation) -> PropagationLevel {
-        match level {
-            Propagation::None | Propagation::Fc => PropagationLevel::None,
-            Propagation::Forward => PropagationLevel::Forward,
-            // AC-3 replaces the propagators' fixpoint; the level is not used with it.
-            Propagation::Full | Propagation::Ac3 => PropagationLevel::Full,
+/// What a propagation does, in the help of `--propagation`.
+fn propagation_help(propagation: Propagation) -> &'static str {
+    match propagation {
+        Propagation::None => "Check constraints only (plain backtracking)",
+        Propagation::TextbookForward => {
+            "Forward checking as the textbooks define it: only from each decision, once"
         }
+        Propagation::Forward => "Forward checking that also follows the values it fixes",
+        Propagation::Full => {
+            "Each constraint's strongest filtering (MAC: arc consistency maintained)"
+        }
+        Propagation::Ac3 => {
+            "MAC with AC-3 as the textbooks write it: arcs of binary constraints (all-different \
+             as pairwise ≠), each revision traced and counted"
+        }
+        _ => "",
     }
 }
 

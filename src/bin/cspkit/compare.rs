@@ -7,9 +7,9 @@ use cspkit::teach::TreeFormat;
 use cspkit::teach::html::{self, Board, Panel};
 use cspkit::teach::table::{self, Row};
 use cspkit::teach::tree::SearchTree;
-use cspkit::{Branching, Limit, Model, Outcome, PropagationLevel};
+use cspkit::{Branching, Limit, Model, Outcome, Propagation, SearchConfig};
 
-use crate::args::{BranchingArg, CompareArgs, Propagation, Puzzle, ValOrder, VarOrder, name_of};
+use crate::args::{BranchingArg, CompareArgs, Puzzle, ValOrder, VarOrder, name_of};
 use crate::{bad_input, colouring, exit, load_grid, output_failed, queens_model};
 
 /// Runs the comparison and prints the table; returns the exit code.
@@ -43,7 +43,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         &args.propagation,
         &[
             Propagation::None,
-            Propagation::Fc,
+            Propagation::TextbookForward,
             Propagation::Forward,
             Propagation::Full,
         ],
@@ -85,18 +85,18 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         for &var_order in &var_orders {
             for &value_order in &value_orders {
                 for &level in &levels {
-                    let solver = match model.solver().with_ac3(level == Propagation::Ac3) {
+                    let config = SearchConfig::new()
+                        .with_propagation(level)
+                        .with_branching(Branching::from(branching))
+                        .with_decision_limit(args.decision_limit)
+                        .with_time_limit(args.time_limit);
+                    let solver = match model.solver_with(config) {
                         Ok(solver) => solver,
                         Err(error) => return bad_input(error),
                     };
                     let solver = solver
                         .with_variable_order(var_order.build(seed))
-                        .with_value_order(value_order.build(seed))
-                        .with_propagation(PropagationLevel::from(level))
-                        .with_branching(Branching::from(branching))
-                        .with_textbook_forward_checking(level == Propagation::Fc)
-                        .with_decision_limit(args.decision_limit)
-                        .with_time_limit(args.time_limit);
+                        .with_value_order(value_order.build(seed));
                     let mut tree = page.is_some().then(|| {
                         SearchTree::new(model)
                             .with_limit(tree_limit)
@@ -128,7 +128,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                     let names = [
                         name_of(var_order),
                         name_of(value_order),
-                        name_of(level),
+                        level.name().to_owned(),
                         name_of(branching),
                     ];
                     let names = [&*names[0], &*names[1], &*names[2], &*names[3]];

@@ -46,8 +46,8 @@ use cspkit::{
 
 use args::{
     ChosenValueOrder, ChosenVariableOrder, Cli, ColourArgs, Command, Defaults, LocalArgs,
-    MAX_LOCAL_QUEENS, MAX_QUEENS, ModeArgs, Propagation, QueensArgs, QueensModel, ShowArgs,
-    StrategyArgs, SudokuArgs, TableFormat,
+    MAX_LOCAL_QUEENS, MAX_QUEENS, ModeArgs, QueensArgs, QueensModel, ShowArgs, StrategyArgs,
+    SudokuArgs, TableFormat,
 };
 
 /// Exit codes.
@@ -207,25 +207,10 @@ pub(crate) fn configure<'m>(
     strategy: &StrategyArgs,
     default_level: PropagationLevel,
 ) -> Result<CliSolver<'m>, ModelError> {
-    let level = strategy.propagation.map_or(default_level, Into::into);
-    let mut solver = model
-        .solver()
+    Ok(model
+        .solver_with(strategy.config(default_level))?
         .with_variable_order(strategy.variable_order())
-        .with_value_order(strategy.value_order())
-        .with_propagation(level)
-        .with_branching(strategy.branching.into())
-        .with_textbook_forward_checking(matches!(strategy.propagation, Some(Propagation::Fc)))
-        .with_ac3(matches!(strategy.propagation, Some(Propagation::Ac3)))?;
-    if let Some(policy) = strategy.restart_policy() {
-        solver = solver.with_restarts(policy);
-    }
-    if let Some(nodes) = strategy.decision_limit {
-        solver = solver.with_decision_limit(nodes);
-    }
-    if let Some(time) = strategy.time_limit {
-        solver = solver.with_time_limit(time);
-    }
-    Ok(solver)
+        .with_value_order(strategy.value_order()))
 }
 
 /// Writes the statistics on standard error, as `--stats` asks: a line of text, or one row of

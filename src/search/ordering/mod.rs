@@ -184,12 +184,12 @@ impl<'a> SearchView<'a> {
     }
 
     /// The variables still to branch on, in declaration order: those not fixed yet or, in a
-    /// textbook search ([`Solver::with_textbook_forward_checking`]), those no decision has
+    /// textbook search ([`Propagation::TextbookForward`]), those no decision has
     /// assigned yet (a variable that forward checking left with one value is still assigned
     /// by a decision, as the textbooks count it). A search given its decision variables
     /// ([`Solver::with_decision_variables`]) lists only those.
     ///
-    /// [`Solver::with_textbook_forward_checking`]: crate::Solver::with_textbook_forward_checking
+    /// [`Propagation::TextbookForward`]: crate::Propagation::TextbookForward
     /// [`Solver::with_decision_variables`]: crate::Solver::with_decision_variables
     #[inline]
     pub fn unfixed(&self) -> Unfixed<'a> {

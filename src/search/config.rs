@@ -1,0 +1,504 @@
+//! The search configuration: every option of a search but its orders and its observer, as one
+//! value ([`SearchConfig`]), and the one choice of inference ([`Propagation`]).
+//!
+//! A configuration is plain data: its builder methods chain and never fail, and it can be kept,
+//! cloned and handed to many solvers. What only a model can tell (whether AC-3 can read it,
+//! whether the variables named belong to it) is checked once, when a solver is made from it
+//! ([`Model::solver_with`], [`Solver::with_config`]); the engine is then built from the checked
+//! configuration, a [`Plan`], and reads it once, at construction.
+//!
+//! A new search option is a field of [`SearchConfig`] with its builder method and getter, and
+//! the line of the engine (or of the solver) that reads it.
+//!
+//! [`Model::solver_with`]: crate::Model::solver_with
+//! [`Solver::with_config`]: crate::Solver::with_config
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::constraint_graph::ConstraintGraph;
+use super::limits::Limits;
+use super::lns::Lns;
+use super::restarts::RestartPolicy;
+use super::{Branching, PropagationLevel};
+use crate::ModelError;
+use crate::ids::VarId;
+use crate::model::Model;
+
+/// The inference after each decision: how much the constraints prune, and by which algorithm.
+///
+/// Three are the levels every constraint offers ([`PropagationLevel`], which converts into
+/// this); two are textbook algorithms that replace the constraints' own propagation, for
+/// teaching and for comparing against the books. Names as the command line's `--propagation`
+/// writes them: `none`, `fc`, `forward`, `full` (or `mac`), `ac3`.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::queens::Queens;
+/// use cspkit::{Propagation, PropagationLevel, SearchConfig};
+///
+/// let queens = Queens::new(6)?;
+/// for propagation in Propagation::ALL {
+///     let config = SearchConfig::new().with_propagation(propagation);
+///     let mut solver = queens.model().solver_with(config)?;
+///     assert_eq!(solver.count().solutions, 4, "{propagation}");
+/// }
+/// // A level is a propagation.
+/// assert_eq!(Propagation::from(PropagationLevel::Forward), Propagation::Forward);
+/// assert_eq!("mac".parse::<Propagation>()?, Propagation::Full);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Propagation {
+    /// Check only ([`PropagationLevel::None`]): a constraint fails once the variables fixed
+    /// so far violate it, and prunes nothing. Plain backtracking.
+    None,
+    /// Forward checking as the textbooks define it (AIMA's FORWARD-CHECKING), instead of the
+    /// constraints' own propagation.
+    ///
+    /// After each decision `x = v`, and only then, each constraint on `x` removes from each
+    /// other variable of its scope not yet assigned the values that clash with `x = v` (the
+    /// pair alone, the rest of the scope left free: exactly the neighbours' inconsistent
+    /// values for binary constraints, and for all-different read as pairwise `≠`). Nothing is
+    /// propagated from a variable this leaves with one value, and every variable is assigned
+    /// by a decision of its own, fixed or not, as the textbooks count assignments. A domain
+    /// emptied is a failure. Otherwise the constraints only check, as with
+    /// [`Propagation::None`]. (Parallel searches run without it: the same solutions, other
+    /// node counts.)
+    TextbookForward,
+    /// Forward checking that goes on from the variables it fixes
+    /// ([`PropagationLevel::Forward`]).
+    Forward,
+    /// Each constraint's strongest filtering, to a fixpoint, after every decision and
+    /// refutation: MAC ([`PropagationLevel::Full`], the default).
+    #[default]
+    Full,
+    /// MAC with AC-3 as the textbooks write it (Mackworth 1977; AIMA's AC-3 and MAC), instead
+    /// of the constraints' own propagation.
+    ///
+    /// The model's constraints are read as a [`ConstraintGraph`]: binary constraints, and
+    /// all-different as its pairwise `≠` decomposition; a model with another constraint on
+    /// more than two variables, or a variable with more than 4096 values, is refused with
+    /// [`ModelError::NotForAc3`] when a solver is made. At the root AC-3 starts from every
+    /// arc, in the graph's documented order; after each branch on `x` (a decision or its
+    /// refutation), from the arcs `(Xk, x)` of the neighbours of `x` still unfixed.
+    /// REVISE(Xi, Xj) removes from `Xi` every value with no value of `Xj` allowed by the
+    /// constraints between them; when it removes any, the arcs `(Xk, Xi)`, `k ≠ j`, join the
+    /// end of the queue unless already in it (first in, first out). A domain emptied is a
+    /// failure. The observer receives [`Event::ArcQueue`](crate::Event::ArcQueue) and one
+    /// [`Event::Revise`](crate::Event::Revise) per revision;
+    /// [`SearchStats::revisions`](crate::SearchStats::revisions) and
+    /// [`SearchStats::removals`](crate::SearchStats::removals) count them.
+    ///
+    /// For binary constraints this reaches the same fixpoint as [`Propagation::Full`]; on
+    /// all-different, `Full` (Régin's matching) is stronger than the decomposition.
+    Ac3,
+}
+
+impl Propagation {
+    /// Every propagation, in the order of the command line's list: `none`, `fc`, `forward`,
+    /// `full`, `ac3`.
+    pub const ALL: [Propagation; 5] = [
+        Propagation::None,
+        Propagation::TextbookForward,
+        Propagation::Forward,
+        Propagation::Full,
+        Propagation::Ac3,
+    ];
+
+    /// The name, as the command line and `--stats` write it: `none`, `fc`, `forward`, `full`,
+    /// `ac3`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Propagation::None => "none",
+            Propagation::TextbookForward => "fc",
+            Propagation::Forward => "forward",
+            Propagation::Full => "full",
+            Propagation::Ac3 => "ac3",
+        }
+    }
+
+    /// The level the constraints are set up at: [`PropagationLevel::None`] for `None` and
+    /// `TextbookForward` (the constraints only check), `Forward`, and `Full` for `Full` and
+    /// `Ac3` (AC-3 replaces the constraints' propagation; the level plays no part in it).
+    pub fn level(self) -> PropagationLevel {
+        match self {
+            Propagation::None | Propagation::TextbookForward => PropagationLevel::None,
+            Propagation::Forward => PropagationLevel::Forward,
+            Propagation::Full | Propagation::Ac3 => PropagationLevel::Full,
+        }
+    }
+}
+
+impl From<PropagationLevel> for Propagation {
+    fn from(level: PropagationLevel) -> Self {
+        match level {
+            PropagationLevel::None => Propagation::None,
+            PropagationLevel::Forward => Propagation::Forward,
+            PropagationLevel::Full => Propagation::Full,
+        }
+    }
+}
+
+impl std::fmt::Display for Propagation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Propagation {
+    type Err = crate::ParseNameError;
+
+    /// `none`, `fc`, `forward`, `full`, `mac` (the textbooks' name for `full`) or `ac3`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        // `mac` is the one alias; an error names what was given, since only `mac` changes.
+        let given = if name == "mac" { "full" } else { name };
+        let names = Propagation::ALL.map(|propagation| (propagation.name(), propagation));
+        let expected = &["none", "fc", "forward", "full", "mac", "ac3"];
+        crate::error::parse_name("propagation", given, &names, expected)
+    }
+}
+
+/// Every option of a search but its orders and its observer: propagation, branching, limits,
+/// restarts, large-neighbourhood search, decision variables and projection.
+///
+/// Plain data: the builder methods chain and never fail; the default is the default search
+/// (full propagation, [`Branching::Assign`], no limit, no restarts, every variable). Hand it to
+/// [`Model::solver_with`] or [`Solver::with_config`], which check it against the model: that is
+/// where it can fail, with [`ModelError::NotForAc3`] for [`Propagation::Ac3`] on a model AC-3
+/// cannot read, or [`ModelError::ForeignVariable`] for a decision or projected variable of
+/// another model. The solver's own `with_*` methods set the same options one at a time;
+/// [`Solver::config`] reads them back.
+///
+/// A clone shares the cancellation flag, and the neighbourhoods' orders of an [`Lns`] (see
+/// [`Lns`]).
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use cspkit::models::queens::Queens;
+/// use cspkit::{Branching, Propagation, SearchConfig, SmallestDomain};
+///
+/// let config = SearchConfig::new()
+///     .with_propagation(Propagation::Forward)
+///     .with_branching(Branching::DWay)
+///     .with_decision_limit(100_000)
+///     .with_time_limit(Duration::from_secs(10));
+/// let queens = Queens::new(8)?;
+/// let mut solver = queens
+///     .model()
+///     .solver_with(config.clone())?
+///     .with_variable_order(SmallestDomain);
+/// assert_eq!(solver.count().solutions, 92);
+/// assert_eq!(solver.config().propagation(), Propagation::Forward);
+/// assert_eq!(solver.config().decision_limit(), Some(100_000));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// [`Model::solver_with`]: crate::Model::solver_with
+/// [`Solver::with_config`]: crate::Solver::with_config
+/// [`Solver::config`]: crate::Solver::config
+#[derive(Debug, Clone, Default)]
+pub struct SearchConfig {
+    propagation: Propagation,
+    branching: Branching,
+    pub(crate) limits: Limits,
+    restarts: Option<RestartPolicy>,
+    pub(crate) lns: Option<Lns>,
+    decision_variables: Vec<VarId>,
+    projection: Vec<VarId>,
+}
+
+impl SearchConfig {
+    /// The default search: [`Propagation::Full`], [`Branching::Assign`], no limit, no
+    /// restarts, no large-neighbourhood search, every variable branched on and told apart.
+    pub fn new() -> Self {
+        SearchConfig::default()
+    }
+
+    /// The inference after each decision ([`Propagation`]; a [`PropagationLevel`] converts
+    /// into it).
+    pub fn with_propagation(mut self, propagation: impl Into<Propagation>) -> Self {
+        self.propagation = propagation.into();
+        self
+    }
+
+    /// How a node is split into branches ([`Branching`]).
+    pub fn with_branching(mut self, branching: Branching) -> Self {
+        self.branching = branching;
+        self
+    }
+
+    /// Stops the search after `decisions` decisions in total.
+    pub fn with_decision_limit(mut self, decisions: u64) -> Self {
+        self.limits.decisions = Some(decisions);
+        self
+    }
+
+    /// Stops the search once it has run for `time` in total (the wall time of the solver's
+    /// calls; see [`Solver::with_time_limit`](crate::Solver::with_time_limit)).
+    pub fn with_time_limit(mut self, time: Duration) -> Self {
+        self.limits.time = Some(time);
+        self
+    }
+
+    /// Stops the search when `flag` becomes true, from any thread.
+    pub fn with_cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.limits.cancel = Some(flag);
+        self
+    }
+
+    /// Searches for the first solution (and an optimum) by runs that restart from the root
+    /// after a budget of failures ([`RestartPolicy`]; see
+    /// [`Solver::with_restarts`](crate::Solver::with_restarts)).
+    pub fn with_restarts(mut self, policy: RestartPolicy) -> Self {
+        self.restarts = Some(policy);
+        self
+    }
+
+    /// Searches neighbourhoods of the best solution beside branch and bound ([`Lns`]).
+    pub fn with_lns(mut self, lns: Lns) -> Self {
+        self.lns = Some(lns);
+        self
+    }
+
+    /// Branches only on `vars`, then on the others in input order (an empty list: every
+    /// variable); see
+    /// [`Solver::with_decision_variables`](crate::Solver::with_decision_variables). Checked
+    /// when a solver is made: [`ModelError::ForeignVariable`] for a variable of another model.
+    pub fn with_decision_variables(mut self, vars: &[VarId]) -> Self {
+        self.decision_variables = vars.to_vec();
+        self
+    }
+
+    /// Reports each solution once per assignment of `vars` (an empty list: every variable);
+    /// see [`Solver::with_projection`](crate::Solver::with_projection). Checked when a solver
+    /// is made: [`ModelError::ForeignVariable`] for a variable of another model.
+    pub fn with_projection(mut self, vars: &[VarId]) -> Self {
+        self.projection = vars.to_vec();
+        self
+    }
+
+    /// The inference after each decision.
+    pub fn propagation(&self) -> Propagation {
+        self.propagation
+    }
+
+    /// How a node is split.
+    pub fn branching(&self) -> Branching {
+        self.branching
+    }
+
+    /// The decision limit, if any.
+    pub fn decision_limit(&self) -> Option<u64> {
+        self.limits.decisions
+    }
+
+    /// The time limit, if any.
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.limits.time
+    }
+
+    /// The cancellation flag, if any.
+    pub fn cancel_flag(&self) -> Option<&Arc<AtomicBool>> {
+        self.limits.cancel.as_ref()
+    }
+
+    /// The restart policy of the first-solution search, if any.
+    pub fn restart_policy(&self) -> Option<RestartPolicy> {
+        self.restarts
+    }
+
+    /// The large-neighbourhood search, if any.
+    pub fn lns(&self) -> Option<&Lns> {
+        self.lns.as_ref()
+    }
+
+    /// The decision variables (empty: every variable).
+    pub fn decision_variables(&self) -> &[VarId] {
+        &self.decision_variables
+    }
+
+    /// The projected variables (empty: every variable).
+    pub fn projection(&self) -> &[VarId] {
+        &self.projection
+    }
+
+    /// Sets the decision limit (`None`: no limit).
+    pub(crate) fn set_decision_limit(&mut self, decisions: Option<u64>) {
+        self.limits.decisions = decisions;
+    }
+
+    /// Sets the time limit (`None`: no limit).
+    pub(crate) fn set_time_limit(&mut self, time: Option<Duration>) {
+        self.limits.time = time;
+    }
+}
+
+/// A configuration checked against a model, with what it means there: the constraint graph of
+/// AC-3 and the variables to branch on and to tell solutions apart, as masks indexed by
+/// variable. What the engine is built from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Plan {
+    pub(crate) config: SearchConfig,
+    /// AC-3's constraint graph, with [`Propagation::Ac3`].
+    pub(crate) ac3: Option<Arc<ConstraintGraph>>,
+    /// The variables to branch on, if not all.
+    pub(crate) branch: Option<Arc<[bool]>>,
+    /// The variables that tell solutions apart, if not all.
+    pub(crate) project: Option<Arc<[bool]>>,
+}
+
+impl Plan {
+    /// `config`, checked against `model`.
+    pub(crate) fn new(model: &Model, config: SearchConfig) -> Result<Self, ModelError> {
+        let mut plan = Plan::default();
+        plan.set_propagation(model, config.propagation)?;
+        for (list, vars, context) in [
+            (
+                VariableList::Decision,
+                &config.decision_variables,
+                "with_decision_variables",
+            ),
+            (
+                VariableList::Projection,
+                &config.projection,
+                "with_projection",
+            ),
+        ] {
+            plan.set_variables(model, list, vars, context)?;
+        }
+        plan.config = config;
+        Ok(plan)
+    }
+
+    /// Sets the propagation, building AC-3's constraint graph for [`Propagation::Ac3`]; an
+    /// error leaves the plan unchanged.
+    pub(crate) fn set_propagation(
+        &mut self,
+        model: &Model,
+        propagation: Propagation,
+    ) -> Result<(), ModelError> {
+        self.ac3 = match propagation {
+            Propagation::Ac3 => Some(Arc::new(ConstraintGraph::new(model)?)),
+            _ => None,
+        };
+        self.config.propagation = propagation;
+        Ok(())
+    }
+
+    /// Sets the decision variables or the projection to `vars`; `context` names the call in
+    /// an error, which leaves the plan unchanged.
+    pub(crate) fn set_variables(
+        &mut self,
+        model: &Model,
+        list: VariableList,
+        vars: &[VarId],
+        context: &str,
+    ) -> Result<(), ModelError> {
+        let marked = mask(model, vars, context)?;
+        let (mask, listed) = match list {
+            VariableList::Decision => (&mut self.branch, &mut self.config.decision_variables),
+            VariableList::Projection => (&mut self.project, &mut self.config.projection),
+        };
+        *mask = marked;
+        *listed = vars.to_vec();
+        Ok(())
+    }
+
+    /// Sets the options that need no check against the model with `change`, a chain of the
+    /// configuration's builder methods: the propagation, the decision variables and the
+    /// projection have setters of their own.
+    pub(crate) fn update(&mut self, change: impl FnOnce(SearchConfig) -> SearchConfig) {
+        let before = std::mem::take(&mut self.config);
+        let (propagation, decisions, projected) = (
+            before.propagation,
+            before.decision_variables.len(),
+            before.projection.len(),
+        );
+        self.config = change(before);
+        debug_assert!(
+            self.config.propagation == propagation
+                && self.config.decision_variables.len() == decisions
+                && self.config.projection.len() == projected,
+            "a checked option changed without its check"
+        );
+    }
+
+    /// The level the constraints are set up at.
+    pub(crate) fn level(&self) -> PropagationLevel {
+        self.config.propagation.level()
+    }
+
+    /// Whether the propagation is textbook forward checking.
+    pub(crate) fn textbook(&self) -> bool {
+        self.config.propagation == Propagation::TextbookForward
+    }
+}
+
+/// The two lists of variables a configuration names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum VariableList {
+    /// The variables to branch on ([`SearchConfig::with_decision_variables`]).
+    Decision,
+    /// The variables that tell solutions apart ([`SearchConfig::with_projection`]).
+    Projection,
+}
+
+/// `vars` as a mask indexed by variable (`None` for an empty list), or the first variable not
+/// of `model`.
+fn mask(model: &Model, vars: &[VarId], context: &str) -> Result<Option<Arc<[bool]>>, ModelError> {
+    if let Some(&foreign) = vars.iter().find(|&&v| !model.owns(v)) {
+        return Err(ModelError::ForeignVariable {
+            context: context.into(),
+            variable: format!("{foreign:?}"),
+        });
+    }
+    Ok((!vars.is_empty()).then(|| {
+        let mut marked = vec![false; model.num_variables()];
+        for &v in vars {
+            marked[v.index()] = true;
+        }
+        Arc::from(marked)
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_propagation_reads_back_its_name() {
+        for propagation in Propagation::ALL {
+            assert_eq!(propagation.name().parse::<Propagation>(), Ok(propagation));
+        }
+        assert!("fast".parse::<Propagation>().is_err());
+    }
+
+    #[test]
+    fn a_level_keeps_its_level() {
+        for level in PropagationLevel::ALL {
+            assert_eq!(Propagation::from(level).level(), level);
+        }
+    }
+
+    #[test]
+    fn a_foreign_variable_is_refused_when_the_plan_is_made() {
+        let model = Model::new();
+        let other = Model::new().new_var(1..=3).unwrap();
+        for config in [
+            SearchConfig::new().with_decision_variables(&[other]),
+            SearchConfig::new().with_projection(&[other]),
+        ] {
+            assert!(matches!(
+                Plan::new(&model, config),
+                Err(ModelError::ForeignVariable { .. })
+            ));
+        }
+    }
+}
