@@ -302,6 +302,7 @@ pub use error::{DomainError, ModelError, ParseNameError};
 pub use ids::{ConstraintId, VarId};
 pub use kernel::explain::Literal;
 pub use model::{BoolVar, LinearExpr, Model, Solution};
+pub use search::config::{Propagation, SearchConfig};
 pub use search::constraint_graph::ConstraintGraph;
 pub use search::limits::Limit;
 pub use search::lns::Lns;
@@ -322,8 +323,6 @@ pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
-
-pub use search::config::{Propagation, SearchConfig};
 
 // The kernel's items at their old paths, `cspkit::Constraint` and so on: they are for writing
 // constraints and propagators, and `cspkit::kernel` is their one documented path.
