@@ -10,7 +10,8 @@ use cspkit::teach::tree::SearchTree;
 use cspkit::{Branching, Limit, Model, Outcome, PropagationLevel};
 
 use crate::args::{BranchingArg, CompareArgs, Propagation, Puzzle, ValOrder, VarOrder, name_of};
-use crate::{bad_input, colouring, exit, load_grid, output_failed, queens_model};
+use crate::input::{colouring, load_grid, queens_model};
+use crate::output::{bad_input, exit, output_failed};
 
 /// Runs the comparison and prints the table; returns the exit code.
 pub(crate) fn run(args: &CompareArgs) -> u8 {

@@ -23,11 +23,11 @@ use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
     MznArgs,
 };
+use crate::limits::interrupt;
+use crate::output::{bad_input, exit, output_failed, print_stats, stdout_closed, watch_stdout};
 use crate::ozn::{SetOutputs, SetWriter};
-use crate::{
-    Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
-    local, output_failed, print_stats, stdout_closed, step, watch_stdout,
-};
+use crate::run::{Answer, CliSolver, TreeFile, Views, configure};
+use crate::{ac3_page, fzn, local, step};
 
 /// The defaults of a model's search, as `--stats` names them.
 const DEFAULTS: Defaults = Defaults {
