@@ -105,7 +105,9 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                     });
                     // Counted on what the model's output shows, as MiniZinc's `-a` lists.
                     let solver = match &built {
-                        Built::Model(fzn) if fzn.hidden && (args.count || args.all) => {
+                        Built::Model(fzn)
+                            if fzn.has_hidden_variables() && (args.count || args.all) =>
+                        {
                             match solver.with_projection(&fzn.shown_variables()) {
                                 Ok(solver) => solver,
                                 Err(error) => return bad_input(error),
@@ -204,7 +206,7 @@ impl Built {
             Built::Queens(q) => q.model(),
             Built::Sudoku(s) => s.model(),
             Built::Colour(c) => c.model(),
-            Built::Model(m) => &m.model,
+            Built::Model(m) => m.model(),
         }
     }
 
