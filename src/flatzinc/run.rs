@@ -13,7 +13,7 @@ use crate::flatzinc::build::{
 };
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
-use crate::search::ordering::smallest_minimum_among;
+use crate::search::ordering::{smallest_domain_among, smallest_minimum_among};
 use crate::{
     Branching, DomWdeg, Lns, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
 };
@@ -134,7 +134,7 @@ impl VariableOrder for AnnotatedOrder {
                 .filter(|&v| view.domain(v).size() > 1);
             chosen = match group.var_choice {
                 VarChoice::InputOrder => open.next(),
-                VarChoice::FirstFail => open.min_by_key(|&v| view.domain(v).size()),
+                VarChoice::FirstFail => smallest_domain_among(view, open),
                 VarChoice::DomWdeg => self.weights.best_among(view, open),
                 VarChoice::MostConstrained => {
                     open.min_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(view.degree(v))))
