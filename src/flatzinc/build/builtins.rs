@@ -35,6 +35,24 @@ impl<'a> Call<'a, '_> {
     fn arg(&self, builder: &Builder<'a>, i: usize) -> Result<Val<'a>, FznError> {
         builder.arg(self.args, i, self.name, self.pos)
     }
+
+    /// Arguments 0, 1 and 2, each converted by `convert` once all three are read.
+    fn three<T>(
+        &self,
+        builder: &mut Builder<'a>,
+        convert: impl Fn(&mut Builder<'a>, &Val<'a>, Pos) -> Result<T, FznError>,
+    ) -> Result<[T; 3], FznError> {
+        let (a, b, c) = (
+            self.arg(builder, 0)?,
+            self.arg(builder, 1)?,
+            self.arg(builder, 2)?,
+        );
+        Ok([
+            convert(builder, &a, self.pos)?,
+            convert(builder, &b, self.pos)?,
+            convert(builder, &c, self.pos)?,
+        ])
+    }
 }
 
 /// The function that posts a builtin.
@@ -271,16 +289,7 @@ fn set_in<'a>(builder: &mut Builder<'a>, call: &Call<'a, '_>) -> Result<(), FznE
 /// `int_plus`, `int_minus`: a sum or a difference of two terms.
 fn plus_minus<'a>(builder: &mut Builder<'a>, call: &Call<'a, '_>) -> Result<(), FznError> {
     let (base, pos) = (call.base, call.pos);
-    let (a, b, c) = (
-        call.arg(builder, 0)?,
-        call.arg(builder, 1)?,
-        call.arg(builder, 2)?,
-    );
-    let (a, b, c) = (
-        builder.expr_of(&a, pos)?,
-        builder.expr_of(&b, pos)?,
-        builder.expr_of(&c, pos)?,
-    );
+    let [a, b, c] = call.three(builder, Builder::expr_of)?;
     let lhs = if base == "int_plus" { a + b } else { a - b };
     builder.post_linear(pos, lhs.eq(c), None)
 }
@@ -311,16 +320,7 @@ fn arithmetic<'a>(builder: &mut Builder<'a>, call: &Call<'a, '_>) -> Result<(), 
 /// `int_min`, `int_max`: the smaller or the larger of two variables.
 fn min_max<'a>(builder: &mut Builder<'a>, call: &Call<'a, '_>) -> Result<(), FznError> {
     let (base, pos) = (call.base, call.pos);
-    let (a, b, c) = (
-        call.arg(builder, 0)?,
-        call.arg(builder, 1)?,
-        call.arg(builder, 2)?,
-    );
-    let (a, b, c) = (
-        builder.var(&a, pos)?,
-        builder.var(&b, pos)?,
-        builder.var(&c, pos)?,
-    );
+    let [a, b, c] = call.three(builder, Builder::var)?;
     if base == "int_min" {
         builder.post(pos, Extremum::minimum(&[a, b], c))
     } else {
