@@ -135,7 +135,7 @@ fn run(args: &[String]) -> Result<u8, String> {
     drop(text);
     let model = flatzinc::build(&items).map_err(|e| format!("{file}: {e}"))?;
     drop(items);
-    for warning in &model.warnings {
+    for warning in model.warnings() {
         eprintln!("fzn-cspkit: warning: {file}: {warning}");
     }
     options.time_limit = options

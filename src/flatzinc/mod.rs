@@ -37,11 +37,35 @@ mod run;
 pub use build::{
     FznModel, Goal, OutputItem, OutputValue, SUPPORTED, SearchGroup, ValueChoice, VarChoice, build,
 };
-pub use parse::{Expr, FznError, Item, Pos, Type, parse};
+pub use parse::{FznError, Pos, parse};
 pub use run::{
     AnnotatedOrder, AnnotatedValues, FreeOrder, Options, Status, run, run_observed, solve,
     write_solution,
 };
+
+/// An expression of the FlatZinc syntax tree.
+#[deprecated(
+    since = "0.3.0",
+    note = "the FlatZinc syntax tree is internal: pass what `parse` returns to `build`"
+)]
+#[doc(hidden)]
+pub type Expr = parse::Expr;
+
+/// An item of the FlatZinc syntax tree.
+#[deprecated(
+    since = "0.3.0",
+    note = "the FlatZinc syntax tree is internal: pass what `parse` returns to `build`"
+)]
+#[doc(hidden)]
+pub type Item = parse::Item;
+
+/// A type of the FlatZinc syntax tree.
+#[deprecated(
+    since = "0.3.0",
+    note = "the FlatZinc syntax tree is internal: pass what `parse` returns to `build`"
+)]
+#[doc(hidden)]
+pub type Type = parse::Type;
 
 /// cspkit's MiniZinc library: the file name and the text of each of its `.mzn` files.
 pub const MZNLIB: &[(&str, &str)] = &[
@@ -148,5 +172,31 @@ mod tests {
         let mut embedded: Vec<String> = MZNLIB.iter().map(|(name, _)| name.to_string()).collect();
         embedded.sort();
         assert_eq!(embedded, on_disk, "MZNLIB and share/minizinc/cspkit differ");
+    }
+
+    #[test]
+    #[allow(
+        deprecated,
+        reason = "checks that the deprecated fields and aliases still work"
+    )]
+    fn the_deprecated_fields_and_syntax_tree_aliases_still_work() {
+        let text = "var 1..3: x :: output_var;\nvar 1..3: y;\nconstraint int_lt(x, y);\n\
+                    solve :: int_search([x], input_order, indomain_min) minimize x;\n";
+        let items: Vec<super::Item> = super::parse(text).expect("valid FlatZinc");
+        assert!(matches!(items[0], super::Item::Decl { .. }));
+        let fzn = super::build(&items).expect("a model cspkit reads");
+        assert_eq!(fzn.model.num_variables(), fzn.model().num_variables());
+        assert!(matches!(
+            fzn.goal,
+            super::Goal::Optimize { minimize: true, .. }
+        ));
+        assert_eq!(fzn.search, fzn.search());
+        assert_eq!(fzn.output, fzn.output());
+        assert_eq!(fzn.clamped, fzn.clamped());
+        assert_eq!(fzn.warnings, fzn.warnings());
+        assert_eq!(fzn.hidden, fzn.has_hidden_variables());
+        assert!(fzn.hidden);
+        assert_eq!(fzn.independent, fzn.independent());
+        assert_eq!(fzn.start_times, fzn.start_times());
     }
 }

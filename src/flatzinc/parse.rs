@@ -775,7 +775,8 @@ impl Parser<'_> {
     }
 }
 
-/// Reads a FlatZinc model into its items.
+/// Reads a FlatZinc model into its items, for [`build`](crate::flatzinc::build) (the items are
+/// cspkit's own syntax tree, not a public type).
 ///
 /// # Errors
 ///

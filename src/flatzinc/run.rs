@@ -13,7 +13,7 @@ use crate::flatzinc::build::{
 };
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
-use crate::search::ordering::smallest_minimum_among;
+use crate::search::ordering::{smallest_domain_among, smallest_minimum_among};
 use crate::{
     Branching, DomWdeg, Lns, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
 };
@@ -79,7 +79,7 @@ pub struct AnnotatedOrder {
     start_times: StartTimes,
 }
 
-/// The start times of a model's tasks ([`FznModel::start_times`]), and the choice among them.
+/// The start times of a model's tasks ([`FznModel::start_times()`]), and the choice among them.
 #[derive(Debug, Clone, Default)]
 struct StartTimes {
     /// Indexed by variable; empty if the model has no task.
@@ -93,8 +93,8 @@ impl StartTimes {
         if !fzn.is_scheduling() {
             return StartTimes::default();
         }
-        let mut marked = vec![false; fzn.model.num_variables()];
-        for var in &fzn.start_times {
+        let mut marked = vec![false; fzn.model().num_variables()];
+        for var in fzn.start_times() {
             marked[var.index()] = true;
         }
         StartTimes { marked }
@@ -134,7 +134,7 @@ impl VariableOrder for AnnotatedOrder {
                 .filter(|&v| view.domain(v).size() > 1);
             chosen = match group.var_choice {
                 VarChoice::InputOrder => open.next(),
-                VarChoice::FirstFail => open.min_by_key(|&v| view.domain(v).size()),
+                VarChoice::FirstFail => smallest_domain_among(view, open),
                 VarChoice::DomWdeg => self.weights.best_among(view, open),
                 VarChoice::MostConstrained => {
                     open.min_by_key(|&v| (view.domain(v).size(), std::cmp::Reverse(view.degree(v))))
@@ -237,7 +237,7 @@ impl FznModel {
     /// first.
     pub fn variable_order(&self) -> AnnotatedOrder {
         AnnotatedOrder {
-            groups: self.search.clone(),
+            groups: self.search().to_vec(),
             fronts: Vec::new(),
             weights: DomWdeg::new(),
             start_times: StartTimes::of(self),
@@ -245,9 +245,9 @@ impl FznModel {
     }
 
     /// Whether the searches treat the model as a scheduling problem: it has tasks of fixed
-    /// durations ([`start_times`](FznModel::start_times)), and their start times and the
+    /// durations ([`start_times`](FznModel::start_times())), and their start times and the
     /// objective's variables are all its decision variables (those no constraint defines,
-    /// [`independent`](FznModel::independent)). Free search, and the annotated search once
+    /// [`independent`](FznModel::independent())). Free search, and the annotated search once
     /// its annotations are done, then branch on the start times first, by smallest minimum.
     ///
     /// Where other decisions remain (which machine, which mode, which worker), setting the
@@ -255,19 +255,19 @@ impl FznModel {
     /// MiniZinc Challenge's flexible job shop, multi-mode and multi-skill project schedules,
     /// free search then found no solution where dom/wdeg proves the optimum.
     pub fn is_scheduling(&self) -> bool {
-        if self.start_times.is_empty() {
+        if self.start_times().is_empty() {
             return false;
         }
-        let mut marked = vec![false; self.model.num_variables()];
-        for var in &self.start_times {
+        let mut marked = vec![false; self.model().num_variables()];
+        for var in self.start_times() {
             marked[var.index()] = true;
         }
-        if let Goal::Optimize { objective, .. } = &self.goal {
+        if let Goal::Optimize { objective, .. } = self.goal() {
             for &(_, var) in objective.terms() {
                 marked[var.index()] = true;
             }
         }
-        self.independent.iter().all(|var| marked[var.index()])
+        self.independent().iter().all(|var| marked[var.index()])
     }
 
     /// [`variable_order`](FznModel::variable_order) without the annotations: in a scheduling
@@ -302,7 +302,7 @@ impl FznModel {
     /// annotated group says `indomain_split` (bisection), [`Branching::Assign`] otherwise.
     pub fn branching(&self) -> Branching {
         let splits = |group: &SearchGroup| group.value_choice == ValueChoice::Split;
-        if !self.search.is_empty() && self.search.iter().all(splits) {
+        if !self.search().is_empty() && self.search().iter().all(splits) {
             Branching::Split
         } else {
             Branching::Assign
@@ -315,7 +315,7 @@ impl FznModel {
     pub fn value_order(&self, seed: u64) -> AnnotatedValues {
         let mut values = self.free_values();
         values.random = SplitMix64::new(seed);
-        for group in &self.search {
+        for group in self.search() {
             for var in &group.vars {
                 if let Some(slot) = values.choice.get_mut(var.index()) {
                     *slot = group.value_choice;
@@ -327,19 +327,19 @@ impl FznModel {
 
     /// Large-neighbourhood search for this model ([`Options::lns`]), its neighbourhoods
     /// searched by dom/wdeg whatever the search annotations say: over the model's
-    /// [`independent`](FznModel::independent) variables, or if every variable is defined by a
+    /// [`independent`](FznModel::independent()) variables, or if every variable is defined by a
     /// constraint, over the annotated ones (all but the objective's if there are none).
     ///
     /// Measured on the MiniZinc Challenge problems (`docs/benchmarks.md`), both choices find
     /// better solutions than the annotations' variables and orders on most of them.
     pub fn neighbourhoods(&self, seed: u64) -> Lns {
         let lns = Lns::new().with_seed(seed);
-        if !self.independent.is_empty() {
-            return lns.with_variables(&self.independent);
+        if !self.independent().is_empty() {
+            return lns.with_variables(self.independent());
         }
         let mut seen = HashSet::new();
         let annotated: Vec<VarId> = self
-            .search
+            .search()
             .iter()
             .flat_map(|group| group.vars.iter().copied())
             .filter(|&var| seen.insert(var))
@@ -353,11 +353,11 @@ impl FznModel {
 
     /// The variables the output shows, in the order it shows them (a variable shown twice is
     /// listed twice): what tells two solutions apart for the user, and the projection of an
-    /// all-solutions search when [`hidden`](FznModel::hidden) variables exist
+    /// all-solutions search when [`hidden`](FznModel::has_hidden_variables) variables exist
     /// ([`Solver::with_projection`](crate::Solver::with_projection)).
     pub fn shown_variables(&self) -> Vec<VarId> {
         let mut vars = Vec::new();
-        for item in &self.output {
+        for item in self.output() {
             let mut push = |value: &OutputValue| {
                 if let OutputValue::Var(var, _) = *value {
                     vars.push(var);
@@ -378,11 +378,11 @@ impl FznModel {
     /// the best solution first: `solve maximize x` over a wide domain is proved at its first
     /// solution, instead of climbing one value at a time.
     fn free_values(&self) -> AnnotatedValues {
-        let mut choice = vec![ValueChoice::Min; self.model.num_variables()];
+        let mut choice = vec![ValueChoice::Min; self.model().num_variables()];
         if let Goal::Optimize {
             objective,
             minimize,
-        } = &self.goal
+        } = self.goal()
         {
             for &(coefficient, var) in objective.terms() {
                 // Minimising a·x with a > 0 (or maximising it with a < 0) wants x small.
@@ -418,7 +418,7 @@ pub fn write_solution(fzn: &FznModel, solution: &Solution, out: &mut dyn Write) 
         OutputValue::Int(v) => v.to_string(),
         OutputValue::Bool(b) => b.to_string(),
     };
-    for item in &fzn.output {
+    for item in fzn.output() {
         match item {
             OutputItem::Scalar { name, value } => writeln!(out, "{name} = {};", show(value))?,
             OutputItem::Array {
@@ -493,7 +493,7 @@ pub fn run_observed<O: SearchObserver>(
     out: &mut dyn Write,
     observer: O,
 ) -> io::Result<Status> {
-    let free = options.free || fzn.search.is_empty();
+    let free = options.free || fzn.search().is_empty();
     let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if free {
         (Box::new(fzn.free_variable_order()), fzn.free_values())
     } else {
@@ -503,7 +503,7 @@ pub fn run_observed<O: SearchObserver>(
         )
     };
     let mut solver = fzn
-        .model
+        .model()
         .solver()
         .with_variable_order(variables)
         .with_value_order(values)
@@ -516,7 +516,7 @@ pub fn run_observed<O: SearchObserver>(
     if free {
         solver = solver.with_restarts(RestartPolicy::luby(FREE_SEARCH_RESTARTS));
     }
-    if options.lns && matches!(fzn.goal, Goal::Optimize { .. }) {
+    if options.lns && matches!(fzn.goal(), Goal::Optimize { .. }) {
         solver = solver.with_lns(fzn.neighbourhoods(options.seed));
     }
     if let Some(limit) = options.time_limit {
@@ -532,9 +532,9 @@ pub fn run_observed<O: SearchObserver>(
 /// observers: [`run`] uses the model's search annotations), and prints what a FlatZinc solver
 /// prints, as [`run`] does. Of `options`, only the solutions asked for (`all`, `solutions`)
 /// and `statistics` are read here. When more than one solution of a satisfaction problem is
-/// asked for and the model has [`hidden`](FznModel::hidden) variables, the solver is projected
-/// on the [`shown_variables`](FznModel::shown_variables) ([`Solver::set_projection`]: the
-/// search starts afresh, and the projection stays set).
+/// asked for and the model has [`hidden`](FznModel::has_hidden_variables) variables, the
+/// solver is projected on the [`shown_variables`](FznModel::shown_variables)
+/// ([`Solver::set_projection`]: the search starts afresh, and the projection stays set).
 ///
 /// # Errors
 ///
@@ -554,7 +554,7 @@ pub fn run_observed<O: SearchObserver>(
 ///             solve :: int_search([x, y], input_order, indomain_min) satisfy;\n";
 /// let fzn = flatzinc::build(&flatzinc::parse(text)?)?;
 /// let mut solver = fzn
-///     .model
+///     .model()
 ///     .solver()
 ///     .with_variable_order(SmallestDomain)
 ///     .with_value_order(Descending);
@@ -572,7 +572,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
 ) -> io::Result<Status> {
     // The objective of the best solution, for the statistics.
     let mut objective_value = None;
-    let status = match &fzn.goal {
+    let status = match fzn.goal() {
         Goal::Satisfy => {
             // At least one: "none asked for" must not read as "none exists".
             let mut wanted = options
@@ -583,7 +583,7 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
             let mut one_is_all = false;
             // Solutions that differ only in variables the output does not show are one
             // solution to the user: the search is projected on the shown ones.
-            if fzn.hidden && wanted > 1 {
+            if fzn.has_hidden_variables() && wanted > 1 {
                 let shown = fzn.shown_variables();
                 if shown.is_empty() {
                     // Every solution reads the same: the first is all there is to show.
@@ -672,8 +672,8 @@ pub fn solve<V: VariableOrder, A: ValueOrder, O: SearchObserver>(
     };
     // A domain clamped to 32 bits may have hidden solutions: no claim of completeness.
     let status = match status {
-        Status::Complete if !fzn.clamped.is_empty() => Status::Solutions,
-        Status::Unsatisfiable if !fzn.clamped.is_empty() => Status::Unknown,
+        Status::Complete if !fzn.clamped().is_empty() => Status::Solutions,
+        Status::Unsatisfiable if !fzn.clamped().is_empty() => Status::Unknown,
         status => status,
     };
     match status {

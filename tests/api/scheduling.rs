@@ -120,8 +120,8 @@ fn la07_flatzinc() -> FznModel {
 #[test]
 fn flatzinc_start_times_are_the_starts_of_the_scheduling_constraints() {
     let fzn = la07_flatzinc();
-    assert_eq!(fzn.start_times.len(), 75);
-    let name = fzn.model.var_name(fzn.start_times[0]).into_owned();
+    assert_eq!(fzn.start_times().len(), 75);
+    let name = fzn.model().var_name(fzn.start_times()[0]).into_owned();
     assert_eq!(name, "s_0_0");
     // Its decisions are the starts and the makespan, the objective.
     assert!(fzn.is_scheduling());
@@ -130,7 +130,7 @@ fn flatzinc_start_times_are_the_starts_of_the_scheduling_constraints() {
     let text = "var 0..9: a;\nvar 0..9: b;\nvar 1..3: d;\n\
                 constraint cspkit_disjunctive([a, b], [2, d], false);\nsolve satisfy;\n";
     let fzn = flatzinc::build(&flatzinc::parse(text).unwrap()).unwrap();
-    assert!(fzn.start_times.is_empty());
+    assert!(fzn.start_times().is_empty());
     assert!(!fzn.is_scheduling());
 }
 
@@ -140,7 +140,7 @@ fn a_flatzinc_job_shop_without_annotations_is_scheduled_within_a_thousand_decisi
     // left to smallest domain first, which made no schedule in 20,000 decisions.
     let fzn = la07_flatzinc();
     let mut solver = fzn
-        .model
+        .model()
         .solver()
         .with_variable_order(fzn.variable_order())
         .with_value_order(fzn.value_order(0))
@@ -157,7 +157,7 @@ fn free_search_proves_a_flatzinc_job_shop_optimal_within_two_thousand_decisions(
     // fzn-cspkit's free search, without the neighbourhoods.
     let fzn = la07_flatzinc();
     let mut solver = fzn
-        .model
+        .model()
         .solver()
         .with_variable_order(fzn.free_variable_order())
         .with_value_order(Ascending)
@@ -192,16 +192,16 @@ fn free_search_leaves_start_times_to_dom_wdeg_when_other_decisions_remain() {
     let first = |text: &str| {
         let fzn = flatzinc::build(&flatzinc::parse(text).unwrap()).unwrap();
         let mut solver = fzn
-            .model
+            .model()
             .solver()
             .with_variable_order(fzn.free_variable_order())
             .with_observer(Decisions::default());
-        let Goal::Optimize { objective, .. } = &fzn.goal else {
+        let Goal::Optimize { objective, .. } = fzn.goal() else {
             unreachable!("an optimisation")
         };
         let _ = solver.minimize(objective.clone()).unwrap();
         let (var, _) = *solver.observer().0.first().expect("a decision");
-        fzn.model.var_name(var).into_owned()
+        fzn.model().var_name(var).into_owned()
     };
     let is_scheduling = |text: &str| {
         flatzinc::build(&flatzinc::parse(text).unwrap())
@@ -223,10 +223,10 @@ fn free_search_of_a_model_without_tasks_makes_the_decisions_of_dom_wdeg() {
                 var 1..4: z :: output_var;\nconstraint int_lin_le([1, 1, 1], [x, y, z], 7);\n\
                 constraint int_ne(x, z);\nsolve satisfy;\n";
     let fzn = flatzinc::build(&flatzinc::parse(text).unwrap()).unwrap();
-    assert!(fzn.start_times.is_empty());
+    assert!(fzn.start_times().is_empty());
     let decisions = |order: Box<dyn cspkit::VariableOrder>| {
         let mut solver = fzn
-            .model
+            .model()
             .solver()
             .with_variable_order(order)
             .with_observer(Decisions::default());

@@ -162,9 +162,9 @@ fn neighbourhoods_beside_branch_and_bound_reach_the_same_proved_optimum() {
     // The neighbourhoods fix variables no constraint defines: here the x's, not the cost.
     let fzn = flatzinc::build(&flatzinc::parse(&text).unwrap()).unwrap();
     let names: Vec<String> = fzn
-        .independent
+        .independent()
         .iter()
-        .map(|&v| fzn.model.var_name(v).into_owned())
+        .map(|&v| fzn.model().var_name(v).into_owned())
         .collect();
     assert_eq!(names.len(), 8, "{names:?}");
     let text = text.replace(
@@ -173,8 +173,8 @@ fn neighbourhoods_beside_branch_and_bound_reach_the_same_proved_optimum() {
          :: defines_var(cost);",
     );
     let fzn = flatzinc::build(&flatzinc::parse(&text).unwrap()).unwrap();
-    let shown = |v: &cspkit::VarId| fzn.model.var_name(*v).into_owned();
-    let names: Vec<String> = fzn.independent.iter().map(shown).collect();
+    let shown = |v: &cspkit::VarId| fzn.model().var_name(*v).into_owned();
+    let names: Vec<String> = fzn.independent().iter().map(shown).collect();
     assert_eq!(names, vars);
     std::fs::write(&path, &text).unwrap();
     let runs = [solve(&[]), solve(&["--no-lns"])];
@@ -476,15 +476,15 @@ fn a_flatzinc_search_can_be_traced_and_drawn_in_the_models_names() {
     let items = flatzinc::parse(text).unwrap();
     let built = flatzinc::build(&items).unwrap();
     let names: Vec<String> = built
-        .model
+        .model()
         .variables()
-        .map(|v| built.model.var_name(v).into_owned())
+        .map(|v| built.model().var_name(v).into_owned())
         .collect();
     assert_eq!(names, ["x[1,1]", "x[1,2]", "x[2,1]", "x[2,2]"]);
     let labels: Vec<&str> = built
-        .model
+        .model()
         .constraints()
-        .map(|(c, _)| built.model.constraint_name(c))
+        .map(|(c, _)| built.model().constraint_name(c))
         .collect();
     assert_eq!(labels[0], "int_ne (line 6)");
 
@@ -624,7 +624,7 @@ fn models_minizinc_emits_are_answered_as_minizinc_expects() {
     let hidden = |text: &str| {
         flatzinc::build(&flatzinc::parse(text).unwrap())
             .unwrap()
-            .hidden
+            .has_hidden_variables()
     };
     assert!(hidden(
         "var bool: a :: output_var;\nvar bool: b;\nsolve satisfy;\n"

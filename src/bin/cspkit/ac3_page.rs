@@ -9,7 +9,7 @@ use cspkit::teach::graph_page::{self, Ac3Recorder, GraphLayout};
 use cspkit::teach::html::Board;
 
 use crate::args::ShowArgs;
-use crate::bad_input;
+use crate::output::bad_input;
 
 /// The file `--ac3-page` names, created before the search (a path that cannot be written is
 /// reported before any time is spent).

@@ -35,7 +35,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::args::Defaults;
 use crate::args::{StrategyArgs, SudokuArgs};
-use crate::{CliSolver, bad_input, configure, counted, exit, output_failed, print_stats};
+use crate::output::{bad_input, counted, exit, output_failed, print_stats};
+use crate::run::{CliSolver, configure};
 
 /// Lines longer than this are malformed without being read into memory (a 25x25 grid on one
 /// line is 625 characters).

@@ -10,7 +10,8 @@ use cspkit::teach::tree::SearchTree;
 use cspkit::{Branching, Limit, Model, Outcome, Propagation, SearchConfig};
 
 use crate::args::{BranchingArg, CompareArgs, Puzzle, ValOrder, VarOrder, name_of};
-use crate::{bad_input, colouring, exit, load_grid, output_failed, queens_model};
+use crate::input::{colouring, load_grid, queens_model};
+use crate::output::{bad_input, exit, output_failed};
 
 /// Runs the comparison and prints the table; returns the exit code.
 pub(crate) fn run(args: &CompareArgs) -> u8 {
@@ -104,7 +105,9 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                     });
                     // Counted on what the model's output shows, as MiniZinc's `-a` lists.
                     let solver = match &built {
-                        Built::Model(fzn) if fzn.hidden && (args.count || args.all) => {
+                        Built::Model(fzn)
+                            if fzn.has_hidden_variables() && (args.count || args.all) =>
+                        {
                             match solver.with_projection(&fzn.shown_variables()) {
                                 Ok(solver) => solver,
                                 Err(error) => return bad_input(error),
@@ -203,7 +206,7 @@ impl Built {
             Built::Queens(q) => q.model(),
             Built::Sudoku(s) => s.model(),
             Built::Colour(c) => c.model(),
-            Built::Model(m) => &m.model,
+            Built::Model(m) => m.model(),
         }
     }
 

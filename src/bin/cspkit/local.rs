@@ -13,7 +13,8 @@ use cspkit::{
 };
 
 use crate::args::{LocalArgs, ShowArgs, TableFormat};
-use crate::{exit, interrupt, output_failed, started};
+use crate::limits::{interrupt, started};
+use crate::output::{exit, output_failed};
 
 /// The step budget of `--max-steps` when none is given.
 pub(crate) const DEFAULT_MAX_STEPS: u64 = 1_000_000;

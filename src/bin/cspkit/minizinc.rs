@@ -23,11 +23,11 @@ use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
     MznArgs,
 };
+use crate::limits::interrupt;
+use crate::output::{bad_input, exit, output_failed, print_stats, stdout_closed, watch_stdout};
 use crate::ozn::{SetOutputs, SetWriter};
-use crate::{
-    Answer, CliSolver, TreeFile, Views, ac3_page, bad_input, configure, exit, fzn, interrupt,
-    local, output_failed, print_stats, stdout_closed, step, watch_stdout,
-};
+use crate::run::{Answer, CliSolver, TreeFile, Views, configure};
+use crate::{ac3_page, fzn, local, step};
 
 /// The defaults of a model's search, as `--stats` names them.
 const DEFAULTS: Defaults = Defaults {
@@ -139,7 +139,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     if run.explain {
         return explain(&fzn, run);
     }
-    if run.show.step && !matches!(fzn.goal, Goal::Satisfy) {
+    if run.show.step && !matches!(fzn.goal(), Goal::Satisfy) {
         return bad_input(
             "--step follows a search for solutions; this model optimises (use --trace or --tree)",
         );
@@ -158,7 +158,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     };
     if run.local.local_search.is_some() {
         // A solution of the constraints: for an optimisation, not a claim of the best.
-        if let Goal::Optimize { minimize, .. } = fzn.goal {
+        if let Goal::Optimize { minimize, .. } = *fzn.goal() {
             note!(
                 "cspkit: --local-search ignores the objective ({}): it looks for any solution \
                  of the constraints, not the best",
@@ -167,7 +167,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         }
         let mut local = run.local.with_strategy(&run.strategy);
         local.time_limit = time_limit(run);
-        return local::run(&fzn.model, &local, &run.show, |solution| {
+        return local::run(fzn.model(), &local, &run.show, |solution| {
             sets.rewrite_all(&solution_text(&fzn, solution))
         });
     }
@@ -237,7 +237,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     let ((trace, tree), recorder) = observers;
     // A model's graph is drawn on a circle: its variables are not one grid.
     if let (Some(recorder), Some(page)) = (recorder, ac3_page)
-        && let Err(failed) = page.write(&fzn.model, &recorder, &Board::Table)
+        && let Err(failed) = page.write(fzn.model(), &recorder, &Board::Table)
     {
         return failed;
     }
@@ -293,8 +293,11 @@ fn solution_text(fzn: &FznModel, solution: &Solution) -> String {
 fn explain(fzn: &FznModel, run: &ModelRunArgs) -> u8 {
     let started = Instant::now();
     let limit = time_limit(run);
-    let mut explainer = Explainer::new(&fzn.model);
-    let mut solver = fzn.model.solver().with_cancel_flag(Arc::clone(interrupt()));
+    let mut explainer = Explainer::new(fzn.model());
+    let mut solver = fzn
+        .model()
+        .solver()
+        .with_cancel_flag(Arc::clone(interrupt()));
     if let Some(limit) = limit {
         solver = solver.with_time_limit(limit);
     }
@@ -322,7 +325,7 @@ fn explain(fzn: &FznModel, run: &ModelRunArgs) -> u8 {
         let text = match (&step, &search) {
             (Step::Contradiction { .. }, _) => {
                 code = exit::NO_SOLUTION;
-                step.describe(&fzn.model)
+                step.describe(fzn.model())
             }
             (Step::Stuck, Outcome::Exhausted) => {
                 code = exit::NO_SOLUTION;
@@ -332,7 +335,7 @@ fn explain(fzn: &FznModel, run: &ModelRunArgs) -> u8 {
                 code = exit::STOPPED;
                 format!("no deduction left, and the search for a solution stopped: {limit}")
             }
-            _ => step.describe(&fzn.model),
+            _ => step.describe(fzn.model()),
         };
         if let Err(error) = writeln!(out, "{text}") {
             return output_failed(error, code);
@@ -374,7 +377,7 @@ fn load(path: &Path, name: &str) -> Result<FznModel, String> {
     let items = flatzinc::parse(&text).map_err(|e| format!("{name}: {e}"))?;
     drop(text);
     let fzn = flatzinc::build(&items).map_err(|e| format!("{name}: {e}"))?;
-    for warning in &fzn.warnings {
+    for warning in fzn.warnings() {
         note!("cspkit: warning: {name}: {warning}");
     }
     Ok(fzn)
@@ -386,7 +389,7 @@ fn load(path: &Path, name: &str) -> Result<FznModel, String> {
 /// time limit is the tighter of `-t` and `--time-limit`.
 fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> Result<CliSolver<'m>, ModelError> {
     let strategy = &run.strategy;
-    let mut solver = configure(&fzn.model, strategy, PropagationLevel::Full)?;
+    let mut solver = configure(fzn.model(), strategy, PropagationLevel::Full)?;
     let variables = match strategy.var_order {
         Some(_) => strategy.variable_order(),
         None if run.free => ChosenVariableOrder::Annotations(fzn.unannotated_order()),
@@ -433,7 +436,7 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
         OutputValue::Bool(b) => Some(i64::from(b)),
         OutputValue::Var(..) => None,
     };
-    fzn.output
+    fzn.output()
         .iter()
         .map(|item| match item {
             OutputItem::Scalar { name, value } => BoardArray {

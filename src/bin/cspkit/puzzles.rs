@@ -13,7 +13,9 @@ use cspkit::puzzle::{
 };
 
 use crate::args::{DifficultyArg, SudokuArgs};
-use crate::{bad_input, exit, interrupt, load_grid, output_failed};
+use crate::input::load_grid;
+use crate::limits::interrupt;
+use crate::output::{bad_input, exit, output_failed};
 
 /// Decisions a search may take when grading, generating or finding a conflict.
 const DECISION_LIMIT: u64 = 1_000_000;
@@ -234,14 +236,17 @@ fn generate(args: &SudokuArgs) -> u8 {
     };
     note!(
         "cspkit: {} in {seconds:.3} s ({:.1} a second){summary}",
-        crate::counted(made, "puzzle"),
+        crate::output::counted(made, "puzzle"),
         made as f64 / seconds.max(1e-9)
     );
     match stopped_by {
         Some(limit) => stopped(
             "--generate",
             limit,
-            &format!(" after {} of {count}", crate::counted(made, "puzzle")),
+            &format!(
+                " after {} of {count}",
+                crate::output::counted(made, "puzzle")
+            ),
         ),
         None => exit::SOLVED,
     }

@@ -16,7 +16,8 @@ use cspkit::teach::tree::SearchTree;
 use cspkit::{BranchKind, Domain, Event, SearchObserver, Solution, StepEvent};
 
 use crate::args::ShowArgs;
-use crate::{Answer, CliSolver, TreeFile, Views, exit, output_failed};
+use crate::output::{exit, output_failed};
+use crate::run::{Answer, CliSolver, TreeFile, Views};
 
 /// What the reader asked for after a node.
 enum Key {
@@ -199,7 +200,7 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
         if let Err(error) = self.out.write_all(&rest).and_then(|()| self.out.flush()) {
             return output_failed(error, exit::SOLVED);
         }
-        crate::print_stats(&solver.stats(), answer.strategy, &answer.defaults, "done");
+        crate::output::print_stats(&solver.stats(), answer.strategy, &answer.defaults, "done");
         if found == 0 {
             note!("cspkit: no solution");
             return exit::NO_SOLUTION;

@@ -69,6 +69,7 @@ pub use least_constraining::LeastConstraining;
 pub use middle_out::MiddleOut;
 pub use random_value::RandomValue;
 pub use smallest_domain::SmallestDomain;
+pub(crate) use smallest_domain::smallest_domain_among;
 pub use smallest_domain_random_ties::SmallestDomainRandomTies;
 pub use smallest_minimum::SmallestMinimum;
 pub(crate) use smallest_minimum::smallest_minimum_among;
@@ -230,25 +231,14 @@ impl<'a> SearchView<'a> {
                 index,
             });
         }
-        let mut best: Option<(usize, VarId)> = None;
-        let floor = self.min_unfixed_size();
         let mut seen = 0;
-        for var in self.unfixed() {
-            seen += 1;
-            let size = self.domain(var).size();
-            if best.is_none_or(|(s, _)| size < s) {
-                best = Some((size, var));
-                if size <= floor {
-                    break; // No unfixed domain is smaller.
-                }
-            }
-        }
+        let best = smallest_domain_among(self, self.unfixed().inspect(|_| seen += 1));
         if seen > LONG_PASS
             && let Some(sizes) = self.sizes
         {
             sizes.want();
         }
-        best.map(|(_, var)| var)
+        best
     }
 
     /// The number of constraints on `var` (its static degree).
