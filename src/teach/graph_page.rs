@@ -188,7 +188,7 @@ impl SearchObserver for Ac3Recorder<'_> {
         true
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
         self.replay.observe(event);
         match *event {
             Event::Node {
@@ -274,7 +274,7 @@ impl SearchObserver for Ac3Recorder<'_> {
                 let step = self.step("solution", "✓ solution".to_owned());
                 self.push(step);
             }
-            Event::Improved { .. } => {}
+            Event::Improved { .. } | Event::Backtrack { .. } => {}
         }
     }
 }

@@ -375,7 +375,11 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
         !self.full()
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
+        if matches!(event, Event::Backtrack { .. }) {
+            // No line: the refutation's node that follows has one.
+            return;
+        }
         if self.full() {
             // Cut: what `finish` reports is counted, nothing else is done.
             self.flush_pending();
@@ -399,6 +403,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 Event::Pruned { after, .. } => after.is_fixed(),
                 Event::Propagated { .. } => self.domains,
                 Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
+                Event::Backtrack { .. } => false,
             };
             self.cut.lines += u64::from(line);
             return;
@@ -531,6 +536,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     &format!("★ objective {value}: the best so far"),
                 );
             }
+            Event::Backtrack { .. } => {}
         }
     }
 }

@@ -428,7 +428,7 @@ impl SearchObserver for SearchTree<'_> {
         self.follows_domains()
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
         if self.cut > 0 {
             // Past the limit: the overview alone, at a cost per node that does not grow with
             // the model.
@@ -507,7 +507,10 @@ impl SearchObserver for SearchTree<'_> {
                     n.status = NodeStatus::Solution;
                 }
             }
-            Event::Improved { .. } | Event::ArcQueue { .. } | Event::Revise { .. } => {}
+            Event::Improved { .. }
+            | Event::ArcQueue { .. }
+            | Event::Revise { .. }
+            | Event::Backtrack { .. } => {}
         }
     }
 }

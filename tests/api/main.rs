@@ -9,6 +9,7 @@ mod booleans;
 mod catalogue;
 mod conformance;
 mod custom_constraint;
+mod events;
 mod globals;
 mod globals_in_models;
 mod guide;
