@@ -20,6 +20,7 @@ pub mod dot;
 pub mod graph_page;
 pub mod html;
 mod replay;
+mod sentences;
 pub mod svg;
 pub mod table;
 pub mod trace;
