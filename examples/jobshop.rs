@@ -12,8 +12,8 @@
 use std::time::{Duration, Instant};
 
 use cspkit::{
-    Disjunctive, DomWdeg, Event, InputOrder, LinearExpr, Lns, Model, ModelError, Optimum,
-    SearchObserver, SmallestDomain, SmallestMinimum, VarId, VariableOrder,
+    BranchKind, Disjunctive, DomWdeg, Event, InputOrder, LinearExpr, Lns, Model, ModelError,
+    Optimum, SearchObserver, SmallestDomain, SmallestMinimum, VarId, VariableOrder,
 };
 
 /// Per job, its tasks in order, as (machine, duration).
@@ -96,15 +96,16 @@ impl FirstSchedule {
 }
 
 impl SearchObserver for FirstSchedule {
-    fn decision(&mut self, _var: VarId, _value: i32, _depth: usize) {
-        self.decisions += 1;
-    }
-
-    fn event(&mut self, event: &Event<'_>) {
-        if let Event::Improved { value, .. } = *event
-            && self.first.is_none()
-        {
-            self.first = Some((self.start.elapsed(), self.decisions, value));
+    fn on_event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Node {
+                kind: BranchKind::Equal | BranchKind::AtMost,
+                ..
+            } => self.decisions += 1,
+            Event::Improved { value, .. } if self.first.is_none() => {
+                self.first = Some((self.start.elapsed(), self.decisions, value));
+            }
+            _ => {}
         }
     }
 }

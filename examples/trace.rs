@@ -7,35 +7,43 @@
 
 use cspkit::models::queens::Queens;
 use cspkit::teach::trace::Trace;
-use cspkit::{ConstraintId, Model, PropagationLevel, SearchObserver, VarId};
+use cspkit::{BranchKind, Event, Model, PropagationLevel, SearchObserver};
 
-/// Prints each event indented by its depth, with the model's names for variables and
-/// constraints: the four summary methods of [`SearchObserver`] are all it takes.
+/// Prints each decision, failure, backtrack and solution indented by its depth, with the
+/// model's names for variables and constraints: four kinds of [`Event`] are all it takes.
 struct Printer<'m> {
     model: &'m Model,
 }
 
 impl SearchObserver for Printer<'_> {
-    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
-        let indent = "  ".repeat(depth - 1);
-        println!("{indent}{} = {value}", self.model.var_name(var));
-    }
-
-    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
-        let indent = "  ".repeat(depth);
-        match constraint {
-            Some(c) => println!("{indent}✗ {}", self.model.constraint_name(c)),
-            None => println!("{indent}✗ no value left"),
+    fn on_event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Node {
+                var,
+                value,
+                kind: BranchKind::Equal,
+                depth,
+                ..
+            } => {
+                let indent = "  ".repeat(depth - 1);
+                println!("{indent}{} = {value}", self.model.var_name(var));
+            }
+            Event::Failure {
+                constraint, depth, ..
+            } => {
+                let indent = "  ".repeat(depth);
+                match constraint {
+                    Some(c) => println!("{indent}✗ {}", self.model.constraint_name(c)),
+                    None => println!("{indent}✗ no value left"),
+                }
+            }
+            Event::Backtrack { var, value, depth } => {
+                let indent = "  ".repeat(depth - 1);
+                println!("{indent}{} ≠ {value}", self.model.var_name(var));
+            }
+            Event::Solution { depth, .. } => println!("{}✓ solution", "  ".repeat(depth)),
+            _ => {}
         }
-    }
-
-    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
-        let indent = "  ".repeat(depth - 1);
-        println!("{indent}{} ≠ {value}", self.model.var_name(var));
-    }
-
-    fn solution(&mut self, depth: usize) {
-        println!("{}✓ solution", "  ".repeat(depth));
     }
 }
 

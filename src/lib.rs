@@ -224,11 +224,13 @@
 //!
 //! # Watching the search
 //!
-//! A [`SearchObserver`] receives every decision, failure (with the constraint that failed),
-//! backtrack and solution. The solver is generic over it, so the default [`NoObserver`] costs
-//! nothing. [`EventRecorder`] keeps the events in a vector; [`SearchStats`] counts them.
-//! [`Solver::step`] runs a search one event at a time ([`StepEvent`]); the domains after each
-//! node's propagation come with [`StepEvent::Propagated`], for drawing the state as it goes
+//! A [`SearchObserver`] receives the search's [`Event`]s, one method for all of them
+//! ([`SearchObserver::on_event`]): every node (a decision or a refutation), failure (with the
+//! constraint that failed), backtrack and solution, and, if it asks, every pruning. The solver
+//! is generic over it, so the default [`NoObserver`] costs nothing. [`EventLog`] keeps the
+//! events, as [`OwnedEvent`]s; [`SearchStats`] counts them. [`Solver::next_step`] runs a search
+//! one event at a time ([`SearchStep`]); the domains after each node's propagation come with
+//! [`OwnedEvent::Propagated`], for drawing the state as it goes
 //! ([`Queens::board_at`](models::queens::Queens::board_at),
 //! [`Sudoku::board_at`](models::sudoku::Sudoku::board_at)). The [`teach`] module turns the
 //! events into a trace, a tree and a page.
@@ -310,9 +312,12 @@ pub use search::min_conflicts::{
     LocalOutcome, LocalSearchObserver, LocalSearchStats, MinConflicts, MinConflictsRestart,
     MinConflictsStep,
 };
-pub use search::observer::{
-    BranchKind, Event, EventRecorder, NoObserver, SearchEvent, SearchObserver,
-};
+pub use search::observer::{BranchKind, Event, EventLog, NoObserver, OwnedEvent, SearchObserver};
+#[allow(
+    deprecated,
+    reason = "the deprecated `EventRecorder` and `SearchEvent` stay public"
+)]
+pub use search::observer::{EventRecorder, SearchEvent};
 pub use search::optimize::Optimum;
 pub use search::ordering::{
     Ascending, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining, MiddleOut,
@@ -321,6 +326,8 @@ pub use search::ordering::{
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;
+pub use search::stepping::SearchStep;
+#[allow(deprecated, reason = "the deprecated `StepEvent` stays public")]
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 

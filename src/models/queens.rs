@@ -193,7 +193,7 @@ impl Queens {
     }
 
     /// The board where a search stands, from the domains there (those of a
-    /// [`StepEvent::Propagated`], or of [`SearchTree::domains_at`]): one line per row, `Q` for
+    /// [`OwnedEvent::Propagated`], or of [`SearchTree::domains_at`]): one line per row, `Q` for
     /// a placed queen (a row left with one column), `o` for a square still open to its row's
     /// queen, `.` for a square ruled out. A row with no column left (a failure) is all `.`.
     ///
@@ -213,7 +213,7 @@ impl Queens {
     ///
     /// If `domains` are not those of this model (fewer than its variables).
     ///
-    /// [`StepEvent::Propagated`]: crate::StepEvent::Propagated
+    /// [`OwnedEvent::Propagated`]: crate::OwnedEvent::Propagated
     /// [`SearchTree::domains_at`]: crate::teach::tree::SearchTree::domains_at
     pub fn board_at(&self, domains: &[Domain]) -> String {
         self.draw(|row, column| {

@@ -122,7 +122,7 @@ impl Ac3 {
                     let before = watching.then(|| domains[var.index()].clone());
                     domains[var.index()].remove(value, &mut trail.recorder(var.index));
                     if let Some(before) = &before {
-                        observer.event(&Event::Pruned {
+                        observer.on_event(&Event::Pruned {
                             node,
                             var,
                             before,
@@ -148,7 +148,7 @@ impl Ac3 {
                 }
             }
         }
-        observer.event(&Event::ArcQueue {
+        observer.on_event(&Event::ArcQueue {
             node,
             arcs: &self.pairs,
         });
@@ -173,7 +173,7 @@ impl Ac3 {
                 }
             }
             if self.removed.is_empty() {
-                observer.event(&Event::Revise {
+                observer.on_event(&Event::Revise {
                     node,
                     from,
                     to,
@@ -195,7 +195,7 @@ impl Ac3 {
                     }
                 }
             }
-            observer.event(&Event::Revise {
+            observer.on_event(&Event::Revise {
                 node,
                 from,
                 to,
@@ -204,7 +204,7 @@ impl Ac3 {
             });
             let constraint = graph.arc_constraint(arc);
             if let Some(before) = &before {
-                observer.event(&Event::Pruned {
+                observer.on_event(&Event::Pruned {
                     node,
                     var: from,
                     before,

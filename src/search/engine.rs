@@ -433,8 +433,7 @@ impl<'m> Engine<'m> {
                 None => {
                     self.check_solution(run.model);
                     run.stats.solutions += 1;
-                    run.observer.solution(depth);
-                    run.observer.event(&Event::Solution {
+                    run.observer.on_event(&Event::Solution {
                         node: self.node,
                         depth,
                     });
@@ -531,8 +530,7 @@ impl<'m> Engine<'m> {
         }
         self.trail.push_level();
         run.stats.max_depth = run.stats.max_depth.max(depth + 1);
-        run.observer.decision(var, value, depth + 1);
-        run.observer.event(&Event::Node {
+        run.observer.on_event(&Event::Node {
             node: self.node,
             parent,
             var,
@@ -592,7 +590,7 @@ impl<'m> Engine<'m> {
         if self.textbook {
             self.queue.clear();
             if run.observer.observes_propagation() {
-                run.observer.event(&Event::Propagated {
+                run.observer.on_event(&Event::Propagated {
                     node: self.node,
                     domains: &self.domains,
                 });
@@ -699,7 +697,7 @@ impl<'m> Engine<'m> {
             self.nodes_made += 1;
             self.node = self.nodes_made;
             run.stats.refutations += 1;
-            run.observer.event(&Event::Node {
+            run.observer.on_event(&Event::Node {
                 node: self.node,
                 parent: frame.parent,
                 var,
@@ -745,7 +743,11 @@ impl<'m> Engine<'m> {
             index: frame.var,
         };
         run.stats.backtracks += 1;
-        run.observer.backtrack(var, frame.value, depth + 1);
+        run.observer.on_event(&Event::Backtrack {
+            var,
+            value: frame.value,
+            depth: depth + 1,
+        });
         if self.textbook {
             self.decided[var.index()] = false;
         }
@@ -868,7 +870,7 @@ impl<'m> Engine<'m> {
                     Ok(true)
                 });
                 if let Some(before) = &before {
-                    run.observer.event(&Event::Pruned {
+                    run.observer.on_event(&Event::Pruned {
                         node: self.node,
                         var: y,
                         before,
@@ -965,7 +967,7 @@ impl<'m> Engine<'m> {
             let result = self.fixpoint(run.model, budget, &mut run.stats.propagations, &mut tracer);
             let wiped = tracer.wiped;
             if result == Fixpoint::Reached {
-                run.observer.event(&Event::Propagated {
+                run.observer.on_event(&Event::Propagated {
                     node: self.node,
                     domains: &self.domains,
                 });
@@ -1015,7 +1017,7 @@ impl<'m> Engine<'m> {
         match result {
             Ok(()) => {
                 if run.observer.observes_propagation() {
-                    run.observer.event(&Event::Propagated {
+                    run.observer.on_event(&Event::Propagated {
                         node: self.node,
                         domains: &self.domains,
                     });
@@ -1057,8 +1059,7 @@ fn report_failure<V: VariableOrder, W, O: SearchObserver>(
 ) {
     run.stats.failures += 1;
     run.variable_order.failure(constraint);
-    run.observer.failure(constraint, depth);
-    run.observer.event(&Event::Failure {
+    run.observer.on_event(&Event::Failure {
         node,
         constraint,
         var,
@@ -1093,7 +1094,7 @@ impl<O: SearchObserver> RunHook for Tracer<'_, O> {
                 if after.is_empty() {
                     self.wiped = Some(var);
                 }
-                self.observer.event(&Event::Pruned {
+                self.observer.on_event(&Event::Pruned {
                     node: self.node,
                     var,
                     before,

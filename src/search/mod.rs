@@ -55,7 +55,7 @@ use ordering::{Ascending, InputOrder, ValueOrder, VariableOrder};
 use pause::{Progress, Tracked};
 use restarts::RestartPolicy;
 use stats::SearchStats;
-use stepping::StepEvent;
+use stepping::SearchStep;
 
 /// How the engine splits a node into two branches, for the variable `x` the variable order
 /// picks and the value `v` the value order picks.
@@ -216,8 +216,8 @@ pub struct Solver<'m, V = InputOrder, W = Ascending, O = NoObserver> {
     fixes: Vec<(VarId, i32)>,
     /// Whether the current search has taken a step from its root.
     started: bool,
-    /// The events of the last step not yet handed out by [`Solver::step`].
-    steps: VecDeque<StepEvent>,
+    /// The events of the last step not yet handed out by [`Solver::next_step`].
+    steps: VecDeque<SearchStep>,
 }
 
 impl<'m> Solver<'m> {

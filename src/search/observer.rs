@@ -1,24 +1,27 @@
-//! Watching the search: the [`SearchObserver`] trait, a no-op observer and an event recorder.
+//! Watching the search: the [`SearchObserver`] trait, its [`Event`]s (borrowed, as the engine
+//! emits them) and [`OwnedEvent`]s (the same events owning their data, to keep), a no-op
+//! observer and an [`EventLog`].
 //!
 //! The engine is generic over its observer, so the default [`NoObserver`] compiles to nothing.
 //! Depths count decisions on the current path: the first decision is at depth 1, the root is
 //! depth 0.
 //!
-//! The events of a search, in the order the engine emits them:
+//! The search emits one stream of [`Event`]s, each to [`SearchObserver::on_event`]:
 //!
-//! - `decision(x, v, d)`: the engine branches on `x = v`, at depth `d`;
-//! - `failure(c, d)`: propagation at depth `d` found a dead end; `c` is the constraint that
-//!   reported it, or `None` when a refutation emptied a domain by itself;
-//! - `backtrack(x, v, d)`: the decision `x = v` at depth `d` is undone; the search goes on at
-//!   depth `d - 1` with the refutation `x ≠ v` (which may fail in turn);
-//! - `solution(d)`: every variable is fixed at depth `d`.
-//!
-//! Beside these four summaries, [`SearchObserver::event`] receives the full stream, as
-//! [`Event`]s: every node of the tree with its id and its parent's (so the tree can be
-//! rebuilt), the branch that made it (`x = v`, `x ≠ v`, `x ≤ v`, `x > v`), and, for an observer
-//! that asks for them ([`SearchObserver::observes_propagation`]), every domain a propagator
-//! narrowed, with the constraint that did it, the domain before and after (a variable fixed by
-//! propagation is one whose domain after holds one value; a wiped-out one is empty).
+//! - [`Event::Node`]: a new node of the tree, with its id and its parent's (so the tree can be
+//!   rebuilt) and the branch that made it (`x = v`, `x ≠ v`, `x ≤ v`, `x > v`). A node made by
+//!   a left branch (`=` or `≤`) is a *decision* at its depth;
+//! - [`Event::Failure`]: propagation at a node found a dead end, with the constraint that
+//!   reported it, or `None` when a branch emptied a domain by itself;
+//! - [`Event::Backtrack`]: the decision `x = v` at depth `d` is undone; the search goes on at
+//!   depth `d - 1`, with the refutation `x ≠ v` (which may fail in turn) if it is tried;
+//! - [`Event::Solution`]: every variable is fixed; [`Event::Improved`] follows when an
+//!   optimisation found a better one;
+//! - for an observer that asks for them ([`SearchObserver::observes_propagation`]): every
+//!   domain a propagator narrowed ([`Event::Pruned`], with the constraint that did it, the
+//!   domain before and after: a variable fixed by propagation is one whose domain after holds
+//!   one value; a wiped-out one is empty), and every node's fixpoint ([`Event::Propagated`]);
+//! - with AC-3, its queue and each revision ([`Event::ArcQueue`], [`Event::Revise`]).
 
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
@@ -48,10 +51,11 @@ impl BranchKind {
     }
 }
 
-/// One event of the full stream a search emits, for [`SearchObserver::event`].
+/// One event of the stream a search emits, for [`SearchObserver::on_event`]; it borrows its
+/// domains from the engine ([`Event::to_owned_event`] makes an [`OwnedEvent`] to keep).
 ///
 /// Nodes are numbered in the order the search makes them; the root is node 0. `depth` counts
-/// the decisions (left branches) on the path to a node, as in the other observer methods.
+/// the decisions (left branches) on the path to a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event<'a> {
@@ -132,6 +136,19 @@ pub enum Event<'a> {
         /// Decisions on the path.
         depth: usize,
     },
+    /// The decision `var = value` (or `var ≤ value` with [`Branching::Split`]) at `depth` is
+    /// undone: the search goes on one level up, where the [`Node`](Event::Node) of its
+    /// refutation follows if the refutation is tried.
+    ///
+    /// [`Branching::Split`]: crate::Branching::Split
+    Backtrack {
+        /// The variable of the undone decision.
+        var: VarId,
+        /// The value of the undone decision.
+        value: i32,
+        /// The depth of the undone decision.
+        depth: usize,
+    },
     /// The node is a solution: every variable is fixed.
     Solution {
         /// The solution's node.
@@ -150,44 +167,388 @@ pub enum Event<'a> {
     },
 }
 
-/// Receives the events of a search. Every method does nothing by default.
+/// An [`Event`] that owns its data (domains, arcs, values), to keep after the search moved on:
+/// the same variants with the same fields. Recorded by [`EventLog`], handed out by
+/// [`Solver::next_step`](crate::Solver::next_step); [`OwnedEvent::as_event`] lends it back
+/// as an [`Event`], so whatever observes a search can replay a recorded one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OwnedEvent {
+    /// See [`Event::Node`].
+    Node {
+        /// The new node's id.
+        node: u64,
+        /// Its parent's id.
+        parent: u64,
+        /// The variable branched on.
+        var: VarId,
+        /// The value of the branch.
+        value: i32,
+        /// The branch: `=`, `≠`, `≤` or `>`.
+        kind: BranchKind,
+        /// Decisions on the path to the new node.
+        depth: usize,
+    },
+    /// See [`Event::Pruned`].
+    Pruned {
+        /// The node being propagated.
+        node: u64,
+        /// The variable whose domain changed.
+        var: VarId,
+        /// The domain before the propagator ran.
+        before: Domain,
+        /// The domain after it.
+        after: Domain,
+        /// The constraint whose propagator made the change.
+        constraint: ConstraintId,
+    },
+    /// See [`Event::Propagated`]: the state to show after a node, such as a puzzle's board.
+    Propagated {
+        /// The node.
+        node: u64,
+        /// Every variable's domain at the node, indexed by [`VarId::index`].
+        domains: Vec<Domain>,
+    },
+    /// See [`Event::ArcQueue`].
+    ArcQueue {
+        /// The node being propagated.
+        node: u64,
+        /// AC-3's queue, front first.
+        arcs: Vec<(VarId, VarId)>,
+    },
+    /// See [`Event::Revise`].
+    Revise {
+        /// The node being propagated.
+        node: u64,
+        /// The variable revised.
+        from: VarId,
+        /// The variable whose values support it.
+        to: VarId,
+        /// The values removed from `from`.
+        removed: Vec<i32>,
+        /// The arcs still queued, front first.
+        queue: Vec<(VarId, VarId)>,
+    },
+    /// See [`Event::Failure`].
+    Failure {
+        /// The failed node.
+        node: u64,
+        /// The constraint that reported the conflict, if one did.
+        constraint: Option<ConstraintId>,
+        /// The variable whose domain was emptied, if one was.
+        var: Option<VarId>,
+        /// Decisions on the path.
+        depth: usize,
+    },
+    /// See [`Event::Backtrack`].
+    Backtrack {
+        /// The variable of the undone decision.
+        var: VarId,
+        /// The value of the undone decision.
+        value: i32,
+        /// The depth of the undone decision.
+        depth: usize,
+    },
+    /// See [`Event::Solution`].
+    Solution {
+        /// The solution's node.
+        node: u64,
+        /// Decisions on the path.
+        depth: usize,
+    },
+    /// See [`Event::Improved`].
+    Improved {
+        /// The solution's node.
+        node: u64,
+        /// Its objective value.
+        value: i64,
+    },
+}
+
+impl Event<'_> {
+    /// The same event, owning its data (a copy of the domains, arcs and values it borrows).
+    pub fn to_owned_event(&self) -> OwnedEvent {
+        match *self {
+            Event::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            } => OwnedEvent::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            },
+            Event::Pruned {
+                node,
+                var,
+                before,
+                after,
+                constraint,
+            } => OwnedEvent::Pruned {
+                node,
+                var,
+                before: before.clone(),
+                after: after.clone(),
+                constraint,
+            },
+            Event::Propagated { node, domains } => OwnedEvent::Propagated {
+                node,
+                domains: domains.to_vec(),
+            },
+            Event::ArcQueue { node, arcs } => OwnedEvent::ArcQueue {
+                node,
+                arcs: arcs.to_vec(),
+            },
+            Event::Revise {
+                node,
+                from,
+                to,
+                removed,
+                queue,
+            } => OwnedEvent::Revise {
+                node,
+                from,
+                to,
+                removed: removed.to_vec(),
+                queue: queue.to_vec(),
+            },
+            Event::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            } => OwnedEvent::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            },
+            Event::Backtrack { var, value, depth } => OwnedEvent::Backtrack { var, value, depth },
+            Event::Solution { node, depth } => OwnedEvent::Solution { node, depth },
+            Event::Improved { node, value } => OwnedEvent::Improved { node, value },
+        }
+    }
+}
+
+impl OwnedEvent {
+    /// The same event, borrowing its data from this one: what an observer receives.
+    ///
+    /// # Examples
+    ///
+    /// Replaying a recorded search into another observer:
+    ///
+    /// ```
+    /// use cspkit::{EventLog, Model, NotEqual, SearchObserver};
+    /// use cspkit::teach::tree::SearchTree;
+    ///
+    /// let mut model = Model::new();
+    /// let x = model.new_var(0..=1)?;
+    /// let y = model.new_var(0..=1)?;
+    /// model.post(NotEqual::new(x, y))?;
+    /// let mut log = EventLog::new();
+    /// let _ = model.solver().with_observer(&mut log).next_solution();
+    /// let mut tree = SearchTree::new(&model);
+    /// for event in log.events() {
+    ///     tree.on_event(&event.as_event());
+    /// }
+    /// assert_eq!(tree.nodes().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn as_event(&self) -> Event<'_> {
+        match *self {
+            OwnedEvent::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            } => Event::Node {
+                node,
+                parent,
+                var,
+                value,
+                kind,
+                depth,
+            },
+            OwnedEvent::Pruned {
+                node,
+                var,
+                ref before,
+                ref after,
+                constraint,
+            } => Event::Pruned {
+                node,
+                var,
+                before,
+                after,
+                constraint,
+            },
+            OwnedEvent::Propagated { node, ref domains } => Event::Propagated { node, domains },
+            OwnedEvent::ArcQueue { node, ref arcs } => Event::ArcQueue { node, arcs },
+            OwnedEvent::Revise {
+                node,
+                from,
+                to,
+                ref removed,
+                ref queue,
+            } => Event::Revise {
+                node,
+                from,
+                to,
+                removed,
+                queue,
+            },
+            OwnedEvent::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            } => Event::Failure {
+                node,
+                constraint,
+                var,
+                depth,
+            },
+            OwnedEvent::Backtrack { var, value, depth } => Event::Backtrack { var, value, depth },
+            OwnedEvent::Solution { node, depth } => Event::Solution { node, depth },
+            OwnedEvent::Improved { node, value } => Event::Improved { node, value },
+        }
+    }
+}
+
+/// Receives the events of a search, one [`Event`] at a time, through
+/// [`on_event`](Self::on_event). Every method does nothing by default.
 ///
 /// Implemented for `&mut T` too, so an observer can be lent to a solver and read afterwards.
+///
+/// The methods of earlier versions, one per kind of event ([`decision`](Self::decision),
+/// [`failure`](Self::failure), [`backtrack`](Self::backtrack), [`solution`](Self::solution))
+/// and [`event`](Self::event) for the rest of the stream, are deprecated; the default
+/// [`on_event`](Self::on_event) still calls them, so an observer that overrides them works as
+/// before.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{BranchKind, Event, Model, NotEqual, SearchObserver};
+///
+/// #[derive(Default)]
+/// struct Decisions(Vec<String>);
+///
+/// impl SearchObserver for Decisions {
+///     fn on_event(&mut self, event: &Event<'_>) {
+///         if let Event::Node { var, value, kind: BranchKind::Equal, .. } = *event {
+///             self.0.push(format!("{var:?} = {value}"));
+///         }
+///     }
+/// }
+///
+/// let mut model = Model::new();
+/// let x = model.new_var(0..=1)?;
+/// let y = model.new_var(0..=1)?;
+/// model.post(NotEqual::new(x, y))?;
+/// let mut decisions = Decisions::default();
+/// let _ = model.solver().with_observer(&mut decisions).next_solution();
+/// assert_eq!(decisions.0.len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait SearchObserver {
+    /// One event of the search (see [`Event`]).
+    ///
+    /// The default body calls the deprecated methods, as the engine did before: a
+    /// [`Node`](Event::Node) by a left branch (`=`, `≤`) calls [`decision`](Self::decision),
+    /// a [`Failure`](Event::Failure) [`failure`](Self::failure), a
+    /// [`Backtrack`](Event::Backtrack) [`backtrack`](Self::backtrack), a
+    /// [`Solution`](Event::Solution) [`solution`](Self::solution); then every event but a
+    /// backtrack goes to [`event`](Self::event).
+    #[allow(
+        deprecated,
+        reason = "the default dispatch to the deprecated methods keeps old observers working"
+    )]
+    #[inline]
+    fn on_event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Node {
+                var,
+                value,
+                kind: BranchKind::Equal | BranchKind::AtMost,
+                depth,
+                ..
+            } => self.decision(var, value, depth),
+            Event::Failure {
+                constraint, depth, ..
+            } => self.failure(constraint, depth),
+            Event::Backtrack { var, value, depth } => {
+                self.backtrack(var, value, depth);
+                return;
+            }
+            Event::Solution { depth, .. } => self.solution(depth),
+            _ => {}
+        }
+        self.event(event);
+    }
+
+    /// Whether [`on_event`](Self::on_event) wants the [`Event::Pruned`] and
+    /// [`Event::Propagated`] events. Asked once per propagation; `false` (the default) keeps
+    /// propagation at full speed, as it then needs no copy of the domains a propagator is
+    /// about to change.
+    fn observes_propagation(&self) -> bool {
+        false
+    }
+
     /// The engine branches on `var = value`, making the path `depth` decisions deep.
+    #[deprecated(
+        since = "0.3.0",
+        note = "use `on_event`: a decision is an `Event::Node` whose `kind` is `Equal` or `AtMost`"
+    )]
     fn decision(&mut self, var: VarId, value: i32, depth: usize) {
         let _ = (var, value, depth);
     }
 
     /// Propagation at `depth` failed; `constraint` is the one that reported the conflict.
+    #[deprecated(since = "0.3.0", note = "use `on_event` and `Event::Failure`")]
     fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
         let _ = (constraint, depth);
     }
 
     /// The decision `var = value` at `depth` is undone, and `var ≠ value` is tried instead.
+    #[deprecated(since = "0.3.0", note = "use `on_event` and `Event::Backtrack`")]
     fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
         let _ = (var, value, depth);
     }
 
     /// A solution was found at `depth`.
+    #[deprecated(since = "0.3.0", note = "use `on_event` and `Event::Solution`")]
     fn solution(&mut self, depth: usize) {
         let _ = depth;
     }
 
-    /// Every event of the full stream (see [`Event`]), beside the summaries above.
+    /// Every event of the stream but [`Event::Backtrack`], after the methods above.
+    #[deprecated(since = "0.3.0", note = "use `on_event`")]
     fn event(&mut self, event: &Event<'_>) {
         let _ = event;
     }
-
-    /// Whether [`event`](Self::event) wants the [`Event::Pruned`] events. Asked once per
-    /// propagation; `false` (the default) keeps propagation at full speed, as it then needs no
-    /// copy of the domains a propagator is about to change.
-    fn observes_propagation(&self) -> bool {
-        false
-    }
 }
 
+#[allow(
+    deprecated,
+    reason = "the deprecated methods keep forwarding until they are removed"
+)]
 impl<T: SearchObserver + ?Sized> SearchObserver for &mut T {
+    #[inline]
+    fn on_event(&mut self, event: &Event<'_>) {
+        (**self).on_event(event);
+    }
+    fn observes_propagation(&self) -> bool {
+        (**self).observes_propagation()
+    }
     fn decision(&mut self, var: VarId, value: i32, depth: usize) {
         (**self).decision(var, value, depth);
     }
@@ -203,12 +564,20 @@ impl<T: SearchObserver + ?Sized> SearchObserver for &mut T {
     fn event(&mut self, event: &Event<'_>) {
         (**self).event(event);
     }
-    fn observes_propagation(&self) -> bool {
-        (**self).observes_propagation()
-    }
 }
 
+#[allow(
+    deprecated,
+    reason = "the deprecated methods keep forwarding until they are removed"
+)]
 impl<T: SearchObserver + ?Sized> SearchObserver for Box<T> {
+    #[inline]
+    fn on_event(&mut self, event: &Event<'_>) {
+        (**self).on_event(event);
+    }
+    fn observes_propagation(&self) -> bool {
+        (**self).observes_propagation()
+    }
     fn decision(&mut self, var: VarId, value: i32, depth: usize) {
         (**self).decision(var, value, depth);
     }
@@ -224,13 +593,22 @@ impl<T: SearchObserver + ?Sized> SearchObserver for Box<T> {
     fn event(&mut self, event: &Event<'_>) {
         (**self).event(event);
     }
-    fn observes_propagation(&self) -> bool {
-        (**self).observes_propagation()
-    }
 }
 
-/// Two observers at once: every event goes to both.
+/// Two observers at once: every event goes to the first, then to the second.
+#[allow(
+    deprecated,
+    reason = "the deprecated methods keep forwarding until they are removed"
+)]
 impl<A: SearchObserver, B: SearchObserver> SearchObserver for (A, B) {
+    #[inline]
+    fn on_event(&mut self, event: &Event<'_>) {
+        self.0.on_event(event);
+        self.1.on_event(event);
+    }
+    fn observes_propagation(&self) -> bool {
+        self.0.observes_propagation() || self.1.observes_propagation()
+    }
     fn decision(&mut self, var: VarId, value: i32, depth: usize) {
         self.0.decision(var, value, depth);
         self.1.decision(var, value, depth);
@@ -251,13 +629,24 @@ impl<A: SearchObserver, B: SearchObserver> SearchObserver for (A, B) {
         self.0.event(event);
         self.1.event(event);
     }
-    fn observes_propagation(&self) -> bool {
-        self.0.observes_propagation() || self.1.observes_propagation()
-    }
 }
 
 /// An observer that may be absent: `None` ignores everything.
+#[allow(
+    deprecated,
+    reason = "the deprecated methods keep forwarding until they are removed"
+)]
 impl<T: SearchObserver> SearchObserver for Option<T> {
+    #[inline]
+    fn on_event(&mut self, event: &Event<'_>) {
+        if let Some(o) = self {
+            o.on_event(event);
+        }
+    }
+    fn observes_propagation(&self) -> bool {
+        self.as_ref()
+            .is_some_and(SearchObserver::observes_propagation)
+    }
     fn decision(&mut self, var: VarId, value: i32, depth: usize) {
         if let Some(o) = self {
             o.decision(var, value, depth);
@@ -283,10 +672,6 @@ impl<T: SearchObserver> SearchObserver for Option<T> {
             o.event(event);
         }
     }
-    fn observes_propagation(&self) -> bool {
-        self.as_ref()
-            .is_some_and(SearchObserver::observes_propagation)
-    }
 }
 
 /// The observer that ignores everything (the default; it costs nothing).
@@ -295,7 +680,77 @@ pub struct NoObserver;
 
 impl SearchObserver for NoObserver {}
 
-/// One event of a search, as recorded by [`EventRecorder`].
+/// An observer that keeps every event it receives, as [`OwnedEvent`]s, in order: the nodes,
+/// failures, backtracks and solutions, and, if built [`with_propagation`](Self::with_propagation),
+/// the prunings and fixpoints of propagation.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::{BranchKind, EventLog, Model, NotEqual, OwnedEvent};
+///
+/// let mut model = Model::new();
+/// let x = model.new_var(0..=1)?;
+/// let y = model.new_var(0..=1)?;
+/// model.post(NotEqual::new(x, y))?;
+/// let mut log = EventLog::new();
+/// let _ = model.solver().with_observer(&mut log).next_solution();
+/// assert_eq!(
+///     log.events(),
+///     [
+///         OwnedEvent::Node { node: 1, parent: 0, var: x, value: 0, kind: BranchKind::Equal, depth: 1 },
+///         OwnedEvent::Solution { node: 1, depth: 1 },
+///     ]
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct EventLog {
+    events: Vec<OwnedEvent>,
+    propagation: bool,
+}
+
+impl EventLog {
+    /// An empty log, that does not ask for the events of propagation.
+    pub fn new() -> Self {
+        EventLog::default()
+    }
+
+    /// Asks for the events of propagation too ([`Event::Pruned`], [`Event::Propagated`]), at
+    /// the cost of a copy of the domains they carry.
+    pub fn with_propagation(mut self) -> Self {
+        self.propagation = true;
+        self
+    }
+
+    /// The events so far, in order.
+    pub fn events(&self) -> &[OwnedEvent] {
+        &self.events
+    }
+
+    /// Takes the events, leaving the log empty.
+    pub fn take(&mut self) -> Vec<OwnedEvent> {
+        std::mem::take(&mut self.events)
+    }
+}
+
+impl SearchObserver for EventLog {
+    fn on_event(&mut self, event: &Event<'_>) {
+        self.events.push(event.to_owned_event());
+    }
+
+    fn observes_propagation(&self) -> bool {
+        self.propagation
+    }
+}
+
+/// One event of a search, as recorded by [`EventRecorder`]: a summary of four kinds of
+/// [`Event`].
+#[deprecated(
+    since = "0.3.0",
+    note = "use `OwnedEvent` (recorded by `EventLog`): a decision is an `OwnedEvent::Node` whose `kind` is `Equal` or `AtMost`"
+)]
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SearchEvent {
     /// See [`SearchObserver::decision`].
@@ -330,11 +785,13 @@ pub enum SearchEvent {
     },
 }
 
-/// An observer that keeps every event, in order.
+/// An observer that keeps the decisions, failures, backtracks and solutions, in order, as
+/// [`SearchEvent`]s.
 ///
 /// # Examples
 ///
 /// ```
+/// # #![allow(deprecated)]
 /// use cspkit::{EventRecorder, Model, NotEqual, SearchEvent};
 ///
 /// let mut model = Model::new();
@@ -347,11 +804,18 @@ pub enum SearchEvent {
 /// assert_eq!(recorder.events()[1], SearchEvent::Solution { depth: 1 });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[deprecated(
+    since = "0.3.0",
+    note = "use `EventLog`, which keeps the whole stream as `OwnedEvent`s"
+)]
+#[doc(hidden)]
+#[allow(deprecated, reason = "the deprecated recorder itself")]
 #[derive(Debug, Clone, Default)]
 pub struct EventRecorder {
     events: Vec<SearchEvent>,
 }
 
+#[allow(deprecated, reason = "the deprecated recorder itself")]
 impl EventRecorder {
     /// The events so far, in order.
     pub fn events(&self) -> &[SearchEvent] {
@@ -364,6 +828,7 @@ impl EventRecorder {
     }
 }
 
+#[allow(deprecated, reason = "the deprecated recorder itself")]
 impl SearchObserver for EventRecorder {
     fn decision(&mut self, var: VarId, value: i32, depth: usize) {
         self.events

@@ -345,7 +345,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
                 continue;
             };
             let node = self.engine.as_ref().map_or(0, |engine| engine.node());
-            self.observer.event(&Event::Improved { node, value });
+            self.observer.on_event(&Event::Improved { node, value });
             let asked = improved(&solution, value);
             limit = i128::from(value) * i128::from(sign)
                 - 1

@@ -3,8 +3,7 @@
 
 use std::cell::Cell;
 
-use crate::ids::{ConstraintId, VarId};
-use crate::search::observer::SearchObserver;
+use crate::search::observer::{BranchKind, Event, SearchObserver};
 
 /// The failures and the current depth of a search, as far as a [`Tracked`] observer saw it.
 #[derive(Debug, Default)]
@@ -40,26 +39,22 @@ pub(crate) struct Tracked<'a, O> {
 
 impl<O: SearchObserver> SearchObserver for Tracked<'_, O> {
     #[inline]
-    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
-        self.progress.depth.set(depth);
-        self.inner.decision(var, value, depth);
+    fn on_event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Node {
+                kind: BranchKind::Equal | BranchKind::AtMost,
+                depth,
+                ..
+            } => self.progress.depth.set(depth),
+            Event::Failure { .. } => self.progress.failures.set(self.progress.failures.get() + 1),
+            // The decision at `depth` is undone: the search goes on one level up.
+            Event::Backtrack { depth, .. } => self.progress.depth.set(depth - 1),
+            _ => {}
+        }
+        self.inner.on_event(event);
     }
 
-    #[inline]
-    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
-        self.progress.failures.set(self.progress.failures.get() + 1);
-        self.inner.failure(constraint, depth);
-    }
-
-    #[inline]
-    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
-        // The decision at `depth` is undone: the search goes on one level up.
-        self.progress.depth.set(depth - 1);
-        self.inner.backtrack(var, value, depth);
-    }
-
-    #[inline]
-    fn solution(&mut self, depth: usize) {
-        self.inner.solution(depth);
+    fn observes_propagation(&self) -> bool {
+        self.inner.observes_propagation()
     }
 }

@@ -1,18 +1,18 @@
-//! Driving a search one step at a time: [`Solver::step`], and a read-only look at where the
-//! search stands ([`Solver::domains`], [`Solver::decisions`]).
+//! Driving a search one step at a time: [`Solver::next_step`], and a read-only look at where
+//! the search stands ([`Solver::domains`], [`Solver::decisions`]).
 //!
 //! A step runs the engine up to its next decision, with an observer that keeps every event of
-//! the stream (as [`StepEvent`]s, owning their domains) beside the solver's own observer; the
-//! events are then handed out one per call. The engine pauses before a decision exactly as it
+//! the stream (as [`OwnedEvent`]s, owning their domains) beside the solver's own observer; the
+//! events are then handed out one per call, as [`SearchStep`]s. The engine pauses before a decision exactly as it
 //! does for a decision limit, so a step costs what the same part of an uninterrupted search costs,
 //! plus the copies of the domains the events carry: the domains a propagator narrowed, and
-//! every variable's domain once per node that does not fail ([`StepEvent::Propagated`]).
+//! every variable's domain once per node that does not fail ([`OwnedEvent::Propagated`]).
 //!
 //! The engine runs ahead of the events handed out: after a decision that fails it has already
-//! moved on to the refutation when the decision's [`StepEvent::Node`] is handed out, and
+//! moved on to the refutation when the decision's [`OwnedEvent::Node`] is handed out, and
 //! [`Solver::domains`] shows where it stands. The domains at a node, in step with the events,
-//! are those of its [`StepEvent::Propagated`] (or, at a failure, the node's parent's narrowed
-//! by the branch and the [`StepEvent::Pruned`] events in between).
+//! are those of its [`OwnedEvent::Propagated`] (or, at a failure, the node's parent's narrowed
+//! by the branch and the [`OwnedEvent::Pruned`] events in between).
 
 use std::time::Duration;
 
@@ -21,14 +21,56 @@ use super::Branching;
 use super::Solver;
 use super::engine::{Run, Step};
 use super::limits::{Budget, Clock, Limit, Pause};
-use super::observer::{BranchKind, Event, SearchObserver};
+use super::observer::{BranchKind, Event, OwnedEvent, SearchObserver};
 use super::ordering::{SearchView, ValueOrder, VariableOrder};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
 
+/// What [`Solver::next_step`] hands out: the next event of the search, owning its data, or
+/// how the search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SearchStep {
+    /// An event of the stream (see [`Event`]); a solution's comes as
+    /// [`SearchStep::Solution`].
+    Event(OwnedEvent),
+    /// A solution: the stream's [`Event::Solution`], with the solution.
+    Solution {
+        /// The solution's node.
+        node: u64,
+        /// Decisions on the path.
+        depth: usize,
+        /// The solution.
+        solution: Solution,
+    },
+    /// The search is over: there is no further solution. Every later call says so again.
+    Exhausted,
+    /// A limit stopped the search. Raise it ([`Solver::set_decision_limit`],
+    /// [`Solver::set_time_limit`]) and step again to go on.
+    Stopped(Limit),
+}
+
+impl SearchStep {
+    /// The event of the stream this step is, borrowing its data: what an observer (a
+    /// [`Trace`](crate::teach::trace::Trace), a [`SearchTree`](crate::teach::tree::SearchTree))
+    /// receives. `None` when the search is over.
+    pub fn event(&self) -> Option<Event<'_>> {
+        match *self {
+            SearchStep::Event(ref event) => Some(event.as_event()),
+            SearchStep::Solution { node, depth, .. } => Some(Event::Solution { node, depth }),
+            SearchStep::Exhausted | SearchStep::Stopped(_) => None,
+        }
+    }
+}
+
 /// One event of a search driven by [`Solver::step`]: the [`Event`]s of the stream, owning
 /// their domains, and how the search ended.
+#[deprecated(
+    since = "0.3.0",
+    note = "use `Solver::next_step`, which hands out `SearchStep`s (the events as `OwnedEvent`s)"
+)]
+#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StepEvent {
@@ -118,96 +160,94 @@ pub enum StepEvent {
 /// The observer of a step: the solver's own, and a record of every event.
 struct Recorder<'a, O> {
     inner: &'a mut O,
-    events: &'a mut std::collections::VecDeque<StepEvent>,
+    steps: &'a mut std::collections::VecDeque<SearchStep>,
 }
 
 impl<O: SearchObserver> SearchObserver for Recorder<'_, O> {
-    fn decision(&mut self, var: VarId, value: i32, depth: usize) {
-        self.inner.decision(var, value, depth);
-    }
-    fn failure(&mut self, constraint: Option<ConstraintId>, depth: usize) {
-        self.inner.failure(constraint, depth);
-    }
-    fn backtrack(&mut self, var: VarId, value: i32, depth: usize) {
-        self.inner.backtrack(var, value, depth);
-    }
-    fn solution(&mut self, depth: usize) {
-        self.inner.solution(depth);
-    }
     fn observes_propagation(&self) -> bool {
         true
     }
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
         // The solver's own observer sees only what it asked for.
         if !matches!(event, Event::Pruned { .. } | Event::Propagated { .. })
             || self.inner.observes_propagation()
         {
-            self.inner.event(event);
+            self.inner.on_event(event);
         }
-        let owned = match *event {
-            Event::Node {
-                node,
-                parent,
-                var,
-                value,
-                kind,
-                depth,
-            } => StepEvent::Node {
-                node,
-                parent,
-                var,
-                value,
-                kind,
-                depth,
+        self.steps
+            .push_back(SearchStep::Event(event.to_owned_event()));
+    }
+}
+
+#[allow(deprecated, reason = "the deprecated `StepEvent` itself")]
+impl StepEvent {
+    /// The step as the deprecated [`Solver::step`] hands it out: `None` for the events it
+    /// leaves out (backtracks, improvements).
+    fn from_step(step: SearchStep) -> Option<StepEvent> {
+        Some(match step {
+            SearchStep::Event(event) => match event {
+                OwnedEvent::Node {
+                    node,
+                    parent,
+                    var,
+                    value,
+                    kind,
+                    depth,
+                } => StepEvent::Node {
+                    node,
+                    parent,
+                    var,
+                    value,
+                    kind,
+                    depth,
+                },
+                OwnedEvent::Pruned {
+                    node,
+                    var,
+                    before,
+                    after,
+                    constraint,
+                } => StepEvent::Pruned {
+                    node,
+                    var,
+                    before,
+                    after,
+                    constraint,
+                },
+                OwnedEvent::Propagated { node, domains } => StepEvent::Propagated { node, domains },
+                OwnedEvent::ArcQueue { node, arcs } => StepEvent::ArcQueue { node, arcs },
+                OwnedEvent::Revise {
+                    node,
+                    from,
+                    to,
+                    removed,
+                    queue,
+                } => StepEvent::Revise {
+                    node,
+                    from,
+                    to,
+                    removed,
+                    queue,
+                },
+                OwnedEvent::Failure {
+                    node,
+                    constraint,
+                    var,
+                    depth,
+                } => StepEvent::Failure {
+                    node,
+                    constraint,
+                    var,
+                    depth,
+                },
+                OwnedEvent::Backtrack { .. }
+                | OwnedEvent::Solution { .. }
+                | OwnedEvent::Improved { .. } => return None,
             },
-            Event::Pruned {
-                node,
-                var,
-                before,
-                after,
-                constraint,
-            } => StepEvent::Pruned {
-                node,
-                var,
-                before: before.clone(),
-                after: after.clone(),
-                constraint,
-            },
-            Event::Failure {
-                node,
-                constraint,
-                var,
-                depth,
-            } => StepEvent::Failure {
-                node,
-                constraint,
-                var,
-                depth,
-            },
-            Event::Propagated { node, domains } => StepEvent::Propagated {
-                node,
-                domains: domains.to_vec(),
-            },
-            Event::ArcQueue { node, arcs } => StepEvent::ArcQueue {
-                node,
-                arcs: arcs.to_vec(),
-            },
-            Event::Revise {
-                node,
-                from,
-                to,
-                removed,
-                queue,
-            } => StepEvent::Revise {
-                node,
-                from,
-                to,
-                removed: removed.to_vec(),
-                queue: queue.to_vec(),
-            },
-            Event::Solution { .. } | Event::Improved { .. } => return,
-        };
-        self.events.push_back(owned);
+            SearchStep::Solution { node, solution, .. } => StepEvent::Solution { node, solution },
+            SearchStep::Exhausted => StepEvent::Exhausted,
+            SearchStep::Stopped(limit) => StepEvent::Stopped(limit),
+        })
     }
 }
 
@@ -220,7 +260,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// ([`Solver::with_restarts`]) are not used by steps.
     ///
     /// To show where the search stands after each node (a puzzle's board), use the domains of
-    /// its [`StepEvent::Propagated`]: they are in step with the events handed out, while
+    /// its [`OwnedEvent::Propagated`]: they are in step with the events handed out, while
     /// [`Solver::domains`] may be ahead of them (the engine runs a node at a time, and a failed
     /// decision's events come out after the engine has moved on to its refutation).
     ///
@@ -228,23 +268,31 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     ///
     /// ```
     /// use cspkit::models::queens::Queens;
-    /// use cspkit::{StepEvent, BranchKind};
+    /// use cspkit::{BranchKind, OwnedEvent, SearchStep};
     ///
     /// let queens = Queens::new(4)?;
     /// let mut solver = queens.model().solver();
     /// // The root's propagation comes first: no queen is placed yet.
-    /// assert!(matches!(solver.step(), StepEvent::Propagated { node: 0, .. }));
-    /// let first = solver.step();
-    /// assert!(matches!(first, StepEvent::Node { value: 1, kind: BranchKind::Equal, depth: 1, .. }));
+    /// assert!(matches!(
+    ///     solver.next_step(),
+    ///     SearchStep::Event(OwnedEvent::Propagated { node: 0, .. })
+    /// ));
+    /// let first = solver.next_step();
+    /// assert!(matches!(
+    ///     first,
+    ///     SearchStep::Event(OwnedEvent::Node { value: 1, kind: BranchKind::Equal, depth: 1, .. })
+    /// ));
     /// // Where the search stands: one decision, row 1 = 1.
     /// assert_eq!(solver.decisions(), [(queens.rows()[0], 1)]);
     /// // The board after each node that does not fail, up to the first solution.
     /// let mut boards = Vec::new();
     /// let solution = loop {
-    ///     match solver.step() {
-    ///         StepEvent::Propagated { domains, .. } => boards.push(queens.board_at(&domains)),
-    ///         StepEvent::Solution { solution, .. } => break solution,
-    ///         StepEvent::Exhausted | StepEvent::Stopped(_) => unreachable!(),
+    ///     match solver.next_step() {
+    ///         SearchStep::Event(OwnedEvent::Propagated { domains, .. }) => {
+    ///             boards.push(queens.board_at(&domains))
+    ///         }
+    ///         SearchStep::Solution { solution, .. } => break solution,
+    ///         SearchStep::Exhausted | SearchStep::Stopped(_) => unreachable!(),
     ///         _ => {}
     ///     }
     /// };
@@ -257,9 +305,9 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
     /// # Panics
     ///
     /// If the value order returns a value that is not in the domain of the chosen variable.
-    pub fn step(&mut self) -> StepEvent {
-        if let Some(event) = self.steps.pop_front() {
-            return event;
+    pub fn next_step(&mut self) -> SearchStep {
+        if let Some(step) = self.steps.pop_front() {
+            return step;
         }
         self.start();
         let Some(engine) = self.engine.as_mut() else {
@@ -273,7 +321,7 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
             .with_pause(pause);
         let mut observer = Recorder {
             inner: &mut self.observer,
-            events: &mut self.steps,
+            steps: &mut self.steps,
         };
         let mut run = Run {
             model: self.model,
@@ -287,24 +335,51 @@ impl<V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'_, V, W, O> {
         self.stats.elapsed = budget.elapsed();
         match step {
             Step::Solution => {
-                let node = engine.node();
+                // The solution's event, last in the queue, comes with the solution.
                 let solution = Solution::from_domains(self.model, engine.domains());
-                self.steps.push_back(StepEvent::Solution { node, solution });
+                let (node, depth) = match self.steps.pop_back() {
+                    Some(SearchStep::Event(OwnedEvent::Solution { node, depth })) => (node, depth),
+                    _ => unreachable!("the engine reports a solution's event before returning it"),
+                };
+                self.steps.push_back(SearchStep::Solution {
+                    node,
+                    depth,
+                    solution,
+                });
             }
-            Step::Exhausted => self.steps.push_back(StepEvent::Exhausted),
+            Step::Exhausted => self.steps.push_back(SearchStep::Exhausted),
             Step::Limit(_) if budget.paused() => {}
-            Step::Limit(limit) => self.steps.push_back(StepEvent::Stopped(limit)),
+            Step::Limit(limit) => self.steps.push_back(SearchStep::Stopped(limit)),
         }
         // A pause before the first decision of a step cannot leave the queue empty: the step
         // made a decision (its node event) or ended the search.
-        self.steps.pop_front().unwrap_or(StepEvent::Exhausted)
+        self.steps.pop_front().unwrap_or(SearchStep::Exhausted)
+    }
+
+    /// The next event of the search, as [`StepEvent`]: [`Solver::next_step`] without the
+    /// backtracks.
+    ///
+    /// # Panics
+    ///
+    /// If the value order returns a value that is not in the domain of the chosen variable.
+    #[deprecated(
+        since = "0.3.0",
+        note = "use `Solver::next_step`, which hands out `SearchStep`s (the events as `OwnedEvent`s)"
+    )]
+    #[allow(deprecated, reason = "the deprecated `step` itself")]
+    pub fn step(&mut self) -> StepEvent {
+        loop {
+            if let Some(event) = StepEvent::from_step(self.next_step()) {
+                return event;
+            }
+        }
     }
 
     /// The domains where the search stands (the model's own before it starts): after a
     /// solution, the solution's; after a step, those of the last node the engine made, after
     /// its propagation. The engine may be ahead of the events [`Solver::step`] has handed out:
     /// when a failed decision's events are handed out, it has already moved on to the
-    /// refutation. The domains in step with the events come with [`StepEvent::Propagated`].
+    /// refutation. The domains in step with the events come with [`OwnedEvent::Propagated`].
     pub fn domains(&self) -> &[Domain] {
         match &self.engine {
             Some(engine) if self.started => engine.domains(),

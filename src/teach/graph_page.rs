@@ -31,6 +31,7 @@ use std::fmt::Write as _;
 
 use super::html::{json_string, page_start};
 use super::replay::Replay;
+use super::sentences;
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::model::Model;
@@ -146,10 +147,6 @@ impl<'m> Ac3Recorder<'m> {
         self.steps.iter().map(|s| s.text.as_str())
     }
 
-    fn name(&self, var: VarId) -> String {
-        self.model.var_name(var).into_owned()
-    }
-
     fn push(&mut self, step: Step) {
         if self.steps.len() < self.limit {
             self.steps.push(step);
@@ -188,7 +185,7 @@ impl SearchObserver for Ac3Recorder<'_> {
         true
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
         self.replay.observe(event);
         match *event {
             Event::Node {
@@ -199,7 +196,7 @@ impl SearchObserver for Ac3Recorder<'_> {
                 ..
             } => {
                 self.depth = depth;
-                let text = format!("{} {} {value}", self.name(var), kind.symbol());
+                let text = sentences::branch(self.model, var, kind, value);
                 let kind = if matches!(kind, BranchKind::Equal | BranchKind::AtMost) {
                     "decision"
                 } else {
@@ -222,7 +219,10 @@ impl SearchObserver for Ac3Recorder<'_> {
             }
             Event::ArcQueue { arcs, .. } => {
                 let mut step = self.step("queue", String::new());
-                step.text = format!("AC-3 starts: {} queued", plural(arcs.len(), "arc"));
+                step.text = format!(
+                    "AC-3 starts: {} queued",
+                    sentences::counted(arcs.len() as u64, "arc")
+                );
                 step.queue = arcs.iter().take(QUEUE_SHOWN).copied().collect();
                 step.queue_len = arcs.len();
                 self.push(step);
@@ -234,14 +234,7 @@ impl SearchObserver for Ac3Recorder<'_> {
                 queue,
                 ..
             } => {
-                let mut text = format!("revise({}, {}): ", self.name(from), self.name(to));
-                if removed.is_empty() {
-                    text.push_str("nothing removed");
-                } else {
-                    let values: Vec<String> = removed.iter().map(ToString::to_string).collect();
-                    text.push_str("removed ");
-                    text.push_str(&values.join(", "));
-                }
+                let text = sentences::revise(self.model, from, to, removed);
                 let mut step = self.step("revise", text);
                 step.arc = Some((from, to));
                 step.removed = removed.to_vec();
@@ -264,23 +257,19 @@ impl SearchObserver for Ac3Recorder<'_> {
             }
             Event::Failure { var, .. } => {
                 let text = match var {
-                    Some(var) => format!("✗ {} has no value left", self.name(var)),
+                    Some(var) => format!("✗ {}", sentences::no_value_left(self.model, var, None)),
                     None => "✗ failure".to_owned(),
                 };
                 let step = self.step("failure", text);
                 self.push(step);
             }
             Event::Solution { .. } => {
-                let step = self.step("solution", "✓ solution".to_owned());
+                let step = self.step("solution", sentences::SOLUTION.to_owned());
                 self.push(step);
             }
-            Event::Improved { .. } => {}
+            Event::Improved { .. } | Event::Backtrack { .. } => {}
         }
     }
-}
-
-fn plural(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The page of `recorder`'s search of `model`, its nodes placed by `layout`, with the title

@@ -36,7 +36,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::svg::escape;
+use super::svg::escape_xml;
 use super::tree::{NodeStatus, SearchTree};
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -446,13 +446,13 @@ pub(crate) fn page_start(extra: usize, title: &str, style: &str, body_attributes
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str("<title>");
-    out.push_str(&escape(title));
+    out.push_str(&escape_xml(title));
     out.push_str("</title>\n<style>");
     out.push_str(style);
     out.push_str("</style></head>\n<body ");
     out.push_str(body_attributes);
     out.push_str(">\n<header><h1>");
-    out.push_str(&escape(title));
+    out.push_str(&escape_xml(title));
     out.push_str("</h1>");
     out
 }

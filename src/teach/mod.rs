@@ -1,6 +1,6 @@
 //! Seeing what a search does, for people learning or teaching backtracking.
 //!
-//! Everything here is built on the public observer API ([`SearchObserver::event`] and its
+//! Everything here is built on the public observer API ([`SearchObserver::on_event`] and its
 //! [`Event`] stream), so it costs nothing to a search that does not use it:
 //!
 //! - [`Trace`](trace::Trace): one line per event, indented by depth, in the model's own words
@@ -13,13 +13,14 @@
 //!   domains, with keys and auto-play.
 //! - [`table`]: a strategy table, one row per run, as text, CSV, JSON or Markdown.
 //!
-//! [`SearchObserver::event`]: crate::SearchObserver::event
+//! [`SearchObserver::on_event`]: crate::SearchObserver::on_event
 //! [`Event`]: crate::Event
 
 pub mod dot;
 pub mod graph_page;
 pub mod html;
 mod replay;
+mod sentences;
 pub mod svg;
 pub mod table;
 pub mod trace;

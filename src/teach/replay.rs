@@ -144,6 +144,7 @@ impl Replay {
             // AC-3's removals come as `Pruned` events too.
             Event::Failure { .. }
             | Event::Solution { .. }
+            | Event::Backtrack { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. } => {}
         }

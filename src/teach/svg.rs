@@ -18,7 +18,12 @@ const DY: f64 = 72.0;
 const MARGIN: f64 = 40.0;
 const RADIUS: f64 = 7.0;
 
-/// Where each shown node is drawn.
+#[deprecated(
+    since = "0.3.0",
+    note = "an internal of `svg::render`, no longer public in the next version"
+)]
+#[doc(hidden)]
+#[allow(deprecated, reason = "the deprecated `Layout` itself")]
 #[derive(Debug, Clone)]
 pub struct Layout {
     /// The shown nodes, in search order: id, x, y, and for a collapsed subtree, the number of
@@ -30,7 +35,12 @@ pub struct Layout {
     pub height: f64,
 }
 
-/// One shown node of a [`Layout`].
+/// One shown node of a `Layout`.
+#[deprecated(
+    since = "0.3.0",
+    note = "an internal of `svg::render`, no longer public in the next version"
+)]
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placed {
     /// The node's id.
@@ -44,7 +54,48 @@ pub struct Placed {
 }
 
 /// Lays out the tree, showing at most `budget` nodes (at least the root).
+#[deprecated(
+    since = "0.3.0",
+    note = "an internal of `svg::render`, no longer public in the next version"
+)]
+#[doc(hidden)]
+#[allow(deprecated, reason = "the deprecated `layout` itself")]
 pub fn layout(tree: &SearchTree<'_>, budget: usize) -> Layout {
+    let drawing = place(tree, budget);
+    Layout {
+        nodes: drawing
+            .nodes
+            .iter()
+            .map(|spot| Placed {
+                id: spot.id,
+                x: spot.x,
+                y: spot.y,
+                hidden: spot.hidden,
+            })
+            .collect(),
+        width: drawing.width,
+        height: drawing.height,
+    }
+}
+
+/// Where each shown node is drawn: the shown nodes in search order, and the drawing's size.
+struct Drawing {
+    nodes: Vec<Spot>,
+    width: f64,
+    height: f64,
+}
+
+/// One shown node of a [`Drawing`]: its id, its centre, and for a collapsed subtree, the
+/// number of nodes hidden under it.
+struct Spot {
+    id: u64,
+    x: f64,
+    y: f64,
+    hidden: Option<u64>,
+}
+
+/// Lays out the tree, showing at most `budget` nodes (at least the root).
+fn place(tree: &SearchTree<'_>, budget: usize) -> Drawing {
     let nodes = tree.nodes();
     let n = nodes.len();
     // Subtree sizes: children have larger ids than their parents.
@@ -101,7 +152,7 @@ pub fn layout(tree: &SearchTree<'_>, budget: usize) -> Layout {
         .filter_map(|id| {
             let (x, y) = placed[id]?;
             let hidden = (!expanded[id] && size[id] > 1).then_some(size[id] - 1);
-            Some(Placed {
+            Some(Spot {
                 id: id as u64,
                 x,
                 y,
@@ -109,7 +160,7 @@ pub fn layout(tree: &SearchTree<'_>, budget: usize) -> Layout {
             })
         })
         .collect();
-    Layout {
+    Drawing {
         nodes: nodes_out,
         width: 2.0 * MARGIN + (slot - 1.0).max(0.0) * DX + 60.0,
         height: 2.0 * MARGIN + max_level as f64 * DY + 40.0,
@@ -117,7 +168,17 @@ pub fn layout(tree: &SearchTree<'_>, budget: usize) -> Layout {
 }
 
 /// The class of a node's shape: `inner`, `failed`, `solution` or `open`.
+#[deprecated(
+    since = "0.3.0",
+    note = "an internal of `svg::render`, no longer public in the next version"
+)]
+#[doc(hidden)]
 pub fn class(status: NodeStatus) -> &'static str {
+    shape_class(status)
+}
+
+/// The class of a node's shape: `inner`, `failed`, `solution` or `open`.
+fn shape_class(status: NodeStatus) -> &'static str {
     match status {
         NodeStatus::Inner => "inner",
         NodeStatus::Failed { .. } => "failed",
@@ -127,7 +188,17 @@ pub fn class(status: NodeStatus) -> &'static str {
 }
 
 /// Text escaped for XML and HTML.
+#[deprecated(
+    since = "0.3.0",
+    note = "an internal of the pages and pictures, no longer public in the next version"
+)]
+#[doc(hidden)]
 pub fn escape(text: &str) -> String {
+    escape_xml(text)
+}
+
+/// Text escaped for XML and HTML.
+pub(crate) fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -159,7 +230,7 @@ pub fn escape(text: &str) -> String {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
-    let layout = layout(tree, budget);
+    let layout = place(tree, budget);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -178,7 +249,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
         let Some(&(px, py)) = position.get(&parent) else {
             continue;
         };
-        let label = escape(&tree.label(placed.id));
+        let label = escape_xml(&tree.label(placed.id));
         // The label just above its child, centred: siblings are a slot apart, so their labels
         // do not run into each other however many there are.
         let _ = writeln!(
@@ -206,7 +277,7 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
                  <polygon class=\"collapsed\" points=\"{x:.1},{:.1} {:.1},{:.1} {:.1},{:.1}\"/>\
                  <text class=\"count\" x=\"{x:.1}\" y=\"{:.1}\">{hidden}</text></g>",
                 placed.id,
-                escape(&title),
+                escape_xml(&title),
                 y - RADIUS,
                 x - 12.0,
                 y + 16.0,
@@ -216,17 +287,17 @@ pub fn render(tree: &SearchTree<'_>, budget: usize) -> String {
             );
             continue;
         }
-        let kind = class(node.status);
+        let kind = shape_class(node.status);
         let _ = write!(
             out,
             "<g class=\"point\" data-id=\"{}\"><title>{}</title>\
              <circle class=\"node {kind}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{RADIUS}\"/>",
             placed.id,
-            escape(&title),
+            escape_xml(&title),
         );
         if let NodeStatus::Failed { constraint, .. } = node.status {
             let short = constraint.map_or("✗".to_owned(), |c| {
-                escape(tree.model().constraint_name(c))
+                escape_xml(tree.model().constraint_name(c))
             });
             let _ = write!(
                 out,

@@ -86,7 +86,7 @@ impl Row {
                 out.push_str(", ");
             }
             let numeric = NUMERIC.contains(&i);
-            let value = if numeric { cell } else { json_string(&cell) };
+            let value = if numeric { cell } else { json_literal(&cell) };
             let _ = write!(out, "\"{name}\": {value}");
         }
         out.push('}');
@@ -165,7 +165,17 @@ impl std::str::FromStr for Format {
 }
 
 /// A JSON string literal.
+#[deprecated(
+    since = "0.3.0",
+    note = "an internal of `table::render`, no longer public in the next version"
+)]
+#[doc(hidden)]
 pub fn json_string(text: &str) -> String {
+    json_literal(text)
+}
+
+/// A JSON string literal.
+fn json_literal(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {

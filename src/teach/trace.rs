@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::replay::Replay;
+use super::sentences;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
@@ -195,9 +196,9 @@ impl<'m, W: Write> Trace<'m, W> {
                 "… trace cut after {} lines ({} bytes): not shown: {}, {}, {}",
                 self.written,
                 self.bytes,
-                counted(cut.decisions, "decision"),
-                counted(cut.failures, "failure"),
-                counted(cut.solutions, "solution"),
+                sentences::counted(cut.decisions, "decision"),
+                sentences::counted(cut.failures, "failure"),
+                sentences::counted(cut.solutions, "solution"),
             );
             self.write_raw(&line);
         }
@@ -301,11 +302,6 @@ impl<'m, W: Write> Trace<'m, W> {
     /// Why a node failed, in words.
     fn reason(&mut self, constraint: Option<ConstraintId>, var: Option<VarId>) -> String {
         match (constraint, var) {
-            (Some(c), Some(var)) => format!(
-                "{} has no value left ({})",
-                self.name(var),
-                self.model.constraint_name(c)
-            ),
             (Some(c), None) => {
                 let name = self.model.constraint_name(c);
                 let clash = match self.last_branch {
@@ -320,8 +316,7 @@ impl<'m, W: Write> Trace<'m, W> {
                     None => name.to_owned(),
                 }
             }
-            (None, Some(var)) => format!("{} has no value left", self.name(var)),
-            (None, None) => "no value left".to_owned(),
+            _ => sentences::failure(self.model, constraint, var),
         }
     }
 
@@ -375,7 +370,11 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
         !self.full()
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
+        if matches!(event, Event::Backtrack { .. }) {
+            // No line: the refutation's node that follows has one.
+            return;
+        }
         if self.full() {
             // Cut: what `finish` reports is counted, nothing else is done.
             self.flush_pending();
@@ -399,6 +398,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 Event::Pruned { after, .. } => after.is_fixed(),
                 Event::Propagated { .. } => self.domains,
                 Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
+                Event::Backtrack { .. } => false,
             };
             self.cut.lines += u64::from(line);
             return;
@@ -419,7 +419,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 }
                 // A decision sits at its depth; a refutation beside the decision it refutes.
                 self.indent = 2 * if left { depth } else { depth + 1 };
-                let mut line = format!("{} {} {value}", self.name(var), kind.symbol());
+                let mut line = sentences::branch(self.model, var, kind, value);
                 // A refutation that leaves one value decides the variable by itself.
                 if let (false, Some(left)) = (left, self.replay.current()[var.index()].value()) {
                     line = format!("{line} (so {} = {left})", self.name(var));
@@ -468,7 +468,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 }
                 let var = var.or(self.wiped.map(|(v, _)| v));
                 let reason = match var {
-                    Some(var) if self.in_ac3 => format!("{} has no value left", self.name(var)),
+                    Some(var) if self.in_ac3 => sentences::no_value_left(self.model, var, None),
                     _ => self.reason(constraint, var),
                 };
                 match self.pending.take() {
@@ -485,10 +485,10 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 }
                 match self.pending.take() {
                     Some(branch) => {
-                        self.pending = Some(format!("{branch} ✓ solution"));
+                        self.pending = Some(format!("{branch} {}", sentences::SOLUTION));
                         self.flush_pending();
                     }
-                    None => self.line(self.indent, "✓ solution"),
+                    None => self.line(self.indent, sentences::SOLUTION),
                 }
             }
             Event::ArcQueue { arcs, .. } => {
@@ -512,13 +512,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 self.flush_pending();
                 let added = (queue.len() + 1).saturating_sub(self.arcs_queued);
                 self.arcs_queued = queue.len();
-                let mut text = format!("revise({}, {}): ", self.name(from), self.name(to));
-                if removed.is_empty() {
-                    text.push_str("nothing removed");
-                } else {
-                    let values: Vec<String> = removed.iter().map(ToString::to_string).collect();
-                    text.push_str(&format!("removed {}", values.join(", ")));
-                }
+                let mut text = sentences::revise(self.model, from, to, removed);
                 if added > 0 {
                     let new = &queue[queue.len() - added..];
                     text.push_str(&format!("; queued {}", self.arc_list(new, new.len())));
@@ -531,10 +525,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     &format!("★ objective {value}: the best so far"),
                 );
             }
+            Event::Backtrack { .. } => {}
         }
     }
-}
-
-fn counted(n: u64, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }

@@ -1,6 +1,7 @@
 //! [`SearchTree`]: the tree a search explored, recorded from the event stream, for drawing.
 
 use super::replay::Replay;
+use super::sentences;
 use crate::PropagationLevel;
 use crate::constraints::PropagationContext;
 use crate::domain::Domain;
@@ -252,12 +253,7 @@ impl<'m> SearchTree<'m> {
     /// The branch of node `id` as a person reads it, `row 2 = 4`; `root` for the root.
     pub fn label(&self, id: u64) -> String {
         match self.nodes.get(id as usize).and_then(|n| n.branch) {
-            Some(b) => format!(
-                "{} {} {}",
-                self.model.var_name(b.var),
-                b.kind.symbol(),
-                b.value
-            ),
+            Some(b) => sentences::branch(self.model, b.var, b.kind, b.value),
             None => "root".to_owned(),
         }
     }
@@ -265,16 +261,9 @@ impl<'m> SearchTree<'m> {
     /// Why node `id` failed, in words (empty if it did not).
     pub fn reason(&self, id: u64) -> String {
         match self.nodes.get(id as usize).map(|n| n.status) {
-            Some(NodeStatus::Failed { constraint, var }) => match (constraint, var) {
-                (Some(c), Some(v)) => format!(
-                    "{} has no value left ({})",
-                    self.model.var_name(v),
-                    self.model.constraint_name(c)
-                ),
-                (Some(c), None) => self.model.constraint_name(c).to_owned(),
-                (None, Some(v)) => format!("{} has no value left", self.model.var_name(v)),
-                (None, None) => "no value left".to_owned(),
-            },
+            Some(NodeStatus::Failed { constraint, var }) => {
+                sentences::failure(self.model, constraint, var)
+            }
             _ => String::new(),
         }
     }
@@ -428,7 +417,7 @@ impl SearchObserver for SearchTree<'_> {
         self.follows_domains()
     }
 
-    fn event(&mut self, event: &Event<'_>) {
+    fn on_event(&mut self, event: &Event<'_>) {
         if self.cut > 0 {
             // Past the limit: the overview alone, at a cost per node that does not grow with
             // the model.
@@ -507,7 +496,10 @@ impl SearchObserver for SearchTree<'_> {
                     n.status = NodeStatus::Solution;
                 }
             }
-            Event::Improved { .. } | Event::ArcQueue { .. } | Event::Revise { .. } => {}
+            Event::Improved { .. }
+            | Event::ArcQueue { .. }
+            | Event::Revise { .. }
+            | Event::Backtrack { .. } => {}
         }
     }
 }

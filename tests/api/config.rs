@@ -5,13 +5,13 @@ use std::num::NonZeroUsize;
 
 use cspkit::models::queens::Queens;
 use cspkit::{
-    AllDifferent, Branching, EventRecorder, LinearExpr, Lns, Model, ModelError, Optimum,
-    Propagation, PropagationLevel, SearchConfig, SearchEvent, SearchStats,
+    AllDifferent, Branching, EventLog, LinearExpr, Lns, Model, ModelError, Optimum, OwnedEvent,
+    Propagation, PropagationLevel, SearchConfig, SearchStats,
 };
 
 /// The events and statistics of counting every solution.
-fn run(solver: cspkit::Solver<'_>) -> (Vec<SearchEvent>, SearchStats) {
-    let mut events = EventRecorder::default();
+fn run(solver: cspkit::Solver<'_>) -> (Vec<OwnedEvent>, SearchStats) {
+    let mut events = EventLog::new();
     let mut solver = solver.with_observer(&mut events);
     solver.count();
     let stats = solver.stats();

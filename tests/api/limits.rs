@@ -10,9 +10,14 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `Solver::step` still stops"
+)]
+use cspkit::StepEvent;
 use cspkit::{
     Branching, LeastConstraining, Limit, LinearExpr, Model, NotEqual, Optimum, Outcome,
-    PropagationLevel, RandomValue, RestartPolicy, SmallestDomainRandomTies, Solver, StepEvent,
+    PropagationLevel, RandomValue, RestartPolicy, SmallestDomainRandomTies, Solver,
 };
 
 /// 13 pigeons, 12 holes, one `≠` per pair.
@@ -65,7 +70,7 @@ fn limit_of(outcome: &Outcome) -> Option<Limit> {
 /// Each search path, run under a limit: the limit it reports and the decisions it made.
 #[allow(
     deprecated,
-    reason = "checks that the deprecated `with_textbook_forward_checking` still works"
+    reason = "checks that the deprecated `with_textbook_forward_checking` and `Solver::step` still work"
 )]
 fn every_path(model: &Model, set: Set) -> Vec<(&'static str, Option<Limit>, u64)> {
     let two = NonZeroUsize::new(2).unwrap();

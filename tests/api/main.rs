@@ -11,6 +11,7 @@ mod config;
 mod conformance;
 mod custom_constraint;
 mod deprecated;
+mod events;
 mod globals;
 mod globals_in_models;
 mod guide;

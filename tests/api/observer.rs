@@ -1,5 +1,9 @@
 //! The events of a search, checked against a trace worked out by hand, and the full event
 //! stream ([`Event`]) checked against the summaries and against the tree it must describe.
+#![allow(
+    deprecated,
+    reason = "checks that the deprecated per-event methods and `EventRecorder` still work"
+)]
 
 use cspkit::{
     BranchKind, ConstraintId, Domain, Event, EventRecorder, Model, NotEqual, PropagationLevel,

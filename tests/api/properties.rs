@@ -19,10 +19,14 @@ use common::{
 };
 use cspkit::{
     AllDifferent, Ascending, Branching, Conflict, Constraint, Descending, DomainOverDegree,
-    EventRecorder, InputOrder, Limit, Model, NotEqual, Outcome, PropagationContext,
-    PropagationLevel, SearchEvent, SearchObserver, SearchView, SmallestDomain, ValueOrder, VarId,
-    VariableOrder, WakeOn,
+    InputOrder, Limit, Model, NotEqual, Outcome, PropagationContext, PropagationLevel,
+    SearchObserver, SearchView, SmallestDomain, ValueOrder, VarId, VariableOrder, WakeOn,
 };
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `EventRecorder` still works"
+)]
+use cspkit::{EventRecorder, SearchEvent};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -632,6 +636,7 @@ proptest! {
     }
 
     #[test]
+    #[allow(deprecated, reason = "checks that the deprecated `EventRecorder` still works")]
     fn the_observer_sees_a_consistent_search_that_the_statistics_count(spec in models()) {
         let (model, _) = spec.build();
         for level in LEVELS {

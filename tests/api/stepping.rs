@@ -1,5 +1,9 @@
 //! Driving a search one step at a time ([`Solver::step`]), the view of where it stands, and
 //! searches resumed after a limit, checked against the same searches run without stopping.
+#![allow(
+    deprecated,
+    reason = "checks that the deprecated `Solver::step` and `StepEvent` still work"
+)]
 
 use cspkit::models::queens::Queens;
 use cspkit::{

@@ -14,11 +14,15 @@ use common::{
 };
 use cspkit::models::queens::Queens;
 use cspkit::{
-    AllDifferent, Ascending, Comparison, Constraint, DomainOverDegree, EventRecorder, InputOrder,
-    Limit, Linear, LinearExpr, MiddleOut, Model, Outcome, PropagationLevel, RandomValue,
-    RestartPolicy, SearchEvent, SearchView, SmallestDomain, SmallestDomainRandomTies, Solver,
-    ValueOrder, VarId, VariableOrder,
+    AllDifferent, Ascending, Comparison, Constraint, DomainOverDegree, InputOrder, Limit, Linear,
+    LinearExpr, MiddleOut, Model, Outcome, PropagationLevel, RandomValue, RestartPolicy,
+    SearchView, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder, VarId, VariableOrder,
 };
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `EventRecorder` still works"
+)]
+use cspkit::{EventRecorder, SearchEvent};
 use proptest::prelude::*;
 
 /// `Σ aᵢ·xᵢ ≤ c`, through the crate's own [`Linear`], so that models are not all-different only.
@@ -410,6 +414,10 @@ fn a_time_limit_or_a_cancellation_stops_a_restart_search_cleanly() {
 }
 
 #[test]
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `EventRecorder` still works"
+)]
 fn runs_differ_and_the_observer_sees_each_of_them_from_the_root() {
     let queens = Queens::new(30).unwrap();
     let mut recorder = EventRecorder::default();
@@ -830,6 +838,10 @@ fn input_order_costs_linear_time_on_a_million_variables() {
 
 /// The decisions of a search of `model` with `order`, under a decision limit, with the given
 /// branching and propagation, branching on `decision_vars` first if given.
+#[allow(
+    deprecated,
+    reason = "checks that the deprecated `EventRecorder` still works"
+)]
 fn decisions_with(
     model: &Model,
     order: impl VariableOrder,

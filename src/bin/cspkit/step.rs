@@ -1,6 +1,6 @@
 //! `--step`: the search one node at a time, driven from the keyboard.
 //!
-//! The search runs by [`Solver::step`], one event per call; the events feed a [`Trace`]
+//! The search runs by [`Solver::next_step`], one event per call; the events feed a [`Trace`]
 //! writing into a buffer, and the `--tree` recorder, here at the reader's pace, so that the
 //! tree holds exactly the nodes stepped through. The events of a node are shown together: its
 //! trace lines, then the board where the search stands (the domains after the node's
@@ -13,7 +13,7 @@ use std::io::{self, BufRead, Write};
 
 use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
-use cspkit::{BranchKind, Domain, Event, SearchObserver, Solution, StepEvent};
+use cspkit::{BranchKind, Domain, Event, OwnedEvent, SearchObserver, SearchStep, Solution};
 
 use crate::args::ShowArgs;
 use crate::output::{exit, output_failed};
@@ -32,8 +32,6 @@ struct Frame {
     root: bool,
     /// The indentation of the node's board: that of the lines under its branch.
     indent: usize,
-    /// Decisions on the path to the node.
-    depth: usize,
     /// Events fed since the node was last shown.
     open: bool,
 }
@@ -91,16 +89,15 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
         let mut frame = Frame {
             root: true,
             indent: 0,
-            depth: 0,
             open: true,
         };
         // An event that starts the next node waits here while the last one is shown.
         let mut held = None;
         loop {
-            let event = held.take().unwrap_or_else(|| solver.step());
-            let next_node = matches!(event, StepEvent::Node { .. });
+            let step = held.take().unwrap_or_else(|| solver.next_step());
+            let next_node = matches!(step, SearchStep::Event(OwnedEvent::Node { .. }));
             if frame.open
-                && (next_node || matches!(event, StepEvent::Exhausted | StepEvent::Stopped(_)))
+                && (next_node || matches!(step, SearchStep::Exhausted | SearchStep::Stopped(_)))
             {
                 frame.open = false;
                 // The board is drawn only if it is shown: while waiting, for a node with lines
@@ -120,27 +117,29 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                     Ok(_) => {}
                     Err(error) => return output_failed(error, exit::SOLVED),
                 }
-                held = Some(event);
+                held = Some(step);
                 continue;
             }
-            if let Some(seen) = as_event(&event, frame.depth) {
-                self.trace.event(&seen);
+            // A backtrack shows nothing: the refutation's node that follows does.
+            if let Some(event) = step.event()
+                && !matches!(event, Event::Backtrack { .. })
+            {
+                self.trace.on_event(&event);
                 if let Some(tree) = &mut self.tree {
-                    tree.event(&seen);
+                    tree.on_event(&event);
                 }
                 frame.open = true;
             }
-            match event {
-                StepEvent::Node { kind, depth, .. } => {
+            match step {
+                SearchStep::Event(OwnedEvent::Node { kind, depth, .. }) => {
                     let left = matches!(kind, BranchKind::Equal | BranchKind::AtMost);
                     frame = Frame {
                         root: false,
                         indent: 2 * if left { depth } else { depth + 1 },
-                        depth,
                         open: true,
                     };
                 }
-                StepEvent::Solution { solution, .. } => {
+                SearchStep::Solution { solution, .. } => {
                     found += 1;
                     frame.open = false;
                     let last = !listing || answer.mode.limit.is_some_and(|max| found >= max);
@@ -179,8 +178,8 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                         break;
                     }
                 }
-                StepEvent::Exhausted => break,
-                StepEvent::Stopped(limit) => {
+                SearchStep::Exhausted => break,
+                SearchStep::Stopped(limit) => {
                     note!("cspkit: search stopped ({limit})");
                     return exit::STOPPED;
                 }
@@ -237,69 +236,6 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
         }
         Ok(key)
     }
-}
-
-/// The event of the stream a step event is, for the trace and the tree; `depth` is that of
-/// the current node, for a solution's.
-fn as_event(event: &StepEvent, depth: usize) -> Option<Event<'_>> {
-    Some(match *event {
-        StepEvent::Node {
-            node,
-            parent,
-            var,
-            value,
-            kind,
-            depth,
-        } => Event::Node {
-            node,
-            parent,
-            var,
-            value,
-            kind,
-            depth,
-        },
-        StepEvent::Pruned {
-            node,
-            var,
-            ref before,
-            ref after,
-            constraint,
-        } => Event::Pruned {
-            node,
-            var,
-            before,
-            after,
-            constraint,
-        },
-        StepEvent::Propagated { node, ref domains } => Event::Propagated { node, domains },
-        StepEvent::Failure {
-            node,
-            constraint,
-            var,
-            depth,
-        } => Event::Failure {
-            node,
-            constraint,
-            var,
-            depth,
-        },
-        StepEvent::Solution { node, .. } => Event::Solution { node, depth },
-        StepEvent::ArcQueue { node, ref arcs } => Event::ArcQueue { node, arcs },
-        StepEvent::Revise {
-            node,
-            from,
-            to,
-            ref removed,
-            ref queue,
-        } => Event::Revise {
-            node,
-            from,
-            to,
-            removed,
-            queue,
-        },
-        _ => return None,
-    })
 }
 
 /// The most bytes of one line of input kept: a key is a letter, and endless input without a

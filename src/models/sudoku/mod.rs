@@ -175,7 +175,7 @@ impl Sudoku {
     }
 
     /// The grid where a search stands, from the domains there (those of a
-    /// [`StepEvent::Propagated`], or of [`SearchTree::domains_at`]): a fixed cell shows its
+    /// [`OwnedEvent::Propagated`], or of [`SearchTree::domains_at`]): a fixed cell shows its
     /// value, an open cell its candidates when it has no more than the box size (3 in a 9x9
     /// grid), `.` when it has more, and `✗` when it has none left (a failure). Grids above
     /// 25x25 write values as numbers and open cells as `.`. Every cell is as wide as the widest;
@@ -185,7 +185,7 @@ impl Sudoku {
     ///
     /// ```
     /// use cspkit::models::sudoku::{Grid, Sudoku};
-    /// use cspkit::StepEvent;
+    /// use cspkit::{OwnedEvent, SearchStep};
     ///
     /// let sudoku = Sudoku::new(&Grid::parse("1..4..1..1..4...", None)?)?;
     /// let mut solver = sudoku.model().solver();
@@ -196,7 +196,7 @@ impl Sudoku {
     /// );
     /// // After the root's propagation: three more cells fixed, two candidates in the others.
     /// let root = loop {
-    ///     if let StepEvent::Propagated { domains, .. } = solver.step() {
+    ///     if let SearchStep::Event(OwnedEvent::Propagated { domains, .. }) = solver.next_step() {
     ///         break domains;
     ///     }
     /// };
@@ -211,7 +211,7 @@ impl Sudoku {
     ///
     /// If `domains` are not those of this Sudoku's model (fewer than its variables).
     ///
-    /// [`StepEvent::Propagated`]: crate::StepEvent::Propagated
+    /// [`OwnedEvent::Propagated`]: crate::OwnedEvent::Propagated
     /// [`SearchTree::domains_at`]: crate::teach::tree::SearchTree::domains_at
     pub fn board_at(&self, domains: &[Domain]) -> String {
         let b = self.box_size;
