@@ -247,6 +247,7 @@ pub mod models;
 pub mod puzzle;
 mod search;
 pub mod teach;
+mod util;
 
 pub use constraints::{AllDifferent, Conflict, Constraint, NotEqual, PropagationContext, WakeOn};
 pub use constraints::{

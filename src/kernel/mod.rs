@@ -55,6 +55,7 @@ mod context;
 pub(crate) mod explain;
 pub(crate) mod propagation;
 mod propagator;
+mod sandbox;
 pub(crate) mod trail;
 mod view;
 
@@ -64,6 +65,7 @@ pub use explain::{ExplainContext, Inference, Literal, reason_implies, scope_reas
 pub use propagator::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };
+pub use sandbox::{Sandbox, propagate_alone};
 pub use view::IntView;
 
 use std::borrow::Cow;

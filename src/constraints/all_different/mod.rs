@@ -626,10 +626,9 @@ mod tests {
             .collect();
         let constraint = AllDifferent::new(&vars);
         let mut domains: Vec<Domain> = vars.iter().map(|&v| model.domain(v).clone()).collect();
-        let mut trail = crate::kernel::trail::Trail::default();
-        let mut ctx =
-            PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Full);
-        constraint.propagate(&mut ctx).ok()?;
+        crate::kernel::Sandbox::new()
+            .propagate_once(&constraint, &mut domains, PropagationLevel::Full)
+            .ok()?;
         Some(
             domains
                 .iter()
