@@ -200,7 +200,7 @@ mod tests {
 
     /// A random small model: 3 or 4 variables with values drawn from -2..=3, one to three
     /// constraints among all-different, ≠, a difference compared with a constant, a table,
-    /// and [`Slow`].
+    /// and [`Increasing`].
     fn random_model(random: &mut SplitMix64) -> Model {
         let mut model = Model::new();
         let n = 3 + random.below(2) as usize;
@@ -216,7 +216,9 @@ mod tests {
             let a = vars[random.below(n as u64) as usize];
             let b = vars[(a.index() + 1 + random.below(n as u64 - 1) as usize) % n];
             let posted = match random.below(5) {
-                4 => model.post(Slow([a, b])),
+                4 => model.post(Increasing {
+                    vars: vars[..2 + random.below(n as u64 - 1) as usize].to_vec(),
+                }),
                 0 => model.post(AllDifferent::new(&vars)),
                 1 => model.post(NotEqual::new(a, b)),
                 2 => {
@@ -237,31 +239,37 @@ mod tests {
         model
     }
 
-    /// `x < y`, pruning at most one value of each variable per call: it needs several calls
-    /// to reach its fixpoint.
+    /// `x₀ < x₁ < …`, pruning at most one value from each end of a pair per call: it needs
+    /// several calls to reach its fixpoint.
     #[derive(Debug)]
-    struct Slow([VarId; 2]);
+    struct Increasing {
+        vars: Vec<VarId>,
+    }
 
-    impl Constraint for Slow {
+    impl Constraint for Increasing {
         fn scope(&self) -> &[VarId] {
-            &self.0
+            &self.vars
         }
+
         fn check(&self, values: &[i32]) -> bool {
-            values[0] < values[1]
+            values.windows(2).all(|pair| pair[0] < pair[1])
         }
+
         fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-            let [x, y] = self.0;
-            let (max_x, max_y) = (ctx.domain(x).max(), ctx.domain(y).max());
-            if let (Some(max_x), Some(max_y)) = (max_x, max_y)
-                && max_x >= max_y
-            {
-                ctx.remove(x, max_x)?;
-            }
-            let (min_x, min_y) = (ctx.domain(x).min(), ctx.domain(y).min());
-            if let (Some(min_x), Some(min_y)) = (min_x, min_y)
-                && min_y <= min_x
-            {
-                ctx.remove(y, min_y)?;
+            for pair in self.vars.windows(2) {
+                let (below, above) = (ctx.domain(pair[0]), ctx.domain(pair[1]));
+                let (Some(top), Some(ceiling)) = (below.max(), above.max()) else {
+                    return Err(Conflict);
+                };
+                let (Some(floor), Some(bottom)) = (below.min(), above.min()) else {
+                    return Err(Conflict);
+                };
+                if top >= ceiling {
+                    ctx.remove(pair[0], top)?;
+                }
+                if bottom <= floor {
+                    ctx.remove(pair[1], bottom)?;
+                }
             }
             Ok(())
         }
