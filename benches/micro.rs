@@ -3,9 +3,10 @@
 //! - `domain/*`: the read operations of [`Domain`] on a one-word domain (`1..=9`) and on a
 //!   multi-word one (`1..=1000` with every third value);
 //! - `all_different/*`: one propagation of a 9-variable [`AllDifferent`] to its fixpoint, at
-//!   each level. The library offers no way to call a constraint outside a search, so each case
-//!   is a solver stopped before its first decision: setting up the search state plus the root
-//!   propagation. `all_different/setup_only` is the same without the constraint, to subtract;
+//!   each level. `alone_*` run the constraint alone on a copy of the domains
+//!   ([`propagate_alone`]); the others are a solver stopped before its first decision: setting
+//!   up the search state plus the root propagation. `all_different/setup_only` is that without
+//!   the constraint, to subtract;
 //! - `sudoku/*`: building the model of a 9x9 Sudoku, and solving it with the default strategy
 //!   (its lexicographically smallest solution), from its own model or, as `cspkit sudoku
 //!   --batch` does, by restarting a solver of the empty grid with the givens
@@ -19,6 +20,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::Criterion;
+use cspkit::kernel::propagate_alone;
 use cspkit::models::sudoku::{Grid, Sudoku};
 use cspkit::{AllDifferent, Domain, Model, PropagationLevel, VarId};
 
@@ -89,6 +91,22 @@ fn all_different(c: &mut Criterion) {
                     .with_propagation(level)
                     .with_decision_limit(0)
                     .next_solution()
+            })
+        });
+    }
+    // The constraint alone, outside a search: a copy of the domains, then its fixpoint.
+    let (_, constraint) = model.constraints().next().expect("the all-different");
+    let domains: Vec<Domain> = model.variables().map(|v| model.domain(v).clone()).collect();
+    let mut work = domains.clone();
+    for (name, level) in [
+        ("alone_none_9", PropagationLevel::None),
+        ("alone_forward_9", PropagationLevel::Forward),
+        ("alone_full_9", PropagationLevel::Full),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                work.clone_from(&domains);
+                propagate_alone(black_box(constraint), &mut work, level)
             })
         });
     }

@@ -275,6 +275,7 @@ pub mod models;
 pub mod puzzle;
 mod search;
 pub mod teach;
+mod util;
 
 pub use constraints::all_different::AllDifferent;
 pub use constraints::arithmetic::{Arithmetic, Operation};

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up; the modules of a layer are peers.
 const LAYERS: &[&[&str]] = &[
-    &["error", "ids"],
+    &["error", "ids", "util"],
     &["domain"],
     &["kernel"],
     &["constraints"],

@@ -848,9 +848,9 @@ impl Propagator for Settled<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::conformance::SplitMix64;
     use crate::domain::Domain;
     use crate::kernel::trail::Trail;
+    use crate::util::random::SplitMix64;
 
     fn var(index: u32) -> VarId {
         VarId { model: 0, index }

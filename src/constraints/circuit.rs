@@ -58,6 +58,14 @@ impl Circuit {
             base: i64::from(base),
         }
     }
+}
+
+impl Successors for Circuit {
+    const MAY_LEAVE_OUT: bool = false;
+
+    fn parts(&self) -> (&AllDifferent, i64) {
+        (&self.different, self.base)
+    }
 
     /// The successor of node `i` (counted from 0), if fixed and in range.
     fn next(&self, ctx: &PropagationContext<'_>, i: usize) -> Option<usize> {
@@ -66,41 +74,17 @@ impl Circuit {
         usize::try_from(j).ok().filter(|&j| j < self.scope().len())
     }
 
-    /// Node `i` as a value of a successor variable.
-    fn node(&self, i: usize) -> i64 {
-        self.base + i as i64
-    }
-
     /// Subtour elimination on the paths of fixed successors; whether it pruned.
     fn break_subtours(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
         let succ = self.scope();
         let n = succ.len();
-        let mut has_pred: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
-        for i in 0..n {
-            if let Some(j) = self.next(ctx, i) {
-                if has_pred[j] {
-                    return Err(Conflict); // two fixed predecessors
-                }
-                has_pred[j] = true;
-            }
-        }
+        let has_pred = self.predecessors(ctx)?;
         let mut visited: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
         for start in 0..n {
             if has_pred[start] {
                 continue;
             }
-            // Follow the path from `start` to its end (a longer walk than n has met a node
-            // twice: two variables share a value).
-            let (mut end, mut edges) = (start, 0);
-            visited[start] = true;
-            while let Some(j) = self.next(ctx, end) {
-                end = j;
-                edges += 1;
-                if edges > n {
-                    return Err(Conflict);
-                }
-                visited[end] = true;
-            }
+            let (end, edges) = self.follow(ctx, start, &mut visited, |_| {})?;
             let closing = self.node(start);
             let last = succ[end];
             let changed = if edges + 1 == n {
@@ -167,26 +151,7 @@ impl Constraint for Circuit {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let succ = self.scope();
-        let n = succ.len();
-        if ctx.level() == PropagationLevel::None {
-            return ctx.check_if_fixed(self);
-        }
-        for (i, &var) in succ.iter().enumerate() {
-            keep_at_least(ctx, var, self.base)?;
-            keep_at_most(ctx, var, self.base + n as i64 - 1)?;
-            if n > 1
-                && let Ok(me) = i32::try_from(self.node(i))
-            {
-                ctx.remove(var, me)?;
-            }
-        }
-        loop {
-            self.different.propagate(ctx)?;
-            if !self.break_subtours(ctx)? {
-                return Ok(());
-            }
-        }
+        self.propagate_successors(ctx)
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {
@@ -203,4 +168,99 @@ pub(crate) fn successor(values: &[i32], i: usize, base: i64) -> Option<usize> {
     usize::try_from(i64::from(values[i]) - base)
         .ok()
         .filter(|&j| j < values.len())
+}
+
+/// What [`Circuit`] and [`Subcircuit`](crate::Subcircuit) share: successor variables under an
+/// all-different, nodes numbered from a base, and the propagation around their own subtour
+/// elimination.
+pub(crate) trait Successors: Constraint + Sized {
+    /// Whether a node may be left out of the cycle, as its own successor.
+    const MAY_LEAVE_OUT: bool;
+
+    /// The all-different over the successors, and the number of the first node.
+    fn parts(&self) -> (&AllDifferent, i64);
+
+    /// The node after node `i` (counted from 0) on the cycle, if its successor is fixed and
+    /// makes an edge.
+    fn next(&self, ctx: &PropagationContext<'_>, i: usize) -> Option<usize>;
+
+    /// Subtour elimination on the fixed successors; whether it pruned.
+    fn break_subtours(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict>;
+
+    /// The number of the first node.
+    fn base(&self) -> i64 {
+        self.parts().1
+    }
+
+    /// Node `i` as a value of a successor variable.
+    fn node(&self, i: usize) -> i64 {
+        self.base() + i as i64
+    }
+
+    /// Which nodes an edge of fixed successors points at; a conflict when one has two.
+    fn predecessors(&self, ctx: &PropagationContext<'_>) -> Result<SmallVec<[bool; 64]>, Conflict> {
+        let n = self.scope().len();
+        let mut has_pred: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
+        for i in 0..n {
+            if let Some(j) = self.next(ctx, i) {
+                if has_pred[j] {
+                    return Err(Conflict); // two fixed predecessors
+                }
+                has_pred[j] = true;
+            }
+        }
+        Ok(has_pred)
+    }
+
+    /// Follows the path of fixed successors from `start` to its end, marking each node
+    /// `visited` and handing each after `start` to `each`: the end and the number of edges. A
+    /// walk longer than `n` has met a node twice (two variables share a value): a conflict.
+    fn follow(
+        &self,
+        ctx: &PropagationContext<'_>,
+        start: usize,
+        visited: &mut [bool],
+        mut each: impl FnMut(usize),
+    ) -> Result<(usize, usize), Conflict> {
+        let n = self.scope().len();
+        let (mut end, mut edges) = (start, 0);
+        visited[start] = true;
+        while let Some(j) = self.next(ctx, end) {
+            end = j;
+            edges += 1;
+            if edges > n {
+                return Err(Conflict);
+            }
+            visited[end] = true;
+            each(end);
+        }
+        Ok((end, edges))
+    }
+
+    /// The propagation of both: the check alone at `None`; otherwise the successors kept
+    /// within the nodes (and off their own node, unless a node may be left out), then the
+    /// all-different and the subtour elimination to their common fixpoint.
+    fn propagate_successors(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
+        let succ = self.scope();
+        let n = succ.len();
+        if ctx.level() == PropagationLevel::None {
+            return ctx.check_if_fixed(self);
+        }
+        for (i, &var) in succ.iter().enumerate() {
+            keep_at_least(ctx, var, self.base())?;
+            keep_at_most(ctx, var, self.base() + n as i64 - 1)?;
+            if !Self::MAY_LEAVE_OUT
+                && n > 1
+                && let Ok(me) = i32::try_from(self.node(i))
+            {
+                ctx.remove(var, me)?;
+            }
+        }
+        loop {
+            self.parts().0.propagate(ctx)?;
+            if !self.break_subtours(ctx)? {
+                return Ok(());
+            }
+        }
+    }
 }

@@ -180,7 +180,7 @@ use crate::domain::Domain;
 #[cfg(test)]
 use crate::kernel::PropagationLevel;
 #[cfg(test)]
-use crate::kernel::trail::Trail;
+use crate::kernel::Sandbox;
 
 /// Test support: every solution of `model` at `level`, in the default (lexicographic) order.
 #[cfg(test)]
@@ -204,8 +204,6 @@ pub(crate) fn propagate_once(
         .iter()
         .map(|values| Domain::from_values(values.iter().copied()).expect("a non-empty domain"))
         .collect();
-    let mut trail = Trail::default();
-    let mut ctx = PropagationContext::new(&mut domains, &mut trail, None, level);
-    constraint.propagate(&mut ctx)?;
+    Sandbox::new().propagate_once(constraint, &mut domains, level)?;
     Ok(domains.iter().map(|d| d.iter().collect()).collect())
 }

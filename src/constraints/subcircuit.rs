@@ -2,8 +2,7 @@
 
 use smallvec::SmallVec;
 
-use crate::constraints::bounds::{keep_at_least, keep_at_most};
-use crate::constraints::circuit::successor;
+use crate::constraints::circuit::{Successors, successor};
 use crate::constraints::{AllDifferent, Conflict, Constraint, PropagationContext, WakeOn};
 use crate::error::ModelError;
 use crate::ids::VarId;
@@ -61,9 +60,17 @@ impl Subcircuit {
         }
     }
 
-    /// Node `i` as a value of a successor variable.
-    fn node(&self, i: usize) -> i64 {
-        self.base + i as i64
+    /// Whether node `i` may still be left out (its successor may be itself).
+    fn may_leave_out(&self, ctx: &PropagationContext<'_>, i: usize) -> bool {
+        i32::try_from(self.node(i)).is_ok_and(|me| ctx.domain(self.scope()[i]).contains(me))
+    }
+}
+
+impl Successors for Subcircuit {
+    const MAY_LEAVE_OUT: bool = true;
+
+    fn parts(&self) -> (&AllDifferent, i64) {
+        (&self.different, self.base)
     }
 
     /// The successor of node `i` (counted from 0), if fixed, in range and not `i` itself.
@@ -75,24 +82,11 @@ impl Subcircuit {
             .filter(|&j| j < self.scope().len() && j != i)
     }
 
-    /// Whether node `i` may still be left out (its successor may be itself).
-    fn may_leave_out(&self, ctx: &PropagationContext<'_>, i: usize) -> bool {
-        i32::try_from(self.node(i)).is_ok_and(|me| ctx.domain(self.scope()[i]).contains(me))
-    }
-
     /// Subtour elimination on the fixed successors; whether it pruned.
     fn break_subtours(&self, ctx: &mut PropagationContext<'_>) -> Result<bool, Conflict> {
         let succ = self.scope();
         let n = succ.len();
-        let mut has_pred: SmallVec<[bool; 64]> = SmallVec::from_elem(false, n);
-        for i in 0..n {
-            if let Some(j) = self.next(ctx, i) {
-                if has_pred[j] {
-                    return Err(Conflict); // two fixed predecessors
-                }
-                has_pred[j] = true;
-            }
-        }
+        let has_pred = self.predecessors(ctx)?;
         // A node with a predecessor is on the cycle.
         for j in (0..n).filter(|&j| has_pred[j]) {
             if let Ok(me) = i32::try_from(self.node(j))
@@ -108,19 +102,11 @@ impl Subcircuit {
                 continue;
             }
             // Follow the path from `start` to its end, counting the nodes on it that cannot
-            // be left out (a walk longer than n has met a node twice).
-            let (mut end, mut edges) = (start, 0);
-            visited[start] = true;
+            // be left out.
             let mut staying = usize::from(!self.may_leave_out(ctx, start));
-            while let Some(j) = self.next(ctx, end) {
-                end = j;
-                edges += 1;
-                if edges > n {
-                    return Err(Conflict);
-                }
-                visited[end] = true;
-                staying += usize::from(!self.may_leave_out(ctx, end));
-            }
+            let (end, _) = self.follow(ctx, start, &mut visited, |node| {
+                staying += usize::from(!self.may_leave_out(ctx, node));
+            })?;
             // Closing the path now leaves out a node that must stay: not allowed.
             if staying < must_stay
                 && let Ok(closing) = i32::try_from(self.node(start))
@@ -185,21 +171,7 @@ impl Constraint for Subcircuit {
     }
 
     fn propagate(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
-        let succ = self.scope();
-        let n = succ.len();
-        if ctx.level() == PropagationLevel::None {
-            return ctx.check_if_fixed(self);
-        }
-        for &var in succ {
-            keep_at_least(ctx, var, self.base)?;
-            keep_at_most(ctx, var, self.base + n as i64 - 1)?;
-        }
-        loop {
-            self.different.propagate(ctx)?;
-            if !self.break_subtours(ctx)? {
-                return Ok(());
-            }
-        }
+        self.propagate_successors(ctx)
     }
 
     fn wake_on(&self, level: PropagationLevel) -> WakeOn {

@@ -35,6 +35,7 @@ use fixedbitset::FixedBitSet;
 use smallvec::SmallVec;
 
 use crate::error::DomainError;
+use crate::util::bits::Ones;
 
 mod blocks;
 mod wide;
@@ -934,21 +935,6 @@ fn for_each_block_in_window(len: usize, shift: i64, mut f: impl FnMut(usize, u32
 fn low_bits(n: impl Into<u64>) -> u64 {
     let n = n.into();
     if n >= 64 { u64::MAX } else { (1 << n) - 1 }
-}
-
-/// The set bits of a word, lowest first.
-struct Ones(u64);
-
-impl Iterator for Ones {
-    type Item = u32;
-
-    fn next(&mut self) -> Option<u32> {
-        (self.0 != 0).then(|| {
-            let bit = self.0.trailing_zeros();
-            self.0 &= self.0 - 1;
-            bit
-        })
-    }
 }
 
 impl PartialEq for Domain {

@@ -7,13 +7,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use crate::conformance::SplitMix64;
 use crate::flatzinc::build::{
     FznModel, Goal, OutputItem, OutputValue, SearchGroup, ValueChoice, VarChoice,
 };
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Solution;
 use crate::search::ordering::{smallest_domain_among, smallest_minimum_among};
+use crate::util::random::SplitMix64;
 use crate::{
     Branching, DomWdeg, Lns, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
 };

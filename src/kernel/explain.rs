@@ -14,8 +14,7 @@ use smallvec::SmallVec;
 
 use crate::domain::Domain;
 use crate::ids::VarId;
-use crate::kernel::trail::Trail;
-use crate::kernel::{Conflict, Constraint, PropagationContext, PropagationLevel};
+use crate::kernel::{Conflict, Constraint, PropagationLevel, propagate_alone};
 
 /// A fact about one variable's domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,40 +212,10 @@ pub fn reason_implies(
     }
     match propagate_alone(constraint, &mut domains, PropagationLevel::Full) {
         Err(Conflict) => true,
-        Ok(()) => match inference {
+        Ok(_) => match inference {
             Inference::Removed { var, value } => !domains[var.index()].contains(value),
             Inference::Fixed { var, value } => domains[var.index()].value() == Some(value),
             Inference::Failed => false,
         },
-    }
-}
-
-/// Propagates `constraint` alone on `domains` until it prunes nothing more (one call of its
-/// `propagate` need not reach its fixpoint).
-pub(crate) fn propagate_alone(
-    constraint: &dyn Constraint,
-    domains: &mut [Domain],
-    level: PropagationLevel,
-) -> Result<(), Conflict> {
-    let mut trail = Trail::with_capacity(0);
-    loop {
-        let before: usize = constraint
-            .scope()
-            .iter()
-            .map(|v| domains[v.index()].size())
-            .sum();
-        {
-            let mut ctx = PropagationContext::new(domains, &mut trail, None, level);
-            constraint.propagate(&mut ctx)?;
-        }
-        let scope = constraint.scope();
-        if scope.iter().any(|v| domains[v.index()].is_empty()) {
-            return Err(Conflict);
-        }
-        let after: usize = scope.iter().map(|v| domains[v.index()].size()).sum();
-        if after == before {
-            return Ok(());
-        }
-        trail.clear();
     }
 }

@@ -38,12 +38,21 @@
 //! [`PropagationContext::changes`] lists the positions in
 //! the scope whose domains changed, each with the strongest [`DomainEvent`] it saw, so the
 //! propagator updates its state from those alone instead of rescanning its scope.
+//!
+//! # A constraint alone
+//!
+//! [`propagate_alone`] runs one constraint outside a search, on domains the caller owns, until
+//! it prunes nothing more (and leaves the domains as they were when it reports a conflict).
+//! [`Sandbox`] is the reusable form underneath: one call at a time, and an undo. Puzzle grading
+//! and explanations, [`reason_implies`], the [conformance kit](crate::conformance) and the
+//! search-tree page all run constraints alone through them.
 
 mod constraint;
 mod context;
 pub(crate) mod explain;
 pub(crate) mod propagation;
 mod propagator;
+mod sandbox;
 pub(crate) mod trail;
 mod view;
 
@@ -58,6 +67,7 @@ pub use explain::{ExplainContext, Inference, reason_implies, scope_reason};
 pub use propagator::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };
+pub use sandbox::{Sandbox, propagate_alone};
 pub use view::IntView;
 
 use std::borrow::Cow;

@@ -6,8 +6,10 @@ use std::fmt::Write as _;
 
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
-use crate::kernel::explain::{describe, propagate_alone};
-use crate::kernel::{Conflict, ExplainContext, Inference, Literal, PropagationLevel, scope_reason};
+use crate::kernel::explain::describe;
+use crate::kernel::{
+    Conflict, ExplainContext, Inference, Literal, PropagationLevel, propagate_alone, scope_reason,
+};
 use crate::model::Model;
 
 /// Why a value left a variable's domain: the constraint that removed it and its reason.
@@ -629,18 +631,13 @@ impl<'m> Explainer<'m> {
     }
 
     /// Propagates `constraint` alone on the scratch copy; the values it removed (the scratch
-    /// keeps them removed), or its conflict (the scratch is then reset).
+    /// keeps them removed), or its conflict (the scratch is then as it was).
     fn run(
         &mut self,
         constraint: &dyn crate::Constraint,
         level: PropagationLevel,
     ) -> Result<Vec<(VarId, i32)>, Conflict> {
-        if let Err(conflict) = propagate_alone(constraint, &mut self.scratch, level) {
-            for &var in constraint.scope() {
-                self.scratch[var.index()].clone_from(&self.domains[var.index()]);
-            }
-            return Err(conflict);
-        }
+        propagate_alone(constraint, &mut self.scratch, level)?;
         let mut removed = Vec::new();
         for &var in constraint.scope() {
             let (before, after) = (&self.domains[var.index()], &self.scratch[var.index()]);

@@ -9,7 +9,7 @@ use crate::puzzle::grade::{
     Difficulty, Grade, GradeError, fixed_domains, grade_within, propagate_rounds,
 };
 use crate::puzzle::limits::{Clock, Limits};
-use crate::search::random::nth;
+use crate::util::random::nth;
 use crate::{Limit, Outcome, RandomValue, SmallestDomain, SmallestDomainRandomTies};
 
 /// A generated puzzle.

@@ -2,8 +2,7 @@
 
 use crate::domain::Domain;
 use crate::ids::VarId;
-use crate::kernel::explain::propagate_alone;
-use crate::kernel::{Conflict, PropagationLevel};
+use crate::kernel::{Conflict, PropagationLevel, propagate_alone};
 use crate::model::Model;
 use crate::puzzle::Limits;
 use crate::{Limit, Outcome, SmallestDomain};

@@ -30,9 +30,9 @@ use super::limits::{Budget, Clock, Limit, Pause};
 use super::observer::NoObserver;
 use super::ordering::{Ascending, DomWdeg, ValueOrder, VariableOrder};
 use super::pause::{Progress, Tracked};
-use super::random::nth;
 use crate::ids::VarId;
 use crate::model::{Model, Solution};
+use crate::util::random::nth;
 
 /// Large-neighbourhood search beside branch and bound: what [`Solver::with_lns`] takes.
 ///

@@ -72,7 +72,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::model::{Model, Solution};
-use crate::search::random::nth;
+use crate::util::random::SplitMix64;
 use crate::{Constraint, Limit, VarId};
 
 /// The largest span of view values for which an all-different keeps dense counters.
@@ -456,24 +456,6 @@ impl Deadline {
     }
 }
 
-/// A seeded stream of SplitMix64 numbers.
-struct Random {
-    seed: u64,
-    index: u64,
-}
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.index += 1;
-        nth(self.seed, self.index - 1)
-    }
-
-    /// A number in `0..bound` (`bound > 0`), by Lemire's multiply-shift.
-    fn below(&mut self, bound: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u64
-    }
-}
-
 /// How one constraint counts conflicts.
 enum Counter<'m> {
     /// Pairwise distinct view values `factor·x + constant`: dense counts per view value.
@@ -617,7 +599,7 @@ struct State<'m> {
     /// A superset of the variables in conflict that have more than one value.
     candidates: Vec<u32>,
     is_candidate: Vec<bool>,
-    random: Random,
+    random: SplitMix64,
     buffer: Vec<i32>,
     /// The conflicts of each value of the variable being moved (from its smallest value).
     per_value: Vec<u32>,
@@ -690,7 +672,7 @@ impl<'m> State<'m> {
             all_distinct,
             slots: Vec::new(),
             candidates: Vec::new(),
-            random: Random { seed, index: 0 },
+            random: SplitMix64::new(seed),
             buffer: Vec::new(),
             per_value: Vec::new(),
             samples: Vec::new(),

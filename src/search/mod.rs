@@ -30,7 +30,6 @@ pub(crate) mod ordering;
 pub(crate) mod pairs;
 mod parallel;
 mod pause;
-pub(crate) mod random;
 pub(crate) mod restarts;
 mod sizes;
 pub(crate) mod stats;

@@ -3,10 +3,9 @@
 use super::replay::Replay;
 use super::sentences;
 use crate::PropagationLevel;
-use crate::constraints::PropagationContext;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
-use crate::kernel::trail::Trail;
+use crate::kernel::Sandbox;
 use crate::model::Model;
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 
@@ -334,16 +333,12 @@ impl<'m> SearchTree<'m> {
             return Vec::new();
         };
         let at = self.domains_at(id);
-        let mut trail = Trail::default();
+        let mut sandbox = Sandbox::new();
         let mut fails = |work: &mut Vec<Domain>| {
-            let level = trail.level();
-            trail.push_level();
-            let failed = {
-                let mut ctx =
-                    PropagationContext::new(work, &mut trail, None, PropagationLevel::Full);
-                constraint.propagate(&mut ctx).is_err()
-            };
-            trail.undo_to(level, work);
+            let failed = sandbox
+                .propagate_once(constraint, work, PropagationLevel::Full)
+                .is_err();
+            sandbox.undo(work);
             failed
         };
         let mut scope_fixed: Vec<VarId> = Vec::new();

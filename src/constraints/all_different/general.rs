@@ -46,6 +46,7 @@
 
 use crate::constraints::{Conflict, PropagationContext};
 use crate::domain::Domain;
+use crate::util::bits::Ones;
 
 use super::AllDifferent;
 
@@ -480,7 +481,7 @@ impl Regin {
                 rows.for_each_word(nodes[node] as usize, |w, bits| {
                     let new = bits & !reached[w];
                     reached[w] |= bits;
-                    for bit in Bits(new) {
+                    for bit in Ones(new) {
                         let o = owner[w * 64 + bit as usize];
                         if o == NONE || escaped[o as usize] {
                             sink = true;
@@ -1086,7 +1087,7 @@ impl AllDifferent {
                                 removed += gone.count_ones();
                             }
                             Err(_) => {
-                                for node in Bits(doomed) {
+                                for node in Ones(doomed) {
                                     let key = base + offset + i64::from(node);
                                     removed += u32::from(self.remove_key(ctx, i, key)?);
                                 }
@@ -1123,21 +1124,6 @@ impl AllDifferent {
             Some(value) => ctx.remove(self.scope[i], value),
             None => Ok(false),
         }
-    }
-}
-
-/// The set bits of a word, lowest first.
-struct Bits(u64);
-
-impl Iterator for Bits {
-    type Item = u32;
-
-    fn next(&mut self) -> Option<u32> {
-        (self.0 != 0).then(|| {
-            let bit = self.0.trailing_zeros();
-            self.0 &= self.0 - 1;
-            bit
-        })
     }
 }
 

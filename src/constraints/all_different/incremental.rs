@@ -13,6 +13,7 @@ use crate::constraints::{
     Change, Conflict, Constraint, PropagationContext, Propagator, PropagatorSetup, Reversible,
 };
 use crate::kernel::PropagationLevel;
+use crate::util::sparse_set::SparseSet;
 
 /// The propagator for `constraint` at the setup's level, or `None` where the stateless
 /// `propagate` is as good.
@@ -48,8 +49,7 @@ pub(super) fn create<'a>(
         }
         PropagationLevel::Forward if !window => Some(Box::new(ForwardWide {
             constraint,
-            members: (0..n as u32).collect(),
-            places: (0..n as u32).collect(),
+            positions: SparseSet::full(n),
             size: setup.reversible(0),
         })),
         PropagationLevel::Full if !window => Some(Box::new(super::regin_wide::ReginWide::new(
@@ -183,31 +183,14 @@ impl Propagator for ForwardMasks<'_> {
 /// Forward checking on wide domains: the value of each newly fixed variable is removed from the
 /// unfixed ones, O(unfixed) domain operations per fixed variable.
 ///
-/// State: the unfixed positions as a sparse set: `members[..size]` are the positions, `places`
-/// their indices in `members`. Only `size` is reversible: removing a member swaps it past the
-/// end, so after a backtrack `members[..size]` holds the same positions again (in another
-/// order, which changes no result).
+/// State: the unfixed positions as a sparse set, the first `size` members. Only `size` is
+/// reversible: removing a member swaps it past the end, so after a backtrack the first `size`
+/// members are the same positions again (in another order, which changes no result).
 #[derive(Debug)]
 struct ForwardWide<'a> {
     constraint: &'a AllDifferent,
-    members: Vec<u32>,
-    places: Vec<u32>,
+    positions: SparseSet,
     size: Reversible<u32>,
-}
-
-impl ForwardWide<'_> {
-    fn remove_member(&mut self, position: u32, size: &mut u32) -> bool {
-        let place = self.places[position as usize];
-        if place >= *size {
-            return false;
-        }
-        *size -= 1;
-        let last = self.members[*size as usize];
-        self.members.swap(place as usize, *size as usize);
-        self.places[last as usize] = place;
-        self.places[position as usize] = *size;
-        true
-    }
 }
 
 impl Propagator for ForwardWide<'_> {
@@ -221,7 +204,7 @@ impl Propagator for ForwardWide<'_> {
                 size = scope.len() as u32;
                 for position in 0..scope.len() as u32 {
                     if ctx.is_fixed(scope[position as usize]) {
-                        self.remove_member(position, &mut size);
+                        self.positions.remove(position, &mut size);
                     }
                 }
                 ctx.set(self.size, size);
@@ -233,11 +216,11 @@ impl Propagator for ForwardWide<'_> {
             let Some(value) = ctx.value(scope[i]) else {
                 continue;
             };
-            if !self.remove_member(position, &mut size) {
+            if !self.positions.remove(position, &mut size) {
                 continue;
             }
             let key = self.constraint.key(i, value);
-            for &j in &self.members[..size as usize] {
+            for &j in self.positions.members(size) {
                 let j = j as usize;
                 let Some(other) = self.constraint.value_of(j, key) else {
                     continue;

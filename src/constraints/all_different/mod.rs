@@ -626,10 +626,9 @@ mod tests {
             .collect();
         let constraint = AllDifferent::new(&vars);
         let mut domains: Vec<Domain> = vars.iter().map(|&v| model.domain(v).clone()).collect();
-        let mut trail = crate::kernel::trail::Trail::default();
-        let mut ctx =
-            PropagationContext::new(&mut domains, &mut trail, None, PropagationLevel::Full);
-        constraint.propagate(&mut ctx).ok()?;
+        crate::kernel::Sandbox::new()
+            .propagate_once(&constraint, &mut domains, PropagationLevel::Full)
+            .ok()?;
         Some(
             domains
                 .iter()
@@ -765,13 +764,13 @@ mod tests {
     /// of them sharing a few values (Hall sets, and near ones), some with a few values.
     fn dense_instance() -> impl Strategy<Value = Vec<Vec<i32>>> {
         (64usize..=120, any::<u64>()).prop_map(|(n, seed)| {
-            let mut random = crate::conformance::SplitMix64::new(seed);
+            let mut random = crate::util::random::SplitMix64::new(seed);
             let top = n as i32;
             let mut domains: Vec<Vec<i32>> = (0..n)
                 .map(|_| (0..top).filter(|_| !random.chance(1, 4)).collect())
                 .collect();
             // `count` distinct values of `0..top`, by a partial shuffle.
-            let pick = |count: usize, random: &mut crate::conformance::SplitMix64| {
+            let pick = |count: usize, random: &mut crate::util::random::SplitMix64| {
                 let mut pool: Vec<i32> = (0..top).collect();
                 for k in 0..count {
                     let j = k + random.below((pool.len() - k) as u64) as usize;

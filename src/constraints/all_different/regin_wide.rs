@@ -25,14 +25,14 @@ use super::general::{Scratch, hall_bound};
 use crate::constraints::{
     Conflict, DomainEvent, PropagationContext, Propagator, PropagatorSetup, Reversible,
 };
+use crate::util::sparse_set::SparseSet;
 
 /// Domain consistency on wide domains, with state (see the module's docs).
 #[derive(Debug)]
 pub(super) struct ReginWide<'a> {
     constraint: &'a AllDifferent,
-    /// The unfixed positions: `members[..size]`, with `places` their indices in `members`.
-    members: Vec<u32>,
-    places: Vec<u32>,
+    /// The unfixed positions: the first `size` members.
+    positions: SparseSet,
     size: Reversible<u32>,
     /// Per position, a size measured plus the value of `eliminated` then.
     bases: Vec<Reversible<u64>>,
@@ -53,8 +53,7 @@ impl<'a> ReginWide<'a> {
         let n = constraint.scope.len();
         ReginWide {
             constraint,
-            members: (0..n as u32).collect(),
-            places: (0..n as u32).collect(),
+            positions: SparseSet::full(n),
             size: setup.reversible(n as u32),
             bases: (0..n).map(|_| setup.reversible(0)).collect(),
             eliminated: setup.reversible(0),
@@ -65,20 +64,6 @@ impl<'a> ReginWide<'a> {
             sizes: Vec::new(),
             counts: Vec::new(),
         }
-    }
-
-    /// Takes `position` out of the unfixed ones; `false` if it was out already.
-    fn remove_member(&mut self, position: u32, size: &mut u32) -> bool {
-        let place = self.places[position as usize];
-        if place >= *size {
-            return false;
-        }
-        *size -= 1;
-        let last = self.members[*size as usize];
-        self.members.swap(place as usize, *size as usize);
-        self.places[last as usize] = place;
-        self.places[position as usize] = *size;
-        true
     }
 
     /// The lower bound on the size of `position`, at least 1.
@@ -94,15 +79,12 @@ impl<'a> ReginWide<'a> {
         let (low, high) = constraint.key_range(|var| ctx.domain(var))?;
         constraint.forward_general(ctx, low, high)?;
         let n = constraint.scope.len() as u32;
-        for position in 0..n {
-            self.members[position as usize] = position;
-            self.places[position as usize] = position;
-        }
+        self.positions.reset();
         let mut size = n;
         for position in 0..n {
             let domain = ctx.domain(constraint.scope[position as usize]);
             if domain.is_fixed() {
-                self.remove_member(position, &mut size);
+                self.positions.remove(position, &mut size);
             } else {
                 ctx.set(self.bases[position as usize], domain.size() as u64);
             }
@@ -122,7 +104,7 @@ impl<'a> ReginWide<'a> {
         let constraint = self.constraint;
         let k = size as usize;
         self.unfixed.clear();
-        self.unfixed.extend_from_slice(&self.members[..k]);
+        self.unfixed.extend_from_slice(self.positions.members(size));
         self.sizes.clear();
         for &position in &self.unfixed {
             self.sizes
@@ -155,7 +137,7 @@ impl<'a> ReginWide<'a> {
                     && ctx.is_fixed(constraint.scope[position as usize])
                 {
                     // Its value is gone from the others already: the filtering is complete.
-                    self.remove_member(position, &mut size);
+                    self.positions.remove(position, &mut size);
                 }
             }
             for &(position, key) in &self.scratch.matched {
@@ -181,7 +163,7 @@ impl Propagator for ReginWide<'_> {
         self.fixed.clear();
         self.unfixed.clear();
         for change in changes {
-            if self.places[change.position] >= size {
+            if !self.positions.contains(change.position, size) {
                 continue;
             }
             match change.event {
@@ -196,15 +178,14 @@ impl Propagator for ReginWide<'_> {
         // Value elimination: each fixed variable's value leaves the unfixed ones.
         let mut newly = 0u64;
         while let Some(position) = self.fixed.pop() {
-            if !self.remove_member(position, &mut size) {
+            if !self.positions.remove(position, &mut size) {
                 continue;
             }
             let i = position as usize;
             let value = ctx.value(scope[i]).ok_or(Conflict)?;
             let key = constraint.key(i, value);
             newly += 1;
-            for at in 0..size as usize {
-                let j = self.members[at];
+            for &j in self.positions.members(size) {
                 let var = scope[j as usize];
                 let Some(other) = constraint.value_of(j as usize, key) else {
                     continue;

@@ -224,7 +224,7 @@ mod tests {
 
     #[test]
     fn edge_finding_agrees_with_the_rule_applied_to_every_set() {
-        let mut random = crate::conformance::SplitMix64::new(11);
+        let mut random = crate::util::random::SplitMix64::new(11);
         let mut pushed = 0;
         let mut failed = 0;
         for _ in 0..3000 {

@@ -2,7 +2,7 @@
 
 use super::{SearchView, ValueOrder};
 use crate::ids::VarId;
-use crate::search::random;
+use crate::util::random;
 
 /// Try the values in a random order, drawn from a seed: a pseudo-random permutation of each
 /// variable's values, the same at every node of one run and redrawn for each run of a search

@@ -2,7 +2,7 @@
 
 use super::{SearchView, VariableOrder};
 use crate::ids::VarId;
-use crate::search::random;
+use crate::util::random;
 
 /// Branch on a variable with the fewest values left, chosen at random among the ties (MRV or
 /// first-fail with random tie-breaking).
