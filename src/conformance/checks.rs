@@ -5,8 +5,8 @@ use super::oracles::{
     Gap, bounds_gap, domain_gap, has_repeats, is_domain_consistent, sample_assignments, solutions,
 };
 use super::report::{
-    ConformanceFailure, Consistency, LevelReport, Property, show_assignment, show_domains,
-    show_result, var_at,
+    ConformanceFailure, Consistency, LevelReport, Propagated, Property, show_assignment,
+    show_domains, show_result, var_at,
 };
 use super::runner::{CaseRun, random_subdomain, restrict};
 use crate::constraints::{
@@ -16,13 +16,6 @@ use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::trail::Trail;
 use crate::kernel::{PropagationLevel, Sandbox};
-
-/// The result of one propagation call from given domains.
-pub(super) struct Propagated {
-    pub(super) conflict: bool,
-    pub(super) after: Vec<Domain>,
-    pub(super) restored: bool,
-}
 
 /// Runs `propagate` once on a copy of `domains`, then undoes it.
 pub(super) fn propagate_once(

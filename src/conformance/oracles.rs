@@ -2,7 +2,7 @@
 //! some domains, what domain and bounds consistency leave, full assignments to test.
 
 use super::SplitMix64;
-use super::checks::Propagated;
+use super::report::Propagated;
 use crate::constraints::Constraint;
 use crate::domain::Domain;
 

@@ -3,12 +3,18 @@
 
 use std::fmt;
 
-use super::checks::Propagated;
 use crate::constraints::Constraint;
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::PropagationLevel;
 use crate::model::Model;
+
+/// The result of one propagation call from given domains.
+pub(super) struct Propagated {
+    pub(super) conflict: bool,
+    pub(super) after: Vec<Domain>,
+    pub(super) restored: bool,
+}
 
 pub(super) fn show_domains(model: &Model, scope: &[usize], domains: &[Domain]) -> String {
     let parts: Vec<String> = scope

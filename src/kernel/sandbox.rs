@@ -13,10 +13,10 @@
 //!
 //! Costs: the calls of `propagate`, plus one trail record per domain word changed, to undo.
 
-use crate::kernel::{Conflict, Constraint, PropagationContext};
 use crate::domain::Domain;
 use crate::kernel::PropagationLevel;
 use crate::kernel::trail::Trail;
+use crate::kernel::{Conflict, Constraint, PropagationContext};
 
 /// Propagates `constraint` alone on `domains` at `level` until it prunes nothing more, and
 /// reports whether it pruned anything.

@@ -24,6 +24,7 @@ mod engine;
 pub(crate) mod limits;
 pub(crate) mod lns;
 pub(crate) mod min_conflicts;
+mod neighbourhoods;
 pub(crate) mod observer;
 pub(crate) mod optimize;
 pub(crate) mod ordering;

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use super::Solver;
 use super::engine::{Bound, Step};
 use super::limits::{Clock, Limit};
-use super::lns::{Neighbourhoods, Turn, TurnContext};
+use super::neighbourhoods::{Neighbourhoods, Turn, TurnContext};
 use super::observer::{Event, SearchObserver};
 use super::ordering::{ValueOrder, VariableOrder};
 use crate::error::ModelError;
