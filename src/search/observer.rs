@@ -136,19 +136,6 @@ pub enum Event<'a> {
         /// Decisions on the path.
         depth: usize,
     },
-    /// The decision `var = value` (or `var ≤ value` with [`Branching::Split`]) at `depth` is
-    /// undone: the search goes on one level up, where the [`Node`](Event::Node) of its
-    /// refutation follows if the refutation is tried.
-    ///
-    /// [`Branching::Split`]: crate::Branching::Split
-    Backtrack {
-        /// The variable of the undone decision.
-        var: VarId,
-        /// The value of the undone decision.
-        value: i32,
-        /// The depth of the undone decision.
-        depth: usize,
-    },
     /// The node is a solution: every variable is fixed.
     Solution {
         /// The solution's node.
@@ -164,6 +151,19 @@ pub enum Event<'a> {
         node: u64,
         /// Its objective value.
         value: i64,
+    },
+    /// The decision `var = value` (or `var ≤ value` with [`Branching::Split`]) at `depth` is
+    /// undone: the search goes on one level up, where the [`Node`](Event::Node) of its
+    /// refutation follows if the refutation is tried.
+    ///
+    /// [`Branching::Split`]: crate::Branching::Split
+    Backtrack {
+        /// The variable of the undone decision.
+        var: VarId,
+        /// The value of the undone decision.
+        value: i32,
+        /// The depth of the undone decision.
+        depth: usize,
     },
 }
 
@@ -750,7 +750,6 @@ impl SearchObserver for EventLog {
     since = "0.3.0",
     note = "use `OwnedEvent` (recorded by `EventLog`): a decision is an `OwnedEvent::Node` whose `kind` is `Equal` or `AtMost`"
 )]
-#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SearchEvent {
     /// See [`SearchObserver::decision`].
@@ -808,7 +807,6 @@ pub enum SearchEvent {
     since = "0.3.0",
     note = "use `EventLog`, which keeps the whole stream as `OwnedEvent`s"
 )]
-#[doc(hidden)]
 #[allow(deprecated, reason = "the deprecated recorder itself")]
 #[derive(Debug, Clone, Default)]
 pub struct EventRecorder {

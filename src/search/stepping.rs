@@ -70,7 +70,6 @@ impl SearchStep {
     since = "0.3.0",
     note = "use `Solver::next_step`, which hands out `SearchStep`s (the events as `OwnedEvent`s)"
 )]
-#[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StepEvent {

@@ -18,11 +18,11 @@ const DY: f64 = 72.0;
 const MARGIN: f64 = 40.0;
 const RADIUS: f64 = 7.0;
 
+/// Where `layout` puts the shown nodes of a tree, and the size of the picture.
 #[deprecated(
     since = "0.3.0",
     note = "an internal of `svg::render`, no longer public in the next version"
 )]
-#[doc(hidden)]
 #[allow(deprecated, reason = "the deprecated `Layout` itself")]
 #[derive(Debug, Clone)]
 pub struct Layout {
@@ -40,7 +40,6 @@ pub struct Layout {
     since = "0.3.0",
     note = "an internal of `svg::render`, no longer public in the next version"
 )]
-#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placed {
     /// The node's id.
