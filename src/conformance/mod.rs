@@ -58,7 +58,8 @@
 //!
 //! ```
 //! use cspkit::conformance::ConformanceTest;
-//! use cspkit::{Conflict, Constraint, PropagationContext, PropagationLevel, VarId};
+//! use cspkit::VarId;
+//! use cspkit::kernel::{Conflict, Constraint, PropagationContext, PropagationLevel};
 //!
 //! #[derive(Debug)]
 //! struct LessOrEqual([VarId; 2]);
@@ -92,7 +93,8 @@
 //!
 //! ```
 //! # use cspkit::conformance::{ConformanceTest, Property};
-//! # use cspkit::{Conflict, Constraint, PropagationContext, VarId};
+//! # use cspkit::VarId;
+//! # use cspkit::kernel::{Conflict, Constraint, PropagationContext};
 //! /// Claims x < y but prunes as if x < y - 1.
 //! #[derive(Debug)]
 //! struct OffByOne([VarId; 2]);

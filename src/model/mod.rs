@@ -29,9 +29,13 @@ use crate::kernel::ModelView;
 ///
 /// A clone is a copy of the problem that can be changed apart from the original: the
 /// variables' handles ([`VarId`]) of the original are valid in the clone, and a variable or a
-/// constraint added to one is not in the other. Posted constraints never change, so the clone
+/// constraint added to one is not in the other. The two share one identity, so keep the
+/// handles of variables declared after the clone with the model that declared them: the
+/// `n`-th variable declared in each after cloning gets the same handle in both, and neither
+/// model can tell the other's apart from its own. Posted constraints never change, so the clone
 /// shares them with the original instead of copying them: cloning costs the domains and the
-/// names, whatever the constraints hold (a table's tuples, a predicate's closure).
+/// names, whatever the constraints hold (a table's tuples, a predicate's closure). A user
+/// constraint with interior mutability (a `Mutex` inside) is shared too.
 ///
 /// # Examples
 ///

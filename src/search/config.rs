@@ -174,7 +174,9 @@ impl std::str::FromStr for Propagation {
 /// [`Solver::config`] reads them back.
 ///
 /// A clone shares the cancellation flag, and the neighbourhoods' orders of an [`Lns`] (see
-/// [`Lns`]).
+/// [`Lns`]): what dom/wdeg learns in one solver's neighbourhoods carries over to the next
+/// solver made from a clone. Give each solver its own `Lns` for searches that must not
+/// influence each other.
 ///
 /// # Examples
 ///

@@ -97,7 +97,7 @@ pub enum Event<'a> {
         /// Every variable's domain at the node.
         domains: &'a [Domain],
     },
-    /// AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)) starts at `node` with these arcs
+    /// AC-3 ([`Propagation::Ac3`](crate::Propagation::Ac3)) starts at `node` with these arcs
     /// `(Xi, Xj)` in its queue, front first: every arc at the root, the arcs into the
     /// variable branched on after a branch. Its [`Revise`](Event::Revise) events follow.
     ArcQueue {

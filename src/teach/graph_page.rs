@@ -4,7 +4,7 @@
 //! the values it removes, each failure and solution), the arc being revised drawn as an arrow
 //! from `Xi` to `Xj`, with keys and auto-play. No network, no external script.
 //!
-//! [`Ac3Recorder`] watches a search made with [`Solver::with_ac3`]; [`render`] draws what it
+//! [`Ac3Recorder`] watches a search made with [`Propagation::Ac3`]; [`render`] draws what it
 //! recorded.
 //!
 //! # Keys
@@ -25,7 +25,7 @@
 //! (`data-step`), its kind (`data-kind`), the arc highlighted (`data-arc`, `Xi,Xj` by name),
 //! whether it plays (`data-playing`).
 //!
-//! [`Solver::with_ac3`]: crate::Solver::with_ac3
+//! [`Propagation::Ac3`]: crate::Propagation::Ac3
 
 use std::fmt::Write as _;
 
@@ -82,11 +82,13 @@ const QUEUE_SHOWN: usize = 40;
 /// ```
 /// use cspkit::models::colouring::Colouring;
 /// use cspkit::teach::graph_page::{self, Ac3Recorder, GraphLayout};
+/// use cspkit::{Propagation, SearchConfig};
 ///
 /// let australia = Colouring::australia(3)?;
 /// let model = australia.model();
 /// let mut recorder = Ac3Recorder::new(model);
-/// let mut solver = model.solver().with_ac3(true)?.with_observer(&mut recorder);
+/// let ac3 = SearchConfig::new().with_propagation(Propagation::Ac3);
+/// let mut solver = model.solver_with(ac3)?.with_observer(&mut recorder);
 /// assert!(solver.next_solution().is_solved());
 /// drop(solver);
 /// let page = graph_page::render(model, &recorder, &GraphLayout::Circle, "Australia")?;
@@ -181,6 +183,15 @@ impl<'m> Ac3Recorder<'m> {
 }
 
 impl SearchObserver for Ac3Recorder<'_> {
+    /// The 0.2 way to feed an event, kept for callers that still do: the same as `on_event`.
+    #[allow(
+        deprecated,
+        reason = "forwards the deprecated method of 0.2 to `on_event`"
+    )]
+    fn event(&mut self, event: &Event<'_>) {
+        self.on_event(event);
+    }
+
     fn observes_propagation(&self) -> bool {
         true
     }

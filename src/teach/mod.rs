@@ -8,7 +8,7 @@
 //! - [`SearchTree`](tree::SearchTree): the tree that ran, node by node, with the domains at
 //!   each node if asked; [`dot`], [`svg`] and [`html`] draw it (Graphviz text, a picture drawn
 //!   here, and one self-contained page to step through).
-//! - [`graph_page`]: AC-3 ([`Solver::with_ac3`](crate::Solver::with_ac3)) on a drawing of the
+//! - [`graph_page`]: AC-3 ([`Propagation::Ac3`](crate::Propagation::Ac3)) on a drawing of the
 //!   constraint graph, one page to step through: the arc being revised, the queue, the
 //!   domains, with keys and auto-play.
 //! - [`table`]: a strategy table, one row per run, as text, CSV, JSON or Markdown.

@@ -38,7 +38,7 @@ use crate::search::pairs::{free_domain, without_clashes};
 ///   suffices to explain it: `r1c3 = 5 ✗ box 1 already has 5 (r2c2)`,
 ///   `row 3 = 2 ✗ anti-diagonals, with row 1 = 4`.
 ///
-/// With AC-3 ([`Solver::with_ac3`]), each run of it prints its queue of arcs (the first ten,
+/// With AC-3 ([`Propagation::Ac3`]), each run of it prints its queue of arcs (the first ten,
 /// or all of them [`with_domains`](Trace::with_domains)), then one line per revision, with the
 /// values it removed and the arcs it queued:
 ///
@@ -49,7 +49,7 @@ use crate::search::pairs::{free_domain, without_clashes};
 /// revise(SA, NT): nothing removed
 /// ```
 ///
-/// [`Solver::with_ac3`]: crate::Solver::with_ac3
+/// [`Propagation::Ac3`]: crate::Propagation::Ac3
 ///
 /// At most [`limit`](Trace::with_limit) lines are written; [`finish`](Trace::finish) then
 /// writes one line saying what was cut. Writing errors stop the trace and are kept for
@@ -366,6 +366,15 @@ impl<'m, W: Write> Trace<'m, W> {
 }
 
 impl<W: Write> SearchObserver for Trace<'_, W> {
+    /// The 0.2 way to feed an event, kept for callers that still do: the same as `on_event`.
+    #[allow(
+        deprecated,
+        reason = "forwards the deprecated method of 0.2 to `on_event`"
+    )]
+    fn event(&mut self, event: &Event<'_>) {
+        self.on_event(event);
+    }
+
     fn observes_propagation(&self) -> bool {
         !self.full()
     }

@@ -408,6 +408,15 @@ impl<'m> SearchTree<'m> {
 }
 
 impl SearchObserver for SearchTree<'_> {
+    /// The 0.2 way to feed an event, kept for callers that still do: the same as `on_event`.
+    #[allow(
+        deprecated,
+        reason = "forwards the deprecated method of 0.2 to `on_event`"
+    )]
+    fn event(&mut self, event: &Event<'_>) {
+        self.on_event(event);
+    }
+
     fn observes_propagation(&self) -> bool {
         self.follows_domains()
     }
