@@ -285,7 +285,7 @@ impl<'a> PropagationContext<'a> {
     /// # Errors
     ///
     /// [`Conflict`] if the domain is left empty.
-    #[inline]
+    #[inline(always)]
     pub fn retain_window(&mut self, var: VarId, base: i32, mask: u64) -> Result<bool, Conflict> {
         // A domain of one word: the window's complement moved onto the word, pruned as the
         // built-in propagators prune (one test, one write, one trail entry).
