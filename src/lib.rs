@@ -305,7 +305,7 @@ pub use error::{DomainError, ModelError, ParseNameError};
 pub use ids::{ConstraintId, VarId};
 pub use kernel::explain::Literal;
 pub use model::{BoolVar, LinearExpr, Model, Solution};
-pub use search::config::{Propagation, SearchConfig};
+pub use search::config::{Counting, Propagation, SearchConfig};
 pub use search::constraint_graph::ConstraintGraph;
 pub use search::limits::Limit;
 pub use search::lns::Lns;

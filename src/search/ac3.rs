@@ -15,7 +15,9 @@
 //! the unary constraints are applied); after a branch on `x` (`x = v`, `x ≠ v`, `x ≤ v`,
 //! `x > v`), with the arcs `(Xk, x)` for each neighbour `Xk` of `x` that is not fixed, in
 //! neighbour order: AIMA's MAC, whose queue starts with the arcs from the unassigned
-//! neighbours of the variable just assigned (a variable with one value is assigned here).
+//! neighbours of the variable just assigned (a variable with one value is assigned here;
+//! with AIMA's counting, where every variable is assigned by a decision, only a decision
+//! assigns one).
 //!
 //! Cost: a revision of `(Xi, Xj)` tests at most `|Di|·|Dj|` pairs; AC-3 revises an arc at
 //! most `d` times per run, O(e·d³) in all for `e` edges and `d` values.
@@ -97,7 +99,9 @@ impl Ac3 {
     /// Runs AC-3 from `start` at `node`, narrowing `domains` (every removal on `trail`),
     /// counting revisions and removals in `stats` and reporting each revision to `observer`
     /// ([`Event::ArcQueue`] first, then one [`Event::Revise`] per arc; [`Event::Pruned`] too
-    /// for an observer of propagation).
+    /// for an observer of propagation). With `assigned` (AIMA's counting, where a variable is
+    /// assigned by a decision even when fixed), the arcs of [`Start::Into`] come from the
+    /// neighbours not assigned, fixed or not; without it, from those not fixed.
     #[allow(
         clippy::too_many_arguments,
         reason = "the engine's state, borrowed field by field"
@@ -108,6 +112,7 @@ impl Ac3 {
         domains: &mut [Domain],
         trail: &mut Trail,
         start: Start,
+        assigned: Option<&[bool]>,
         observer: &mut O,
         stats: &mut SearchStats,
         node: u64,
@@ -142,7 +147,11 @@ impl Ac3 {
                 let graph = Arc::clone(&self.graph);
                 for &arc in graph.incoming(x) {
                     let (from, _) = graph.arc(arc);
-                    if !domains[from.index()].is_fixed() {
+                    let open = match assigned {
+                        Some(assigned) => !assigned[from.index()],
+                        None => !domains[from.index()].is_fixed(),
+                    };
+                    if open {
                         self.push(arc);
                     }
                 }

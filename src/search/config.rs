@@ -162,6 +162,103 @@ impl std::str::FromStr for Propagation {
     }
 }
 
+/// Which variables the search assigns by a decision of its own, and so what its counts mean:
+/// cspkit's convention, or the textbook's (AIMA's BACKTRACKING-SEARCH).
+///
+/// - [`Counting::Cspkit`]: a variable that propagation left with one value is fixed, and the
+///   search never branches on it. The fewest decisions for the inference.
+/// - [`Counting::Aima`]: every variable is assigned by a decision of its own, in the variable
+///   order, even when propagation already fixed it (the decision then has one value to try,
+///   and the trace says so: `SA = 3 (only value left)`). With [`Propagation::Ac3`], the
+///   queue after a decision on `x` holds the arcs `(Xk, x)` of the neighbours of `x` not yet
+///   assigned, fixed or not, as AIMA's MAC writes it. [`SearchStats::decisions`],
+///   [`SearchStats::nassigns`] and [`SearchStats::revisions`] are then what AIMA's
+///   BACKTRACKING-SEARCH with FORWARD-CHECKING or MAC counts on the same problem and orders
+///   (with [`Branching::DWay`], the book's tree; AC-3 also runs once on every arc before the
+///   first decision, and its revisions count).
+///
+/// The default depends on the inference: `Aima` for [`Propagation::TextbookForward`] (which
+/// only ever propagates from a decision, so it needs every variable decided: it ignores
+/// `Cspkit`) and for [`Propagation::Ac3`] with [`Branching::DWay`] (the book's MAC on the
+/// book's tree); `Cspkit` otherwise. Names as the command line's `--count-as` writes them:
+/// `cspkit`, `aima`.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::colouring::Colouring;
+/// use cspkit::{Branching, Counting, Propagation, SearchConfig};
+///
+/// // Australia, 3 colours, MAC with AC-3 on the book's tree: AIMA assigns all 7 regions.
+/// let australia = Colouring::australia(3)?;
+/// let config = SearchConfig::new()
+///     .with_propagation(Propagation::Ac3)
+///     .with_branching(Branching::DWay);
+/// assert_eq!(config.counting(), Counting::Aima);
+/// for (counting, decisions) in [(Counting::Aima, 7), (Counting::Cspkit, 3)] {
+///     let mut solver = australia
+///         .model()
+///         .solver_with(config.clone().with_counting(counting))?;
+///     assert!(solver.next_solution().is_solved());
+///     assert_eq!(solver.stats().decisions, decisions, "{counting}");
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// [`SearchStats::decisions`]: crate::SearchStats::decisions
+/// [`SearchStats::nassigns`]: crate::SearchStats::nassigns
+/// [`SearchStats::revisions`]: crate::SearchStats::revisions
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Counting {
+    /// A variable propagation fixed is never branched on.
+    Cspkit,
+    /// Every variable is assigned by a decision of its own, as AIMA's BACKTRACKING-SEARCH
+    /// does.
+    Aima,
+}
+
+impl Counting {
+    /// Both conventions, in the order of the command line's list: `cspkit`, `aima`.
+    pub const ALL: [Counting; 2] = [Counting::Cspkit, Counting::Aima];
+
+    /// The name, as the command line writes it: `cspkit`, `aima`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Counting::Cspkit => "cspkit",
+            Counting::Aima => "aima",
+        }
+    }
+
+    /// The convention a search with `propagation` and `branching` follows unless told
+    /// otherwise: `Aima` for textbook forward checking, and for AC-3 with d-way branching;
+    /// `Cspkit` otherwise.
+    pub fn default_for(propagation: Propagation, branching: Branching) -> Counting {
+        match (propagation, branching) {
+            (Propagation::TextbookForward, _) | (Propagation::Ac3, Branching::DWay) => {
+                Counting::Aima
+            }
+            _ => Counting::Cspkit,
+        }
+    }
+}
+
+impl std::fmt::Display for Counting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Counting {
+    type Err = crate::ParseNameError;
+
+    /// `cspkit` or `aima`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let names = Counting::ALL.map(|counting| (counting.name(), counting));
+        crate::error::parse_name("counting", name, &names, &["cspkit", "aima"])
+    }
+}
+
 /// Every option of a search but its orders and its observer: propagation, branching, limits,
 /// restarts, large-neighbourhood search, decision variables and projection.
 ///
@@ -214,6 +311,9 @@ pub struct SearchConfig {
     pub(crate) lns: Option<Lns>,
     decision_variables: Vec<VarId>,
     projection: Vec<VarId>,
+    /// The counting convention asked for (`None`: the default for the propagation and
+    /// branching, [`Counting::default_for`]).
+    counting: Option<Counting>,
 }
 
 impl SearchConfig {
@@ -284,6 +384,26 @@ impl SearchConfig {
     pub fn with_projection(mut self, vars: &[VarId]) -> Self {
         self.projection = vars.to_vec();
         self
+    }
+
+    /// Which variables are assigned by a decision of their own ([`Counting`]): cspkit's
+    /// convention, or AIMA's, where every variable is, even one propagation fixed. Without
+    /// it, the default for the propagation and the branching ([`Counting::default_for`]).
+    /// [`Propagation::TextbookForward`] always assigns every variable.
+    pub fn with_counting(mut self, counting: Counting) -> Self {
+        self.counting = Some(counting);
+        self
+    }
+
+    /// The counting convention the search follows: the one asked for, else the default for
+    /// the propagation and the branching ([`Counting::default_for`]);
+    /// [`Counting::Aima`] whatever was asked for with [`Propagation::TextbookForward`].
+    pub fn counting(&self) -> Counting {
+        match (self.propagation, self.counting) {
+            (Propagation::TextbookForward, _) => Counting::Aima,
+            (_, Some(counting)) => counting,
+            (propagation, None) => Counting::default_for(propagation, self.branching),
+        }
     }
 
     /// The inference after each decision.
@@ -440,6 +560,11 @@ impl Plan {
     /// Whether the propagation is textbook forward checking.
     pub(crate) fn textbook(&self) -> bool {
         self.config.propagation == Propagation::TextbookForward
+    }
+
+    /// Whether every variable is assigned by a decision of its own (AIMA's counting).
+    pub(crate) fn assigns_all(&self) -> bool {
+        self.config.counting() == Counting::Aima
     }
 }
 

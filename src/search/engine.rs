@@ -116,9 +116,12 @@ pub(crate) struct Engine<'m> {
     /// D-way branching: the values tried at each node of the path, and the child to make next.
     tried: Vec<i32>,
     sibling: Option<Sibling>,
-    /// Textbook forward checking, and the variables a decision assigned (the others are still
-    /// to branch on); `scratch` holds the domains of its pair tests.
+    /// Textbook forward checking; `scratch` holds the domains of its pair tests.
     textbook: bool,
+    /// AIMA's counting ([`Counting::Aima`](crate::Counting::Aima), always with textbook
+    /// forward checking): every variable is assigned by a decision, fixed or not, and
+    /// `decided` marks those a decision assigned (the others are still to branch on).
+    assigns_all: bool,
     decided: Vec<bool>,
     scratch: Vec<Domain>,
     /// The variables to branch on, if not all (indexed by variable); the others are fixed
@@ -164,6 +167,7 @@ impl<'m> Engine<'m> {
     pub(crate) fn new(model: &'m Model, plan: &Plan) -> Self {
         let level = plan.level();
         let textbook = plan.textbook();
+        let assigns_all = plan.assigns_all();
         let n = model.num_variables();
         let mut trail = Trail::with_capacity(16 * n);
         let propagators: Propagators<'m> = model
@@ -200,7 +204,8 @@ impl<'m> Engine<'m> {
             tried: Vec::new(),
             sibling: None,
             textbook,
-            decided: vec![false; if textbook { n } else { 0 }],
+            assigns_all,
+            decided: vec![false; if assigns_all { n } else { 0 }],
             scratch: Vec::new(),
             ac3: plan.ac3.clone().map(|graph| Box::new(Ac3::new(graph))),
             branched: None,
@@ -367,7 +372,7 @@ impl<'m> Engine<'m> {
             }
             let mut view =
                 SearchView::new(run.model, &self.domains, depth).with_branching(self.branching);
-            if self.textbook {
+            if self.assigns_all {
                 view = view.with_decided(&self.decided);
             } else {
                 if self.sizes.is_wanted() {
@@ -473,7 +478,7 @@ impl<'m> Engine<'m> {
     #[inline]
     fn check_choice(&self, model: &Model, var: VarId) {
         let open = model.owns(var)
-            && if self.textbook {
+            && if self.assigns_all {
                 !self.decided[var.index()]
             } else {
                 !self.domains[var.index()].is_fixed()
@@ -496,7 +501,11 @@ impl<'m> Engine<'m> {
             "the variable order chose {}, which is already {} (an order must return a variable \
              still to branch on, from SearchView::unfixed, or None)",
             model.var_name(var),
-            if self.textbook { "assigned" } else { "fixed" },
+            if self.assigns_all {
+                "assigned"
+            } else {
+                "fixed"
+            },
         );
     }
 
@@ -548,16 +557,18 @@ impl<'m> Engine<'m> {
         if self.ac3.is_some() {
             self.branched = Some(var);
         }
-        if self.textbook {
+        if self.assigns_all {
             self.decided[var.index()] = true;
-            self.rejected = false;
-            if branch.is_ok() && self.forward_check(run, var, value).is_err() {
-                self.queue.clear();
-                self.count_assignment(run, self.rejected);
-                return true;
+            if self.textbook {
+                self.rejected = false;
+                if branch.is_ok() && self.forward_check(run, var, value).is_err() {
+                    self.queue.clear();
+                    self.count_assignment(run, self.rejected);
+                    return true;
+                }
+                self.count_assignment(run, false);
+                return branch.is_err() || self.settle(run).is_err();
             }
-            self.count_assignment(run, false);
-            return branch.is_err() || self.settle(run).is_err();
         }
         let failed = branch.is_err() || self.settle(run).is_err();
         if self.halted.is_some() {
@@ -748,7 +759,7 @@ impl<'m> Engine<'m> {
             value: frame.value,
             depth: depth + 1,
         });
-        if self.textbook {
+        if self.assigns_all {
             self.decided[var.index()] = false;
         }
         Some(frame)
@@ -1010,6 +1021,7 @@ impl<'m> Engine<'m> {
             &mut self.domains,
             &mut self.trail,
             start,
+            self.assigns_all.then_some(&self.decided[..]),
             &mut *run.observer,
             &mut *run.stats,
             self.node,

@@ -376,6 +376,33 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
         self.updated(|config| config.with_branching(branching))
     }
 
+    /// Which variables are assigned by a decision of their own, and so what the counts mean
+    /// (restarts the search): cspkit's convention, or AIMA's, where every variable is, even
+    /// one propagation fixed; see [`Counting`](crate::Counting).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::{Branching, Counting, Propagation, SearchConfig};
+    ///
+    /// // MAC with AC-3 on 8-Queens, rows in order, values ascending: AIMA's
+    /// // BACKTRACKING-SEARCH assigns 20 values to find the first placement.
+    /// let queens = Queens::new(8)?;
+    /// let config = SearchConfig::new().with_propagation(Propagation::Ac3);
+    /// let mut solver = queens
+    ///     .model()
+    ///     .solver_with(config)?
+    ///     .with_branching(Branching::DWay)
+    ///     .with_counting(Counting::Aima);
+    /// assert!(solver.next_solution().is_solved());
+    /// assert_eq!(solver.stats().nassigns, 20);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_counting(self, counting: crate::Counting) -> Self {
+        self.updated(|config| config.with_counting(counting))
+    }
+
     /// Forward checking as the textbooks define it (AIMA's FORWARD-CHECKING), instead of the
     /// constraints' own propagation: [`Propagation::TextbookForward`] (restarts the search).
     /// `false` turns it off, for plain backtracking ([`Propagation::None`]); with another

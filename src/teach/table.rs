@@ -60,8 +60,14 @@ impl Row {
         }
     }
 
-    fn cells(&self) -> [String; 13] {
-        [
+    fn cells(&self) -> Vec<String> {
+        self.cells_with(None)
+    }
+
+    /// The cells, with `arcs` (a [`Record`]'s arc revisions and values removed) after the
+    /// propagator runs, if given.
+    fn cells_with(&self, arcs: Option<[u64; 2]>) -> Vec<String> {
+        let mut cells = vec![
             self.variable_order.clone(),
             self.value_order.clone(),
             self.propagation.clone(),
@@ -71,27 +77,94 @@ impl Row {
             self.failures.to_string(),
             self.nassigns.to_string(),
             self.propagations.to_string(),
+        ];
+        cells.extend(arcs.into_iter().flatten().map(|count| count.to_string()));
+        cells.extend([
             self.domain_changes.to_string(),
             self.solutions.to_string(),
             format!("{:.3}", self.time.as_secs_f64() * 1e3),
             self.status.clone(),
-        ]
+        ]);
+        cells
     }
 
     /// The row as one JSON object.
     pub fn to_json(&self) -> String {
-        let mut out = String::from("{");
-        for (i, (name, cell)) in COLUMNS.iter().zip(self.cells()).enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            let numeric = NUMERIC.contains(&i);
-            let value = if numeric { cell } else { json_literal(&cell) };
-            let _ = write!(out, "\"{name}\": {value}");
-        }
-        out.push('}');
-        out
+        json_object(&COLUMNS, &self.cells(), NUMERIC)
     }
+}
+
+/// One run with every count of its statistics: those of a [`Row`], and the arc revisions of
+/// AC-3 with the values they removed ([`SearchStats::revisions`],
+/// [`SearchStats::removals`]; 0 for another inference). The row `cspkit compare` and
+/// `--stats=FORMAT` write, in the columns of [`RECORD_COLUMNS`].
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::colouring::Colouring;
+/// use cspkit::teach::table::{self, Format, Record};
+/// use cspkit::{Propagation, SearchConfig};
+///
+/// let australia = Colouring::australia(3)?;
+/// let config = SearchConfig::new().with_propagation(Propagation::Ac3);
+/// let mut solver = australia.model().solver_with(config)?;
+/// solver.count();
+/// let record = Record::new(["input", "asc", "ac3", "assign"], &solver.stats(), "done");
+/// assert_eq!(record.revisions, 128);
+/// let csv = table::render_records(&[record], Format::Csv);
+/// assert!(csv.starts_with("var_order,value_order,propagation,branching,decisions,"));
+/// assert!(csv.contains(",propagations,arc_revisions,values_removed,domain_changes,"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Record {
+    /// The strategy and the counts every inference has.
+    pub row: Row,
+    /// Arc revisions of AC-3: the times REVISE(Xi, Xj) ran.
+    pub revisions: u64,
+    /// The values AC-3's revisions removed.
+    pub removals: u64,
+}
+
+impl Record {
+    /// A record of a run of `strategy` (variable order, value order, propagation, branching)
+    /// that ended with `stats` and `status`.
+    pub fn new(strategy: [&str; 4], stats: &SearchStats, status: &str) -> Record {
+        Record {
+            row: Row::new(strategy, stats, status),
+            revisions: stats.revisions,
+            removals: stats.removals,
+        }
+    }
+
+    fn cells(&self) -> Vec<String> {
+        self.row.cells_with(Some([self.revisions, self.removals]))
+    }
+
+    /// The record as one JSON object.
+    pub fn to_json(&self) -> String {
+        json_object(&RECORD_COLUMNS, &self.cells(), RECORD_NUMERIC)
+    }
+}
+
+/// One JSON object: each of `columns` with its cell, unquoted in the `numeric` range.
+fn json_object(columns: &[&str], cells: &[String], numeric: std::ops::Range<usize>) -> String {
+    let mut out = String::from("{");
+    for (i, (name, cell)) in columns.iter().zip(cells).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let value = if numeric.contains(&i) {
+            cell.clone()
+        } else {
+            json_literal(cell)
+        };
+        let _ = write!(out, "\"{name}\": {value}");
+    }
+    out.push('}');
+    out
 }
 
 /// The columns, in order (the time in milliseconds).
@@ -113,6 +186,29 @@ pub const COLUMNS: [&str; 13] = [
 
 /// The columns that hold numbers (right-aligned, unquoted in JSON).
 const NUMERIC: std::ops::Range<usize> = 4..12;
+
+/// The columns of a [`Record`], in order: those of [`COLUMNS`], with the arc revisions and the
+/// values they removed after the propagator runs.
+pub const RECORD_COLUMNS: [&str; 15] = [
+    "var_order",
+    "value_order",
+    "propagation",
+    "branching",
+    "decisions",
+    "tree_nodes",
+    "failures",
+    "nassigns",
+    "propagations",
+    "arc_revisions",
+    "values_removed",
+    "domain_changes",
+    "solutions",
+    "time_ms",
+    "status",
+];
+
+/// The columns of a [`Record`] that hold numbers.
+const RECORD_NUMERIC: std::ops::Range<usize> = 4..14;
 
 /// How to write a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,42 +313,62 @@ fn csv_field(text: &str) -> String {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn render(rows: &[Row], format: Format) -> String {
+    let cells: Vec<Vec<String>> = rows.iter().map(Row::cells).collect();
+    let json: Vec<String> = rows.iter().map(Row::to_json).collect();
+    render_cells(&COLUMNS, NUMERIC, &cells, &json, format)
+}
+
+/// The table of `records`, in `format`: [`render`] with the columns of AC-3's arc revisions
+/// and the values they removed ([`RECORD_COLUMNS`]).
+pub fn render_records(records: &[Record], format: Format) -> String {
+    let cells: Vec<Vec<String>> = records.iter().map(Record::cells).collect();
+    let json: Vec<String> = records.iter().map(Record::to_json).collect();
+    render_cells(&RECORD_COLUMNS, RECORD_NUMERIC, &cells, &json, format)
+}
+
+/// A table of `columns` (numbers in the `numeric` range) with a row of `rows` each (and its
+/// JSON object in `json`), in `format`.
+fn render_cells(
+    columns: &[&str],
+    numeric: std::ops::Range<usize>,
+    rows: &[Vec<String>],
+    json: &[String],
+    format: Format,
+) -> String {
     let mut out = String::new();
     match format {
         Format::Json => {
             out.push_str("[\n");
-            for (i, row) in rows.iter().enumerate() {
-                let comma = if i + 1 < rows.len() { "," } else { "" };
-                let _ = writeln!(out, "  {}{comma}", row.to_json());
+            for (i, row) in json.iter().enumerate() {
+                let comma = if i + 1 < json.len() { "," } else { "" };
+                let _ = writeln!(out, "  {row}{comma}");
             }
             out.push_str("]\n");
         }
         Format::Csv => {
-            let _ = writeln!(out, "{}", COLUMNS.join(","));
+            let _ = writeln!(out, "{}", columns.join(","));
             for row in rows {
-                let cells: Vec<String> = row.cells().iter().map(|c| csv_field(c)).collect();
+                let cells: Vec<String> = row.iter().map(|c| csv_field(c)).collect();
                 let _ = writeln!(out, "{}", cells.join(","));
             }
         }
         Format::Markdown => {
-            let _ = writeln!(out, "| {} |", COLUMNS.join(" | "));
-            let align: Vec<&str> = (0..COLUMNS.len())
-                .map(|i| if NUMERIC.contains(&i) { "---:" } else { "---" })
+            let _ = writeln!(out, "| {} |", columns.join(" | "));
+            let align: Vec<&str> = (0..columns.len())
+                .map(|i| if numeric.contains(&i) { "---:" } else { "---" })
                 .collect();
             let _ = writeln!(out, "|{}|", align.join("|"));
             for row in rows {
-                let cells: Vec<String> =
-                    row.cells().iter().map(|c| c.replace('|', "\\|")).collect();
+                let cells: Vec<String> = row.iter().map(|c| c.replace('|', "\\|")).collect();
                 let _ = writeln!(out, "| {} |", cells.join(" | "));
             }
         }
         Format::Text => {
-            let all: Vec<[String; 13]> = rows.iter().map(Row::cells).collect();
-            let widths: Vec<usize> = (0..COLUMNS.len())
+            let widths: Vec<usize> = (0..columns.len())
                 .map(|i| {
-                    all.iter()
+                    rows.iter()
                         .map(|cells| cells[i].chars().count())
-                        .chain([COLUMNS[i].len()])
+                        .chain([columns[i].len()])
                         .max()
                         .unwrap_or(0)
                 })
@@ -263,7 +379,7 @@ pub fn render(rows: &[Row], format: Format) -> String {
                     .enumerate()
                     .map(|(i, c)| {
                         let pad = widths[i] - c.chars().count();
-                        if NUMERIC.contains(&i) {
+                        if numeric.contains(&i) {
                             format!("{}{c}", " ".repeat(pad))
                         } else {
                             format!("{c}{}", " ".repeat(pad))
@@ -272,9 +388,9 @@ pub fn render(rows: &[Row], format: Format) -> String {
                     .collect();
                 padded.join("  ").trim_end().to_owned()
             };
-            let header: Vec<String> = COLUMNS.iter().map(|c| (*c).to_owned()).collect();
+            let header: Vec<String> = columns.iter().map(|c| (*c).to_owned()).collect();
             let _ = writeln!(out, "{}", line(&header));
-            for cells in &all {
+            for cells in rows {
                 let _ = writeln!(out, "{}", line(cells));
             }
         }

@@ -9,6 +9,7 @@ use super::sentences;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::Model;
+use crate::search::config::Counting;
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::pairs::{free_domain, without_clashes};
 
@@ -33,6 +34,11 @@ use crate::search::pairs::{free_domain, without_clashes};
 /// - A variable fixed by propagation is printed with the constraint that removed its last
 ///   alternative; with [`with_domains`](Trace::with_domains), the domains of the unfixed
 ///   variables follow each propagation.
+/// - A forced value is one fact, printed on one line. Under cspkit's counting the search never
+///   branches on a fixed variable, and the line is printed where propagation fixed it. Under
+///   AIMA's ([`with_counting`](Trace::with_counting)), where every variable is assigned by a
+///   decision, it is printed where the decision assigns it, which says so:
+///   `SA = 3 (only value left, NT-SA)`.
 /// - A failure that follows its branch directly is printed on the branch's line, with the
 ///   variable the branch clashed with when one fixed variable of the failing constraint
 ///   suffices to explain it: `r1c3 = 5 ✗ box 1 already has 5 (r2c2)`,
@@ -107,6 +113,19 @@ pub struct Trace<'m, W: Write> {
     stop_on_error: Option<Arc<AtomicBool>>,
     /// Domains for the pair tests that word a failure (see `clash`), made at the first.
     scratch: Vec<Domain>,
+    /// Whether the search assigns every variable by a decision (AIMA's counting), and for
+    /// each variable propagation fixed, why: its line waits for the decision that assigns it.
+    assigns_all: bool,
+    forced: Vec<Option<Forced>>,
+}
+
+/// Why a variable has one value left, for the decision that assigns it under AIMA's counting.
+#[derive(Debug, Clone, Copy)]
+enum Forced {
+    /// A constraint's propagation removed the last alternative.
+    By(ConstraintId),
+    /// AC-3, or a refutation, left it one value.
+    Unnamed,
 }
 
 /// What a cut trace did not show.
@@ -150,6 +169,52 @@ impl<'m, W: Write> Trace<'m, W> {
             error: None,
             stop_on_error: None,
             scratch: Vec::new(),
+            assigns_all: false,
+            forced: Vec::new(),
+        }
+    }
+
+    /// Words the lines as the search counts ([`Counting`]; by default cspkit's, where a
+    /// variable propagation fixed is never branched on, and its value is printed where it
+    /// was fixed). Under [`Counting::Aima`], where every variable is assigned by a decision
+    /// even when propagation fixed it, a forced value is printed once, on the decision that
+    /// assigns it: `SA = 3 (only value left, NT-SA)`. Give the counting the solver follows,
+    /// [`SearchConfig::counting`](crate::SearchConfig::counting).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::colouring::Colouring;
+    /// use cspkit::teach::trace::Trace;
+    /// use cspkit::{Branching, Propagation, SearchConfig};
+    ///
+    /// let australia = Colouring::australia(3)?;
+    /// let config = SearchConfig::new()
+    ///     .with_propagation(Propagation::TextbookForward)
+    ///     .with_branching(Branching::DWay);
+    /// let mut out = Vec::new();
+    /// let mut trace = Trace::new(australia.model(), &mut out).with_counting(config.counting());
+    /// let mut solver = australia.model().solver_with(config)?.with_observer(&mut trace);
+    /// assert!(solver.next_solution().is_solved());
+    /// drop(solver);
+    /// trace.finish()?;
+    /// let text = String::from_utf8(out)?;
+    /// assert!(text.contains("    SA = 3 (only value left, "));
+    /// assert_eq!(text.matches("SA = 3").count(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_counting(mut self, counting: Counting) -> Self {
+        self.assigns_all = counting == Counting::Aima;
+        self
+    }
+
+    /// Remembers why `var` has one value left, for the decision that will assign it.
+    fn remember_forced(&mut self, var: VarId, why: Forced) {
+        if self.forced.is_empty() {
+            self.forced = vec![None; self.model.num_variables()];
+        }
+        if let Some(slot) = self.forced.get_mut(var.index()) {
+            *slot = Some(why);
         }
     }
 
@@ -404,7 +469,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.cut.solutions += 1;
                     true
                 }
-                Event::Pruned { after, .. } => after.is_fixed(),
+                Event::Pruned { after, .. } => after.is_fixed() && !self.assigns_all,
                 Event::Propagated { .. } => self.domains,
                 Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
                 Event::Backtrack { .. } => false,
@@ -412,6 +477,28 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
             self.cut.lines += u64::from(line);
             return;
         }
+        // Under AIMA's counting, whether a decision assigns a variable that already had one
+        // value left (read before the event changes the domains).
+        let forced_value = match *event {
+            Event::Node {
+                var,
+                value,
+                kind: BranchKind::Equal,
+                ..
+            } if self.assigns_all => {
+                let current = self.replay.current();
+                (current.get(var.index()).and_then(Domain::value) == Some(value)).then(|| {
+                    let why = self.forced.get(var.index()).copied().flatten();
+                    match why {
+                        Some(Forced::By(c)) => {
+                            format!(" (only value left, {})", self.model.constraint_name(c))
+                        }
+                        _ => " (only value left)".to_owned(),
+                    }
+                })
+            }
+            _ => None,
+        };
         self.replay.observe(event);
         match *event {
             Event::Node {
@@ -429,9 +516,17 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 // A decision sits at its depth; a refutation beside the decision it refutes.
                 self.indent = 2 * if left { depth } else { depth + 1 };
                 let mut line = sentences::branch(self.model, var, kind, value);
-                // A refutation that leaves one value decides the variable by itself.
+                if let Some(forced) = forced_value {
+                    line.push_str(&forced);
+                }
+                // A refutation that leaves one value decides the variable by itself (under
+                // AIMA's counting, the decision that follows says so).
                 if let (false, Some(left)) = (left, self.replay.current()[var.index()].value()) {
-                    line = format!("{line} (so {} = {left})", self.name(var));
+                    if self.assigns_all {
+                        self.remember_forced(var, Forced::Unnamed);
+                    } else {
+                        line = format!("{line} (so {} = {left})", self.name(var));
+                    }
                 }
                 self.pending = Some(line);
                 self.last_branch = Some((var, value, kind));
@@ -446,6 +541,14 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
             } => {
                 if after.is_empty() {
                     self.wiped = Some((var, constraint));
+                } else if after.is_fixed() && self.assigns_all {
+                    // Printed on the decision that will assign it.
+                    let why = if self.in_ac3 {
+                        Forced::Unnamed
+                    } else {
+                        Forced::By(constraint)
+                    };
+                    self.remember_forced(var, why);
                 } else if let Some(value) = after.value() {
                     self.flush_pending();
                     let text = if self.in_ac3 {

@@ -11,9 +11,10 @@ use cspkit::flatzinc::{AnnotatedOrder, AnnotatedValues};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::teach::{TreeFormat, table};
 use cspkit::{
-    Ascending, Branching, ConstraintId, Descending, DomWdeg, DomainOverDegree, InputOrder,
-    LeastConstraining, MiddleOut, Propagation, RandomValue, RestartPolicy, SearchConfig,
-    SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
+    Ascending, Branching, ConstraintId, Counting, Descending, DomWdeg, DomainOverDegree,
+    InputOrder, LeastConstraining, MiddleOut, Propagation, RandomValue, RestartPolicy,
+    SearchConfig, SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId,
+    VariableOrder,
 };
 
 const EXAMPLES: &str = "\
@@ -298,6 +299,10 @@ pub struct CompareArgs {
     /// Branchings, comma-separated [default: assign].
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub branching: Vec<BranchingArg>,
+    /// Which variables a decision assigns, in every run [default: aima with fc, and with ac3
+    /// and dway; cspkit otherwise; fc always assigns every variable].
+    #[arg(long, value_name = "CONVENTION")]
+    pub count_as: Option<CountAs>,
     /// The seed of the random orders [default: 0].
     #[arg(long, value_name = "N", value_parser = parse_count)]
     pub seed: Option<u64>,
@@ -576,6 +581,10 @@ pub struct StrategyArgs {
     /// --value-order middle for bisection).
     #[arg(long, value_name = "KIND", default_value = "assign")]
     pub branching: BranchingArg,
+    /// Which variables a decision assigns, and so what decisions, nassigns and arc revisions
+    /// count [default: aima with fc, and with ac3 and --branching dway; cspkit otherwise].
+    #[arg(long, value_name = "CONVENTION")]
+    pub count_as: Option<CountAs>,
     /// Threads for --count, --all and --batch, 1 to 256.
     #[arg(
         long,
@@ -800,6 +809,9 @@ impl StrategyArgs {
         let mut config = SearchConfig::new()
             .with_propagation(self.propagation.unwrap_or(default.into()))
             .with_branching(self.branching.into());
+        if let Some(count_as) = self.count_as {
+            config = config.with_counting(count_as.into());
+        }
         if let Some(policy) = self.restart_policy() {
             config = config.with_restarts(policy);
         }
@@ -830,6 +842,15 @@ impl StrategyArgs {
     /// Why these options make no sense together, if they do not; `listing` is whether the
     /// search counts or lists solutions, `batch` whether it solves a file of puzzles.
     pub fn conflict(&self, listing: bool, batch: bool) -> Option<&'static str> {
+        if self.count_as == Some(CountAs::Cspkit)
+            && self.propagation == Some(Propagation::TextbookForward)
+        {
+            return Some(
+                "--propagation fc assigns every variable by a decision (it propagates from \
+                 decisions only): it cannot be combined with --count-as cspkit; --propagation \
+                 forward is forward checking that treats a fixed variable as assigned",
+            );
+        }
         if self.restarts.is_some() && listing {
             return Some(
                 "--restarts is for a first solution: it cannot be combined with --count or --all",
@@ -1014,6 +1035,25 @@ impl From<BranchingArg> for Branching {
             BranchingArg::Assign => Branching::Assign,
             BranchingArg::Split => Branching::Split,
             BranchingArg::Dway => Branching::DWay,
+        }
+    }
+}
+
+/// A counting convention on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CountAs {
+    /// Every variable is assigned by a decision, even one propagation fixed (AIMA's
+    /// BACKTRACKING-SEARCH)
+    Aima,
+    /// A variable propagation fixed is never branched on
+    Cspkit,
+}
+
+impl From<CountAs> for Counting {
+    fn from(count_as: CountAs) -> Counting {
+        match count_as {
+            CountAs::Aima => Counting::Aima,
+            CountAs::Cspkit => Counting::Cspkit,
         }
     }
 }

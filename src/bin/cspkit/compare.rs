@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use cspkit::teach::TreeFormat;
 use cspkit::teach::html::{self, Board, Panel};
-use cspkit::teach::table::{self, Row};
+use cspkit::teach::table::{self, Record};
 use cspkit::teach::tree::SearchTree;
 use cspkit::{Branching, Limit, Model, Outcome, Propagation, SearchConfig};
 
@@ -86,11 +86,14 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         for &var_order in &var_orders {
             for &value_order in &value_orders {
                 for &level in &levels {
-                    let config = SearchConfig::new()
+                    let mut config = SearchConfig::new()
                         .with_propagation(level)
                         .with_branching(Branching::from(branching))
                         .with_decision_limit(args.decision_limit)
                         .with_time_limit(args.time_limit);
+                    if let Some(count_as) = args.count_as {
+                        config = config.with_counting(count_as.into());
+                    }
                     let solver = match model.solver_with(config) {
                         Ok(solver) => solver,
                         Err(error) => return bad_input(error),
@@ -146,7 +149,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                         );
                         trees.push((names.join(", "), summary, tree));
                     }
-                    rows.push(Row::new(names, &stats, &status));
+                    rows.push(Record::new(names, &stats, &status));
                 }
             }
         }
@@ -172,7 +175,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
             ));
         }
     }
-    let text = table::render(&rows, args.format.into());
+    let text = table::render_records(&rows, args.format.into());
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => exit::SOLVED,

@@ -4,8 +4,8 @@
 use std::io;
 use std::sync::atomic::Ordering;
 
-use cspkit::SearchStats;
 use cspkit::teach::table;
+use cspkit::{Propagation, SearchStats};
 
 use crate::args::{Defaults, StrategyArgs, TableFormat};
 use crate::limits::interrupt;
@@ -72,10 +72,12 @@ pub(crate) fn print_stats(
     if format != TableFormat::Text {
         let names = strategy.names(defaults);
         let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
-        let row = table::Row::new(names, stats, status);
+        let record = table::Record::new(names, stats, status);
         let text = match format {
-            TableFormat::Json => row.to_json(),
-            _ => table::render(&[row], format.into()).trim_end().to_owned(),
+            TableFormat::Json => record.to_json(),
+            _ => table::render_records(&[record], format.into())
+                .trim_end()
+                .to_owned(),
         };
         note!("{text}");
         return;
@@ -90,7 +92,7 @@ pub(crate) fn print_stats(
     } else {
         String::new()
     };
-    if stats.revisions > 0 {
+    if stats.revisions > 0 || propagation == Propagation::Ac3.name() {
         restarts += &format!(
             ", arc revisions {}, values removed {}",
             stats.revisions, stats.removals

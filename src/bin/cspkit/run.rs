@@ -80,6 +80,7 @@ pub(crate) fn watched(
     let trace = show.tracing().then(|| {
         Trace::new(model, io::stdout())
             .with_domains(show.trace_domains)
+            .with_counting(solver.config().counting())
             .with_limit(lines)
             // A reader gone (`--trace | head`): no point searching on.
             .with_stop_on_error(Arc::clone(interrupt()))
