@@ -5,6 +5,7 @@
 mod common;
 
 mod ac3;
+mod aima;
 mod booleans;
 mod catalogue;
 mod config;
