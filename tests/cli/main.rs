@@ -7,6 +7,7 @@ mod common;
 mod ac3;
 mod basics;
 mod compare;
+mod counting;
 mod flatzinc;
 mod flatzinc_fuzz;
 mod hostile;
