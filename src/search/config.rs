@@ -84,7 +84,8 @@ pub enum Propagation {
     /// more than two variables, or a variable with more than 4096 values, is refused with
     /// [`ModelError::NotForAc3`] when a solver is made. At the root AC-3 starts from every
     /// arc, in the graph's documented order; after each branch on `x` (a decision or its
-    /// refutation), from the arcs `(Xk, x)` of the neighbours of `x` still unfixed.
+    /// refutation), from the arcs `(Xk, x)` of the neighbours of `x` still unfixed (not yet
+    /// assigned, under [`Counting::Aima`], the default with [`Branching::DWay`]).
     /// REVISE(Xi, Xj) removes from `Xi` every value with no value of `Xj` allowed by the
     /// constraints between them; when it removes any, the arcs `(Xk, Xi)`, `k ≠ j`, join the
     /// end of the queue unless already in it (first in, first out). A domain emptied is a

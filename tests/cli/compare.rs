@@ -144,11 +144,11 @@ fn the_table_has_a_row_per_combination_in_every_format() {
     let lines: Vec<String> = text(&csv.stdout).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 1 + 3 * 2 * 3);
     assert!(
-        lines.iter().all(|l| l.split(',').count() == 13),
+        lines.iter().all(|l| l.split(',').count() == 15),
         "{lines:?}"
     );
     assert!(
-        lines[1..].iter().all(|l| l.split(',').nth(10) == Some("4")),
+        lines[1..].iter().all(|l| l.split(',').nth(12) == Some("4")),
         "every run counts 4"
     );
 
@@ -305,7 +305,7 @@ fn a_model_is_counted_on_the_variables_its_output_shows() {
     let lines: Vec<String> = text(&csv.stdout).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 1 + 2 * 2 * 2);
     assert!(
-        lines[1..].iter().all(|l| l.split(',').nth(10) == Some("6")),
+        lines[1..].iter().all(|l| l.split(',').nth(12) == Some("6")),
         "every run counts 6: {lines:?}"
     );
 }
