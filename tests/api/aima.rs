@@ -454,6 +454,17 @@ fn every_convention_finds_the_same_solutions() {
             };
             let aima = listed(Counting::Aima);
             assert_eq!(aima.len(), 4, "{propagation} {branching:?}");
+            let config = SearchConfig::new()
+                .with_propagation(propagation)
+                .with_branching(branching)
+                .with_counting(Counting::Aima);
+            let threads = std::num::NonZeroUsize::new(2).unwrap();
+            let mut solver = queens.model().solver_with(config).unwrap();
+            assert_eq!(
+                solver.count_parallel(threads).solutions,
+                4,
+                "{propagation} {branching:?}, two threads"
+            );
             assert_eq!(
                 aima,
                 listed(Counting::Cspkit),
