@@ -24,7 +24,9 @@ use crate::args::{
     MznArgs,
 };
 use crate::limits::interrupt;
-use crate::output::{bad_input, exit, output_failed, print_stats, stdout_closed, watch_stdout};
+use crate::output::{
+    bad_input, counted, exit, output_failed, print_stats, stdout_closed, watch_stdout,
+};
 use crate::ozn::{SetOutputs, SetWriter};
 use crate::run::{Answer, CliSolver, TreeFile, Views, configure};
 use crate::{ac3_page, fzn, local, step};
@@ -116,7 +118,7 @@ fn check(run: &ModelRunArgs) -> Result<(), u8> {
         Some("-f (free search) and --var-order both replace the annotations: give one")
     } else {
         run.strategy
-            .conflict(run.all, false)
+            .conflict(run.all || run.count, false)
             .or_else(|| run.show.conflict(&run.strategy, false))
     };
     if let Some(message) = conflict {
@@ -139,14 +141,20 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     if run.explain {
         return explain(&fzn, run);
     }
+    if run.count && !matches!(fzn.goal(), Goal::Satisfy) {
+        return bad_input(
+            "--count counts the solutions of a satisfaction model; this model optimises \
+             (-a lists each improving solution)",
+        );
+    }
     if run.show.step && !matches!(fzn.goal(), Goal::Satisfy) {
         return bad_input(
             "--step follows a search for solutions; this model optimises (use --trace or --tree)",
         );
     }
     let options = Options {
-        all: run.all,
-        solutions: run.solutions,
+        all: run.all || run.count,
+        solutions: run.solutions.or(run.limit),
         time_limit: None,
         free: run.free,
         seed: run.random_seed.unwrap_or_default(),
@@ -222,13 +230,22 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     let mut observers = ((trace, tree), recorder);
     let mut solver = solver.with_observer(&mut observers);
     // With a trace, the answer and the trace share standard output unbuffered, in order.
+    // --count prints no solution, only their number.
+    let printed = |out: Box<dyn Write>| -> Box<dyn Write> {
+        if run.count { Box::new(io::sink()) } else { out }
+    };
+    let mut found = 0;
     let status = if run.show.tracing() {
-        let mut out = SetWriter::new(sets, io::stdout());
-        flatzinc::solve(&fzn, &options, &mut solver, &mut out)
+        let mut out = Counting::new(SetWriter::new(sets, printed(Box::new(io::stdout()))));
+        let status = flatzinc::solve(&fzn, &options, &mut solver, &mut out);
+        found = out.solutions;
+        status
     } else {
-        let mut out = SetWriter::new(sets, io::BufWriter::new(io::stdout().lock()));
+        let stdout = Box::new(io::BufWriter::new(io::stdout().lock()));
+        let mut out = Counting::new(SetWriter::new(sets, printed(stdout)));
         flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
             out.flush()?;
+            found = out.solutions;
             Ok(s)
         })
     };
@@ -246,12 +263,29 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     } else {
         "done"
     };
+    // --limit, as the puzzles take it: reached, the answer is what was asked for.
+    let limited = run.limit.is_some_and(|limit| found >= limit);
+    let stopped_at_limit = limited && matches!(status, Ok(Status::Solutions));
+    let answered = status.is_ok();
     let mut code = match status {
+        Ok(Status::Solutions) if run.count && !limited => {
+            note!(
+                "cspkit: search stopped after {}: the count is incomplete",
+                counted(found, "solution")
+            );
+            exit::STOPPED
+        }
         Ok(Status::Solutions | Status::Complete) => exit::SOLVED,
         Ok(Status::Unsatisfiable) => exit::NO_SOLUTION,
         Ok(Status::Unknown) => exit::STOPPED,
         Err(error) => output_failed(error, exit::SOLVED),
     };
+    if run.count && code != exit::STOPPED && answered {
+        let mut out = io::stdout().lock();
+        if let Err(error) = writeln!(out, "{found}").and_then(|()| out.flush()) {
+            code = output_failed(error, code);
+        }
+    }
     if let Some(mut trace) = trace
         && let Err(error) = trace.finish()
     {
@@ -267,15 +301,60 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         return exit::SOLVED;
     }
     print_stats(&stats, &run.strategy, &defaults, stopped);
+    if stopped_at_limit {
+        note!(
+            "cspkit: stopped after {} (--limit); there may be more",
+            counted(found, "solution")
+        );
+    }
     code
+}
+
+/// A writer of FlatZinc solutions that counts them: the lines `----------` that end each.
+struct Counting<W> {
+    inner: W,
+    solutions: u64,
+    /// The start of the line being written: enough to tell the separator.
+    line: Vec<u8>,
+}
+
+impl<W: Write> Counting<W> {
+    fn new(inner: W) -> Self {
+        Counting {
+            inner,
+            solutions: 0,
+            line: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(buf)?;
+        for &byte in &buf[..written] {
+            if byte == b'\n' {
+                if self.line == b"----------" {
+                    self.solutions += 1;
+                }
+                self.line.clear();
+            } else if self.line.len() <= 10 {
+                self.line.push(byte);
+            }
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// What the MiniZinc flags ask of the solutions, as the built-in puzzles' options say it.
 fn mode_of(run: &ModelRunArgs) -> ModeArgs {
     ModeArgs {
-        count: false,
+        count: run.count,
         all: run.all || run.solutions.is_some(),
-        limit: run.solutions,
+        limit: run.solutions.or(run.limit),
     }
 }
 
