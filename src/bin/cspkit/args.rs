@@ -137,6 +137,10 @@ pub struct MznArgs {
     pub model: PathBuf,
     /// Its data files (.dzn or .json).
     pub data: Vec<PathBuf>,
+    /// Print the solutions in the FlatZinc output format (its output variables, as
+    /// `cspkit fzn`) instead of by the model's `output` item.
+    #[arg(long)]
+    pub fzn_output: bool,
     #[command(flatten)]
     pub run: ModelRunArgs,
 }

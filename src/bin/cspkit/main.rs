@@ -29,6 +29,7 @@ mod limits;
 mod local;
 mod minizinc;
 mod output;
+mod output_item;
 mod ozn;
 mod puzzles;
 mod run;

@@ -27,7 +27,8 @@ use crate::limits::interrupt;
 use crate::output::{
     bad_input, counted, exit, output_failed, print_stats, stdout_closed, watch_stdout,
 };
-use crate::ozn::{SetOutputs, SetWriter};
+use crate::output_item::ModelOutput;
+use crate::ozn::{Rewrite, SetOutputs, SetWriter};
 use crate::run::{Answer, CliSolver, TreeFile, Views, configure};
 use crate::{ac3_page, fzn, local, step};
 
@@ -72,6 +73,7 @@ pub(crate) fn fzn(args: &FznArgs) -> u8 {
         &path.display().to_string(),
         &args.run,
         &SetOutputs::default(),
+        None,
     )
 }
 
@@ -92,7 +94,16 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
     // The sets of the model, which the FlatZinc holds as booleans.
     let ozn = std::fs::read_to_string(compiled.dir.join("model.ozn")).unwrap_or_default();
     let sets = SetOutputs::read(&ozn);
-    solve(&compiled.fzn, &compiled_name(&args.model), &args.run, &sets)
+    // The model's output item prints the solutions, unless the FlatZinc format is asked for.
+    let item = (!args.fzn_output && !ozn.is_empty())
+        .then(|| ModelOutput::new(compiled.dir.join("model.ozn")));
+    solve(
+        &compiled.fzn,
+        &compiled_name(&args.model),
+        &args.run,
+        &sets,
+        item.as_ref(),
+    )
 }
 
 /// How messages name the FlatZinc compiled from `model`: its lines are the FlatZinc's.
@@ -132,8 +143,15 @@ fn check(run: &ModelRunArgs) -> Result<(), u8> {
 
 /// Reads, builds and solves the FlatZinc model at `path` (`name` is the file the user gave);
 /// returns the exit code.
-/// `sets` rewrites the booleans of the model's set variables as sets.
-fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
+/// `sets` rewrites the booleans of the model's set variables as sets; `item`, if any, writes
+/// the solutions instead, as the model's output item says.
+fn solve(
+    path: &Path,
+    name: &str,
+    run: &ModelRunArgs,
+    sets: &SetOutputs,
+    item: Option<&ModelOutput>,
+) -> u8 {
     let fzn = match load(path, name) {
         Ok(fzn) => fzn,
         Err(message) => return bad_input(message),
@@ -141,6 +159,10 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     if run.explain {
         return explain(&fzn, run);
     }
+    let rewrite: &dyn Rewrite = match item {
+        Some(item) => item,
+        None => sets,
+    };
     if run.count && !matches!(fzn.goal(), Goal::Satisfy) {
         return bad_input(
             "--count counts the solutions of a satisfaction model; this model optimises \
@@ -176,7 +198,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         let mut local = run.local.with_strategy(&run.strategy);
         local.time_limit = time_limit(run);
         return local::run(fzn.model(), &local, &run.show, |solution| {
-            sets.rewrite_all(&solution_text(&fzn, solution))
+            rewrite.rewrite_all(&solution_text(&fzn, solution))
         });
     }
     let defaults = match (run.free, fzn.is_scheduling()) {
@@ -202,7 +224,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
             defaults,
         };
         let views = Views {
-            render: |solution: &Solution| sets.rewrite_all(&solution_text(&fzn, solution)),
+            render: |solution: &Solution| rewrite.rewrite_all(&solution_text(&fzn, solution)),
             state: |domains: &[Domain]| board_text(&fzn, domains),
             board,
         };
@@ -235,11 +257,32 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         if run.count { Box::new(io::sink()) } else { out }
     };
     let mut found = 0;
+    // The output item's printer, for a stream of solutions without a trace between them.
+    let printer = match item {
+        Some(item) if !run.count && !run.show.tracing() => match item.spawn() {
+            Ok(printer) => Some(printer),
+            Err(error) => return bad_input(format_args!("cannot run minizinc: {error}")),
+        },
+        _ => None,
+    };
     let status = if run.show.tracing() {
-        let mut out = Counting::new(SetWriter::new(sets, printed(Box::new(io::stdout()))));
+        // Each solution through the output item as it comes, in order with the trace.
+        let mut out = Counting::new(SetWriter::new(rewrite, printed(Box::new(io::stdout()))));
         let status = flatzinc::solve(&fzn, &options, &mut solver, &mut out);
         found = out.solutions;
         status
+    } else if let Some(mut printer) = printer {
+        let mut out = Counting::new(io::BufWriter::new(printer.input()));
+        let status = flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
+            out.flush()?;
+            Ok(s)
+        });
+        found = out.solutions;
+        drop(out);
+        status.and_then(|s| {
+            printer.finish()?;
+            Ok(s)
+        })
     } else {
         let stdout = Box::new(io::BufWriter::new(io::stdout().lock()));
         let mut out = Counting::new(SetWriter::new(sets, printed(stdout)));
