@@ -310,9 +310,13 @@ impl<'m, W: Write> Trace<'m, W> {
                 };
                 match clash {
                     Some((v, (y, w))) if v == w => {
+                        let v = self.model.value_name(y, v);
                         format!("{name} already has {v} ({})", self.name(y))
                     }
-                    Some((_, (y, w))) => format!("{name}, with {} = {w}", self.name(y)),
+                    Some((_, (y, w))) => {
+                        let w = self.model.value_name(y, w);
+                        format!("{name}, with {} = {w}", self.name(y))
+                    }
                     None => name.to_owned(),
                 }
             }
@@ -359,7 +363,10 @@ impl<'m, W: Write> Trace<'m, W> {
             .variables()
             .zip(domains)
             .filter(|(_, d)| !d.is_fixed())
-            .map(|(var, d)| format!("{} ∈ {d}", self.model.var_name(var)))
+            .map(|(var, d)| {
+                let d = self.model.domain_text(var, d);
+                format!("{} ∈ {d}", self.model.var_name(var))
+            })
             .collect();
         (!unfixed.is_empty()).then(|| format!("· {}", unfixed.join(", ")))
     }
@@ -431,6 +438,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 let mut line = sentences::branch(self.model, var, kind, value);
                 // A refutation that leaves one value decides the variable by itself.
                 if let (false, Some(left)) = (left, self.replay.current()[var.index()].value()) {
+                    let left = self.model.value_name(var, left);
                     line = format!("{line} (so {} = {left})", self.name(var));
                 }
                 self.pending = Some(line);
@@ -448,6 +456,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.wiped = Some((var, constraint));
                 } else if let Some(value) = after.value() {
                     self.flush_pending();
+                    let value = self.model.value_name(var, value);
                     let text = if self.in_ac3 {
                         format!("{} = {value} (only value left)", self.name(var))
                     } else {

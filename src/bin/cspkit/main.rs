@@ -23,6 +23,7 @@ mod args;
 mod batch;
 mod commands;
 mod compare;
+mod enums;
 mod fzn;
 mod input;
 mod limits;

@@ -23,6 +23,7 @@ use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
     MznArgs,
 };
+use crate::enums::Enums;
 use crate::limits::interrupt;
 use crate::output::{
     bad_input, counted, exit, output_failed, print_stats, stdout_closed, watch_stdout,
@@ -74,6 +75,7 @@ pub(crate) fn fzn(args: &FznArgs) -> u8 {
         &args.run,
         &SetOutputs::default(),
         None,
+        &Enums::default(),
     )
 }
 
@@ -97,12 +99,14 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
     // The model's output item prints the solutions, unless the FlatZinc format is asked for.
     let item = (!args.fzn_output && !ozn.is_empty())
         .then(|| ModelOutput::new(compiled.dir.join("model.ozn")));
+    let enums = Enums::read(&args.model, &args.data, &ozn);
     solve(
         &compiled.fzn,
         &compiled_name(&args.model),
         &args.run,
         &sets,
         item.as_ref(),
+        &enums,
     )
 }
 
@@ -151,11 +155,14 @@ fn solve(
     run: &ModelRunArgs,
     sets: &SetOutputs,
     item: Option<&ModelOutput>,
+    enums: &Enums,
 ) -> u8 {
-    let fzn = match load(path, name) {
+    let mut fzn = match load(path, name) {
         Ok(fzn) => fzn,
         Err(message) => return bad_input(message),
     };
+    enums.apply(&mut fzn);
+    let fzn = fzn;
     if run.explain {
         return explain(&fzn, run);
     }
