@@ -17,7 +17,7 @@ use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, S
 use cspkit::puzzle::{Explainer, Step};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
-use cspkit::{Branching, Domain, Limit, ModelError, Outcome, PropagationLevel, Solution};
+use cspkit::{Branching, Domain, Limit, ModelError, Outcome, PropagationLevel, Solution, VarId};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
@@ -31,6 +31,7 @@ use crate::output::{
 use crate::output_item::ModelOutput;
 use crate::ozn::{Rewrite, SetOutputs, SetWriter};
 use crate::run::{Answer, CliSolver, TreeFile, Views, configure};
+use crate::step::Marks;
 use crate::{ac3_page, fzn, local, step};
 
 /// The defaults of a model's search, as `--stats` names them.
@@ -232,7 +233,7 @@ fn solve(
         };
         let views = Views {
             render: |solution: &Solution| rewrite.rewrite_all(&solution_text(&fzn, solution)),
-            state: |domains: &[Domain]| board_text(&fzn, domains),
+            state: |domains: &[Domain], marks: &Marks| board_text(&fzn, domains, marks),
             board,
         };
         return step::run(solver, &run.show, answer, &views, tree_file);
@@ -592,40 +593,83 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
 }
 
 /// The board `--step` shows after a node: each output array as rows of cells, a fixed cell
-/// (or a constant) with its value and an open one with its candidates; nothing for a model
-/// without output.
-fn board_text(fzn: &FznModel, domains: &[Domain]) -> String {
+/// (or a constant) with its value and an open one with its candidates, values by their enum's
+/// names; the plain (scalar) variables together on one line; nothing for a model without
+/// output.
+fn board_text(fzn: &FznModel, domains: &[Domain], marks: &Marks) -> String {
+    let model = fzn.model();
+    let show = |cell: &Option<VarId>, constant: &Option<i64>| match cell
+        .and_then(|var| Some((var, domains.get(var.index())?)))
+    {
+        Some((var, domain)) => match domain.value() {
+            Some(v) => model.value_name(var, v).into_owned(),
+            None => model.domain_text(var, domain),
+        },
+        None => constant.map_or_else(|| "·".to_owned(), |v| v.to_string()),
+    };
     let mut text = String::new();
+    let mut scalars = Vec::new();
     for array in output_arrays(fzn) {
         let cells: Vec<String> = array
             .cells
             .iter()
             .zip(&array.constants)
-            .map(
-                |(cell, constant)| match cell.and_then(|var| domains.get(var.index())) {
-                    Some(domain) if domain.size() == 1 => {
-                        domain.min().map_or_else(String::new, |v| v.to_string())
-                    }
-                    Some(domain) => domain.to_string(),
-                    None => constant.map_or_else(|| "·".to_owned(), |v| v.to_string()),
-                },
-            )
+            .map(|(cell, constant)| show(cell, constant))
             .collect();
+        let mark = |i: usize, text: &str| match array.cells.get(i).copied().flatten() {
+            Some(var) => marks.cell(var, text),
+            None => text.to_owned(),
+        };
+        if let [cell] = cells.as_slice() {
+            scalars.push(mark(0, &format!("{} = {cell}", array.name)));
+            continue;
+        }
         let columns = array.columns.max(1);
+        // A row indexed by an enum: its names above the cells (`WA NT SA`).
+        let header: Option<Vec<String>> = (cells.len() == columns)
+            .then(|| {
+                array
+                    .cells
+                    .iter()
+                    .map(|cell| {
+                        let name = model.var_name((*cell)?);
+                        let index = name.strip_prefix(array.name.as_str())?.strip_prefix('[')?;
+                        Some(index.strip_suffix(']')?.to_owned())
+                    })
+                    .collect::<Option<Vec<String>>>()
+            })
+            .flatten()
+            .filter(|labels| labels.iter().any(|l| l.parse::<i64>().is_err()));
         // Each column as wide as its widest cell.
         let mut widths = vec![0; columns];
-        for (i, cell) in cells.iter().enumerate() {
+        for (i, cell) in cells.iter().chain(header.iter().flatten()).enumerate() {
             widths[i % columns] = widths[i % columns].max(cell.chars().count());
         }
         text.push_str(&format!("{}:\n", array.name));
-        for row in cells.chunks(columns) {
+        if let Some(labels) = &header {
+            let labels: Vec<String> = labels
+                .iter()
+                .zip(&widths)
+                .map(|(label, &width)| format!("{label:>width$}"))
+                .collect();
+            text.push_str(&format!("  {}\n", labels.join(" ")));
+        }
+        for (r, row) in cells.chunks(columns).enumerate() {
             let row: Vec<String> = row
                 .iter()
                 .zip(&widths)
-                .map(|(cell, &width)| format!("{cell:>width$}"))
+                .enumerate()
+                .map(|(c, (cell, &width))| {
+                    let pad = width.saturating_sub(cell.chars().count());
+                    format!("{:pad$}{}", "", mark(r * columns + c, cell))
+                })
                 .collect();
             text.push_str(&format!("  {}\n", row.join(" ")));
         }
+    }
+    if !scalars.is_empty() {
+        text.push_str(&scalars.join("  "));
+        text.push('\n');
     }
     text
 }
