@@ -580,6 +580,13 @@ impl Model {
         }
     }
 
+    /// The names [`Model::name_values`] gave the values of `var`: the first value named, and
+    /// the names, shared by the variables named alike.
+    pub(crate) fn value_names_of(&self, var: VarId) -> Option<(i32, &Arc<[Box<str>]>)> {
+        let names = self.value_names.get(var.index())?.as_ref()?;
+        Some((names.first, &names.names))
+    }
+
     /// Whether some value of `var` has a name ([`Model::name_values`]).
     pub fn has_value_names(&self, var: VarId) -> bool {
         self.value_names
