@@ -311,7 +311,7 @@ pub use search::limits::Limit;
 pub use search::lns::Lns;
 pub use search::min_conflicts::{
     LocalOutcome, LocalSearchObserver, LocalSearchStats, MinConflicts, MinConflictsRestart,
-    MinConflictsStep,
+    MinConflictsStart, MinConflictsStep,
 };
 pub use search::observer::{BranchKind, Event, EventLog, NoObserver, OwnedEvent, SearchObserver};
 #[allow(

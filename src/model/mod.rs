@@ -68,6 +68,17 @@ pub struct Model {
     /// Shared with the clones: a constraint is immutable once posted.
     constraints: Vec<Arc<dyn Constraint>>,
     labels: Vec<Option<Box<str>>>,
+    /// The names of the values of each variable given some ([`Model::name_values`]); empty
+    /// while none has.
+    value_names: Vec<Option<ValueNames>>,
+}
+
+/// The names of consecutive values of a variable: `names[i]` names `first + i`. Shared by the
+/// variables of one enum.
+#[derive(Clone, Debug, PartialEq)]
+struct ValueNames {
+    first: i32,
+    names: Arc<[Box<str>]>,
 }
 
 static NEXT_MODEL_ID: AtomicU32 = AtomicU32::new(0);
@@ -83,6 +94,7 @@ impl Model {
             auxiliary: Vec::new(),
             constraints: Vec::new(),
             labels: Vec::new(),
+            value_names: Vec::new(),
         }
     }
 
@@ -391,7 +403,14 @@ impl Model {
     pub fn display_solution_of(&self, solution: &Solution, vars: &[VarId]) -> String {
         vars.iter()
             .filter(|&&var| self.owns(var))
-            .filter_map(|&var| Some(format!("{} = {}", self.var_name(var), solution.get(var)?)))
+            .filter_map(|&var| {
+                let value = solution.get(var)?;
+                Some(format!(
+                    "{} = {}",
+                    self.var_name(var),
+                    self.value_name(var, value)
+                ))
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -501,6 +520,88 @@ impl Model {
         if let Some(slot) = self.names.get_mut(var.index()) {
             *slot = Some(name.into_boxed_str());
         }
+    }
+
+    /// Names values of `var` for the views of a search (traces, trees, pages, solutions
+    /// written by [`Model::display_solution`]): `names[i]` is the name of the value
+    /// `first + i`; other values keep their numbers. A MiniZinc enum is named so: `enum Colour
+    /// = {red, green, blue}` is 1, 2 and 3. The search itself is unchanged. Naming again
+    /// replaces the names.
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of this model.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::Model;
+    ///
+    /// let mut model = Model::new();
+    /// let wa = model.new_named_var("WA", 1..=3)?;
+    /// model.name_values(wa, 1, &["red", "green", "blue"]);
+    /// assert_eq!(model.value_name(wa, 3), "blue");
+    /// assert_eq!(model.value_name(wa, 4), "4");
+    /// assert_eq!(model.domain_text(wa, model.domain(wa)), "{red, green, blue}");
+    /// # Ok::<(), cspkit::ModelError>(())
+    /// ```
+    pub fn name_values<S: AsRef<str>>(&mut self, var: VarId, first: i32, names: &[S]) {
+        assert!(self.owns(var), "{var:?} is not a variable of this model");
+        let names: Vec<Box<str>> = names.iter().map(|n| n.as_ref().into()).collect();
+        // The variables of one enum share its names.
+        let shared = self
+            .value_names
+            .iter()
+            .rev()
+            .flatten()
+            .find(|known| known.first == first && *known.names == *names)
+            .cloned();
+        let named = shared.unwrap_or_else(|| ValueNames {
+            first,
+            names: names.into(),
+        });
+        if self.value_names.len() < self.domains.len() {
+            self.value_names.resize(self.domains.len(), None);
+        }
+        self.value_names[var.index()] = Some(named);
+    }
+
+    /// The name of `value` as a value of `var`: the one [`Model::name_values`] gave it, or
+    /// the number.
+    pub fn value_name(&self, var: VarId, value: i32) -> Cow<'_, str> {
+        let named = self.value_names.get(var.index()).and_then(|names| {
+            let names = names.as_ref()?;
+            let at = usize::try_from(i64::from(value) - i64::from(names.first)).ok()?;
+            names.names.get(at)
+        });
+        match named {
+            Some(name) => Cow::Borrowed(name),
+            None => Cow::Owned(value.to_string()),
+        }
+    }
+
+    /// The names [`Model::name_values`] gave the values of `var`: the first value named, and
+    /// the names, shared by the variables named alike.
+    pub(crate) fn value_names_of(&self, var: VarId) -> Option<(i32, &Arc<[Box<str>]>)> {
+        let names = self.value_names.get(var.index())?.as_ref()?;
+        Some((names.first, &names.names))
+    }
+
+    /// Whether some value of `var` has a name ([`Model::name_values`]).
+    pub fn has_value_names(&self, var: VarId) -> bool {
+        self.value_names
+            .get(var.index())
+            .is_some_and(Option::is_some)
+    }
+
+    /// `domain`, a domain of `var`, written with the names of its values: `{red, blue}`; as
+    /// [`Domain`] writes itself (`{1..3, 5}`) if `var`'s values have no names.
+    pub fn domain_text(&self, var: VarId, domain: &Domain) -> String {
+        if !self.has_value_names(var) {
+            return domain.to_string();
+        }
+        let names: Vec<Cow<'_, str>> = domain.iter().map(|v| self.value_name(var, v)).collect();
+        format!("{{{}}}", names.join(", "))
     }
 
     pub(crate) fn initial_domains(&self) -> &[Domain] {

@@ -173,6 +173,18 @@ pub struct MinConflictsRestart {
     pub conflicts: u64,
 }
 
+/// A start of [`MinConflicts`]: the greedy assignment a run begins from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MinConflictsStart<'a> {
+    /// The restarts before this start: 0 for the first.
+    pub restart: u64,
+    /// The value of each variable of the model, in declaration order.
+    pub values: &'a [i32],
+    /// The conflicts of the whole assignment (see [`MinConflicts`]).
+    pub conflicts: u64,
+}
+
 /// Watches a [`MinConflicts`] search: every method does nothing by default.
 ///
 /// Closures that take a step are observers through [`MinConflicts::run_with`]; implement this
@@ -186,6 +198,12 @@ pub trait LocalSearchObserver {
     /// After every restart (see [`MinConflicts::with_restart_after`]).
     fn restart(&mut self, restart: &MinConflictsRestart) {
         let _ = restart;
+    }
+
+    /// After each greedy start is built, before the run's first step: the first start, and
+    /// the start of each restart (after [`LocalSearchObserver::restart`]).
+    fn start(&mut self, start: &MinConflictsStart<'_>) {
+        let _ = start;
     }
 }
 
@@ -359,6 +377,11 @@ impl<'m> MinConflicts<'m> {
         }
         self.stats.initial_conflicted = state.collect_conflicted();
         let mut total = state.total_conflicts();
+        observer.start(&MinConflictsStart {
+            restart: 0,
+            values: &state.values,
+            conflicts: total,
+        });
         let (mut best, mut best_at) = (total, 0);
         let mut steps = 0;
         let mut next_check = state.work + CHECK_WORK;
@@ -401,6 +424,11 @@ impl<'m> MinConflicts<'m> {
                     restart: self.stats.restarts,
                     steps,
                     best_conflicts: ended_best,
+                    conflicts: total,
+                });
+                observer.start(&MinConflictsStart {
+                    restart: self.stats.restarts,
+                    values: &state.values,
                     conflicts: total,
                 });
                 continue;

@@ -117,6 +117,58 @@ pub(crate) fn json_string(text: &str) -> String {
     out
 }
 
+/// A domain of `var` for the page: its text (with the names of its values, if they have
+/// some), and its values when they are few enough to draw.
+fn json_var_domain(model: &crate::Model, var: VarId, domain: &Domain) -> String {
+    if !model.has_value_names(var) {
+        return json_domain(domain);
+    }
+    let values = if domain.size() <= 64 {
+        let list: Vec<String> = domain.iter().map(|v| v.to_string()).collect();
+        format!("[{}]", list.join(","))
+    } else {
+        "null".to_owned()
+    };
+    format!(
+        "{{\"t\":{},\"v\":{values}}}",
+        json_string(&model.domain_text(var, domain))
+    )
+}
+
+/// The names of the variables' values, for the page: `"valueNames"`, the index of each
+/// variable's names in `"enums"` (or `null`), and `"enums"`, each `[first, [names]]`.
+fn json_value_names(out: &mut String, model: &crate::Model) {
+    let mut enums: Vec<(i32, &std::sync::Arc<[Box<str>]>)> = Vec::new();
+    let mut of_var = Vec::with_capacity(model.num_variables());
+    for var in model.variables() {
+        of_var.push(match model.value_names_of(var) {
+            None => "null".to_owned(),
+            Some((first, names)) => {
+                let at = enums
+                    .iter()
+                    .position(|&(f, n)| f == first && std::sync::Arc::ptr_eq(n, names))
+                    .unwrap_or_else(|| {
+                        enums.push((first, names));
+                        enums.len() - 1
+                    });
+                at.to_string()
+            }
+        });
+    }
+    if enums.is_empty() {
+        return;
+    }
+    let _ = write!(out, "\"valueNames\":[{}],", of_var.join(","));
+    let list: Vec<String> = enums
+        .iter()
+        .map(|(first, names)| {
+            let names: Vec<String> = names.iter().map(|n| json_string(n)).collect();
+            format!("[{first},[{}]]", names.join(","))
+        })
+        .collect();
+    let _ = write!(out, "\"enums\":[{}],", list.join(","));
+}
+
 /// A domain for the page: its text, and its values when they are few enough to draw.
 fn json_domain(domain: &Domain) -> String {
     let values = if domain.size() <= 64 {
@@ -193,10 +245,11 @@ fn json_panel(panel: &Panel<'_>) -> String {
     );
     let mut domains = Distinct::default();
     let initial: Vec<usize> = model
-        .initial_domains()
-        .iter()
-        .map(|d| domains.number(json_domain(d)))
+        .variables()
+        .zip(model.initial_domains())
+        .map(|(var, d)| domains.number(json_var_domain(model, var, d)))
         .collect();
+    json_value_names(&mut out, model);
     json_array(&mut out, "initial", initial.iter());
     let mut reasons = Distinct::default();
     let reason: Vec<i64> = nodes
@@ -271,7 +324,8 @@ fn json_panel(panel: &Panel<'_>) -> String {
                 .changes
                 .iter()
                 .map(|(var, domain)| {
-                    format!("{},{}", var.index(), domains.number(json_domain(domain)))
+                    let json = json_var_domain(model, *var, domain);
+                    format!("{},{}", var.index(), domains.number(json))
                 })
                 .collect();
             format!("[{}]", pairs.join(","))

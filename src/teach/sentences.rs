@@ -10,7 +10,12 @@ pub(crate) const SOLUTION: &str = "✓ solution";
 
 /// A branch: `row 2 = 4`, `x ≠ 3`, `y ≤ 5`, `y > 5`.
 pub(crate) fn branch(model: &Model, var: VarId, kind: BranchKind, value: i32) -> String {
-    format!("{} {} {value}", model.var_name(var), kind.symbol())
+    format!(
+        "{} {} {}",
+        model.var_name(var),
+        kind.symbol(),
+        model.value_name(var, value)
+    )
 }
 
 /// `var` lost its last value: `row 3 has no value left`, with the constraint that emptied it
@@ -47,7 +52,10 @@ pub(crate) fn revise(model: &Model, from: VarId, to: VarId, removed: &[i32]) -> 
     if removed.is_empty() {
         text.push_str("nothing removed");
     } else {
-        let values: Vec<String> = removed.iter().map(ToString::to_string).collect();
+        let values: Vec<String> = removed
+            .iter()
+            .map(|&v| model.value_name(from, v).into_owned())
+            .collect();
         text.push_str("removed ");
         text.push_str(&values.join(", "));
     }

@@ -375,9 +375,13 @@ impl<'m, W: Write> Trace<'m, W> {
                 };
                 match clash {
                     Some((v, (y, w))) if v == w => {
+                        let v = self.model.value_name(y, v);
                         format!("{name} already has {v} ({})", self.name(y))
                     }
-                    Some((_, (y, w))) => format!("{name}, with {} = {w}", self.name(y)),
+                    Some((_, (y, w))) => {
+                        let w = self.model.value_name(y, w);
+                        format!("{name}, with {} = {w}", self.name(y))
+                    }
                     None => name.to_owned(),
                 }
             }
@@ -424,7 +428,10 @@ impl<'m, W: Write> Trace<'m, W> {
             .variables()
             .zip(domains)
             .filter(|(_, d)| !d.is_fixed())
-            .map(|(var, d)| format!("{} ∈ {d}", self.model.var_name(var)))
+            .map(|(var, d)| {
+                let d = self.model.domain_text(var, d);
+                format!("{} ∈ {d}", self.model.var_name(var))
+            })
             .collect();
         (!unfixed.is_empty()).then(|| format!("· {}", unfixed.join(", ")))
     }
@@ -525,6 +532,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     if self.assigns_all {
                         self.remember_forced(var, Forced::Unnamed);
                     } else {
+                        let left = self.model.value_name(var, left);
                         line = format!("{line} (so {} = {left})", self.name(var));
                     }
                 }
@@ -551,6 +559,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.remember_forced(var, why);
                 } else if let Some(value) = after.value() {
                     self.flush_pending();
+                    let value = self.model.value_name(var, value);
                     let text = if self.in_ac3 {
                         format!("{} = {value} (only value left)", self.name(var))
                     } else {

@@ -15,6 +15,7 @@ mod html_page;
 mod local_search;
 mod minizinc;
 mod mzn;
+mod mzn_enums;
 mod puzzles;
 mod readme;
 mod stopping;

@@ -244,22 +244,32 @@ fn cspkit_with_input(args: &[&str], input: &str) -> Output {
 /// The board of 4-Queens before the search: every square open.
 const OPEN_4: &str = "oooo\noooo\noooo\noooo\n";
 
+/// The prompt of `--step` before each wait, a line of its own when standard output is not a
+/// terminal.
+const PROMPT: &str = "[Enter] next  [c] continue  [q] quit\n";
+
 #[test]
 fn stepping_shows_one_node_per_enter_with_its_board_and_q_quits() {
     let output = cspkit_with_input(&["queens", "4", "--step"], "\n\nq\n");
     assert_eq!(output.status.code(), Some(3));
     // The root, then one node per Enter, each with the board where the search stands: after
     // row 1 = 1, its queen in column 1 and the squares still open; after row 2 = 3, the
-    // queens propagation placed and the clash on a diagonal. Then q.
+    // queens propagation placed and the clash on a diagonal: the rows of the failing
+    // constraint that have a queen marked (between `*`s, standard output being a pipe), and
+    // listed, the branch's first. A prompt before each wait. Then q.
     let expected = [
         OPEN_4,
+        PROMPT,
         "row 1 = 1\n",
         "  Q...\n  ..oo\n  .o.o\n  .oo.\n",
+        PROMPT,
         "  row 2 = 3\n",
         "    row 3 = 4 (only value left, columns)\n",
         "    row 4 = 2 (only value left, columns)\n",
         "    ✗ diagonals\n",
-        "    Q...\n    ..Q.\n    ...Q\n    .Q..\n",
+        "    *Q...*\n    *..Q.*\n    *...Q*\n    *.Q..*\n",
+        "    ✗ clash: *row 2 = 3*, *row 1 = 1*, *row 3 = 4*, *row 4 = 2*\n",
+        PROMPT,
     ]
     .concat();
     assert_eq!(text(&output.stdout), expected);
@@ -296,9 +306,11 @@ fn stepping_with_trace_domains_prints_the_domains_beside_the_board() {
     let expected = [
         "· row 1 ∈ {1..4}, row 2 ∈ {1..4}, row 3 ∈ {1..4}, row 4 ∈ {1..4}\n",
         OPEN_4,
+        PROMPT,
         "row 1 = 1\n",
         "  · row 2 ∈ {3..4}, row 3 ∈ {2, 4}, row 4 ∈ {2..3}\n",
         "  Q...\n  ..oo\n  .o.o\n  .oo.\n",
+        PROMPT,
     ]
     .concat();
     assert_eq!(text(&output.stdout), expected);
@@ -374,7 +386,7 @@ fn stepping_to_the_end_prints_what_the_trace_prints() {
             assert!(stepped.status.success(), "{extra:?}");
             let stepped = text(&stepped.stdout);
             let rest = stepped
-                .strip_prefix(&"ooooo\n".repeat(5))
+                .strip_prefix(&("ooooo\n".repeat(5) + PROMPT))
                 .unwrap_or_else(|| panic!("no board of the root: {stepped}"));
             // The same events through the same trace: the same lines, and the same answers.
             assert_eq!(rest, text(&traced.stdout), "{extra:?} {input:?}");

@@ -138,16 +138,36 @@ pub struct MznArgs {
     pub model: PathBuf,
     /// Its data files (.dzn or .json).
     pub data: Vec<PathBuf>,
+    /// Print the solutions in the FlatZinc output format (its output variables, as
+    /// `cspkit fzn`) instead of by the model's `output` item.
+    #[arg(long)]
+    pub fzn_output: bool,
     #[command(flatten)]
     pub run: ModelRunArgs,
 }
 
 /// How `cspkit fzn` and `cspkit mzn` solve a model: MiniZinc's standard flags, and cspkit's.
 #[derive(Debug, Args)]
+#[command(group = ArgGroup::new("model_listing").args(["count", "all"]).multiple(true))]
 pub struct ModelRunArgs {
     /// Every solution; for an optimisation, each improving solution.
     #[arg(short = 'a', long = "all-solutions", visible_alias = "all")]
     pub all: bool,
+    /// Print the number of solutions instead of the solutions (a satisfaction model), as the
+    /// puzzles' --count.
+    #[arg(long, conflicts_with_all = ["all", "solutions"])]
+    pub count: bool,
+    /// With --count or --all: stop after this many solutions (at least 1), as the puzzles'
+    /// --limit.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "model_listing",
+        conflicts_with = "solutions",
+        allow_negative_numbers = true,
+        value_parser = parse_solution_limit
+    )]
+    pub limit: Option<u64>,
     /// Stop after N solutions (for an optimisation: N improving solutions, each printed).
     #[arg(short = 'n', long = "num-solutions", value_name = "N", value_parser = parse_solution_limit)]
     pub solutions: Option<u64>,
@@ -170,7 +190,7 @@ pub struct ModelRunArgs {
     /// Print a solving path instead of solving: one deduction a line, each with the reason
     /// its constraint gives, in the model's names; a guess (the value of a solution) where
     /// propagation deduces nothing more.
-    #[arg(long, conflicts_with_all = ["all", "solutions", "local_search", "step", "trace", "tree"])]
+    #[arg(long, conflicts_with_all = ["all", "count", "limit", "solutions", "local_search", "step", "trace", "tree"])]
     pub explain: bool,
     #[command(flatten)]
     pub strategy: StrategyArgs,

@@ -17,6 +17,7 @@ use crate::limits::{built_within, interrupt};
 use crate::local;
 use crate::output::{bad_input, exit, output_failed};
 use crate::run::{Answer, Views, configure, watched};
+use crate::step::Marks;
 
 /// The Baekjoon 2239 example, solved when `cspkit` runs without arguments.
 const SAMPLE_SUDOKU: &str = "\
@@ -74,7 +75,7 @@ pub(crate) fn sudoku(args: &SudokuArgs) -> u8 {
     };
     let views = Views {
         render: |solution: &Solution| sudoku.grid_of(solution).to_text(format).unwrap_or_default(),
-        state: |domains: &[Domain]| sudoku.board_at(domains),
+        state: |domains: &[Domain], _: &Marks| sudoku.board_at(domains),
         board,
     };
     watched(solver, &args.show, answer, views)
@@ -107,7 +108,7 @@ pub(crate) fn colour(args: &ColourArgs) -> u8 {
     // A graph has no board: --trace-domains shows the domains instead.
     let views = Views {
         render: |solution: &Solution| format!("{}\n", graph.describe(solution)),
-        state: |_: &[Domain]| String::new(),
+        state: |_: &[Domain], _: &Marks| String::new(),
         board: Board::Table,
     };
     watched(solver, &args.show, answer, views)
@@ -191,7 +192,16 @@ pub(crate) fn queens(args: &QueensArgs) -> u8 {
                 .collect();
             format!("{}{}\n", queens.board(solution), columns.join(" "))
         },
-        state: |domains: &[Domain]| queens.board_at(domains),
+        state: |domains: &[Domain], marks: &Marks| {
+            // A row of the clash marked: its line.
+            let rows = queens.rows();
+            let board = queens.board_at(domains);
+            board
+                .lines()
+                .zip(rows)
+                .map(|(line, &row)| marks.cell(row, line) + "\n")
+                .collect()
+        },
         board,
     };
     watched(solver, &args.show, answer, views)

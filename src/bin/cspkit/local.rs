@@ -9,12 +9,12 @@ use std::sync::atomic::Ordering;
 
 use cspkit::{
     LocalOutcome, LocalSearchObserver, LocalSearchStats, MinConflicts, MinConflictsRestart,
-    MinConflictsStep, Model, Solution,
+    MinConflictsStart, MinConflictsStep, Model, Solution,
 };
 
 use crate::args::{LocalArgs, ShowArgs, TableFormat};
 use crate::limits::{interrupt, started};
-use crate::output::{exit, output_failed};
+use crate::output::{counted, exit, output_failed};
 
 /// The step budget of `--max-steps` when none is given.
 pub(crate) const DEFAULT_MAX_STEPS: u64 = 1_000_000;
@@ -163,7 +163,10 @@ fn print_stats(
     note!("{text}");
 }
 
-/// The trace of `--trace`: a line per step and per restart, in the model's names, up to a
+/// The most values of a start shown in the trace.
+const START_SHOWN: usize = 40;
+
+/// The trace of `--trace`: a line per start, step and restart, in the model's names, up to a
 /// number of lines; a last line says how many were left out.
 struct StepTrace<'a, W: Write> {
     model: &'a Model,
@@ -218,8 +221,8 @@ impl<W: Write> LocalSearchObserver for StepTrace<'_, W> {
         self.line(format_args!(
             "step {}: {name} {} -> {} (conflicts {} -> {}, {} in all)",
             step.step,
-            step.old_value,
-            step.new_value,
+            self.model.value_name(step.variable, step.old_value),
+            self.model.value_name(step.variable, step.new_value),
             step.conflicts_before,
             step.conflicts_after,
             step.total_conflicts
@@ -230,6 +233,35 @@ impl<W: Write> LocalSearchObserver for StepTrace<'_, W> {
         self.line(format_args!(
             "restart {} after {} steps (fewest conflicts {}): a new start with {} conflicts",
             restart.restart, restart.steps, restart.best_conflicts, restart.conflicts
+        ));
+    }
+
+    fn start(&mut self, start: &MinConflictsStart<'_>) {
+        if self.written >= self.limit {
+            self.cut += 1;
+            return;
+        }
+        // The first values, in the model's names: a line, whatever the size of the model.
+        let mut values: Vec<String> = self
+            .model
+            .variables()
+            .zip(start.values)
+            .take(START_SHOWN)
+            .map(|(var, &value)| {
+                format!(
+                    "{} = {}",
+                    self.model.var_name(var),
+                    self.model.value_name(var, value)
+                )
+            })
+            .collect();
+        if start.values.len() > START_SHOWN {
+            values.push(format!("… ({} variables)", start.values.len()));
+        }
+        self.line(format_args!(
+            "start: {} ({})",
+            values.join(", "),
+            counted(start.conflicts, "conflict")
         ));
     }
 }

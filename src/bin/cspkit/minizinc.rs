@@ -17,16 +17,21 @@ use cspkit::flatzinc::{self, FznModel, Goal, Options, OutputItem, OutputValue, S
 use cspkit::puzzle::{Explainer, Step};
 use cspkit::teach::html::{Board, BoardArray};
 use cspkit::teach::trace::Trace;
-use cspkit::{Branching, Domain, Limit, ModelError, Outcome, PropagationLevel, Solution};
+use cspkit::{Branching, Domain, Limit, ModelError, Outcome, PropagationLevel, Solution, VarId};
 
 use crate::args::{
     ChosenValueOrder, ChosenVariableOrder, Defaults, FznArgs, LocalArgs, ModeArgs, ModelRunArgs,
     MznArgs,
 };
+use crate::enums::Enums;
 use crate::limits::interrupt;
-use crate::output::{bad_input, exit, output_failed, print_stats, stdout_closed, watch_stdout};
-use crate::ozn::{SetOutputs, SetWriter};
+use crate::output::{
+    bad_input, counted, exit, output_failed, print_stats, stdout_closed, watch_stdout,
+};
+use crate::output_item::ModelOutput;
+use crate::ozn::{Rewrite, SetOutputs, SetWriter};
 use crate::run::{Answer, CliSolver, TreeFile, Views, configure};
+use crate::step::Marks;
 use crate::{ac3_page, fzn, local, step};
 
 /// The defaults of a model's search, as `--stats` names them.
@@ -70,6 +75,8 @@ pub(crate) fn fzn(args: &FznArgs) -> u8 {
         &path.display().to_string(),
         &args.run,
         &SetOutputs::default(),
+        None,
+        &Enums::default(),
     )
 }
 
@@ -90,7 +97,18 @@ pub(crate) fn mzn(args: &MznArgs) -> u8 {
     // The sets of the model, which the FlatZinc holds as booleans.
     let ozn = std::fs::read_to_string(compiled.dir.join("model.ozn")).unwrap_or_default();
     let sets = SetOutputs::read(&ozn);
-    solve(&compiled.fzn, &compiled_name(&args.model), &args.run, &sets)
+    // The model's output item prints the solutions, unless the FlatZinc format is asked for.
+    let item = (!args.fzn_output && !ozn.is_empty())
+        .then(|| ModelOutput::new(compiled.dir.join("model.ozn")));
+    let enums = Enums::read(&args.model, &args.data, &ozn);
+    solve(
+        &compiled.fzn,
+        &compiled_name(&args.model),
+        &args.run,
+        &sets,
+        item.as_ref(),
+        &enums,
+    )
 }
 
 /// How messages name the FlatZinc compiled from `model`: its lines are the FlatZinc's.
@@ -116,7 +134,7 @@ fn check(run: &ModelRunArgs) -> Result<(), u8> {
         Some("-f (free search) and --var-order both replace the annotations: give one")
     } else {
         run.strategy
-            .conflict(run.all, false)
+            .conflict(run.all || run.count, false)
             .or_else(|| run.show.conflict(&run.strategy, false))
     };
     if let Some(message) = conflict {
@@ -130,14 +148,34 @@ fn check(run: &ModelRunArgs) -> Result<(), u8> {
 
 /// Reads, builds and solves the FlatZinc model at `path` (`name` is the file the user gave);
 /// returns the exit code.
-/// `sets` rewrites the booleans of the model's set variables as sets.
-fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
-    let fzn = match load(path, name) {
+/// `sets` rewrites the booleans of the model's set variables as sets; `item`, if any, writes
+/// the solutions instead, as the model's output item says.
+fn solve(
+    path: &Path,
+    name: &str,
+    run: &ModelRunArgs,
+    sets: &SetOutputs,
+    item: Option<&ModelOutput>,
+    enums: &Enums,
+) -> u8 {
+    let mut fzn = match load(path, name) {
         Ok(fzn) => fzn,
         Err(message) => return bad_input(message),
     };
+    enums.apply(&mut fzn);
+    let fzn = fzn;
     if run.explain {
         return explain(&fzn, run);
+    }
+    let rewrite: &dyn Rewrite = match item {
+        Some(item) => item,
+        None => sets,
+    };
+    if run.count && !matches!(fzn.goal(), Goal::Satisfy) {
+        return bad_input(
+            "--count counts the solutions of a satisfaction model; this model optimises \
+             (-a lists each improving solution)",
+        );
     }
     if run.show.step && !matches!(fzn.goal(), Goal::Satisfy) {
         return bad_input(
@@ -145,8 +183,8 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         );
     }
     let options = Options {
-        all: run.all,
-        solutions: run.solutions,
+        all: run.all || run.count,
+        solutions: run.solutions.or(run.limit),
         time_limit: None,
         free: run.free,
         seed: run.random_seed.unwrap_or_default(),
@@ -168,7 +206,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         let mut local = run.local.with_strategy(&run.strategy);
         local.time_limit = time_limit(run);
         return local::run(fzn.model(), &local, &run.show, |solution| {
-            sets.rewrite_all(&solution_text(&fzn, solution))
+            rewrite.rewrite_all(&solution_text(&fzn, solution))
         });
     }
     let defaults = match (run.free, fzn.is_scheduling()) {
@@ -194,8 +232,8 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
             defaults,
         };
         let views = Views {
-            render: |solution: &Solution| sets.rewrite_all(&solution_text(&fzn, solution)),
-            state: |domains: &[Domain]| board_text(&fzn, domains),
+            render: |solution: &Solution| rewrite.rewrite_all(&solution_text(&fzn, solution)),
+            state: |domains: &[Domain], marks: &Marks| board_text(&fzn, domains, marks),
             board,
         };
         return step::run(solver, &run.show, answer, &views, tree_file);
@@ -205,6 +243,7 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     let trace = run.show.tracing().then(|| {
         Trace::new(model, io::stdout())
             .with_domains(run.show.trace_domains)
+            .with_counting(solver.config().counting())
             .with_limit(lines)
             .with_stop_on_error(Arc::clone(interrupt()))
     });
@@ -222,13 +261,43 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     let mut observers = ((trace, tree), recorder);
     let mut solver = solver.with_observer(&mut observers);
     // With a trace, the answer and the trace share standard output unbuffered, in order.
+    // --count prints no solution, only their number.
+    let printed = |out: Box<dyn Write>| -> Box<dyn Write> {
+        if run.count { Box::new(io::sink()) } else { out }
+    };
+    let mut found = 0;
+    // The output item's printer, for a stream of solutions without a trace between them.
+    let printer = match item {
+        Some(item) if !run.count && !run.show.tracing() => match item.spawn() {
+            Ok(printer) => Some(printer),
+            Err(error) => return bad_input(format_args!("cannot run minizinc: {error}")),
+        },
+        _ => None,
+    };
     let status = if run.show.tracing() {
-        let mut out = SetWriter::new(sets, io::stdout());
-        flatzinc::solve(&fzn, &options, &mut solver, &mut out)
+        // Each solution through the output item as it comes, in order with the trace.
+        let mut out = Counting::new(SetWriter::new(rewrite, printed(Box::new(io::stdout()))));
+        let status = flatzinc::solve(&fzn, &options, &mut solver, &mut out);
+        found = out.solutions;
+        status
+    } else if let Some(mut printer) = printer {
+        let mut out = Counting::new(io::BufWriter::new(printer.input()));
+        let status = flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
+            out.flush()?;
+            Ok(s)
+        });
+        found = out.solutions;
+        drop(out);
+        status.and_then(|s| {
+            printer.finish()?;
+            Ok(s)
+        })
     } else {
-        let mut out = SetWriter::new(sets, io::BufWriter::new(io::stdout().lock()));
+        let stdout = Box::new(io::BufWriter::new(io::stdout().lock()));
+        let mut out = Counting::new(SetWriter::new(sets, printed(stdout)));
         flatzinc::solve(&fzn, &options, &mut solver, &mut out).and_then(|s| {
             out.flush()?;
+            found = out.solutions;
             Ok(s)
         })
     };
@@ -246,12 +315,29 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
     } else {
         "done"
     };
+    // --limit, as the puzzles take it: reached, the answer is what was asked for.
+    let limited = run.limit.is_some_and(|limit| found >= limit);
+    let stopped_at_limit = limited && matches!(status, Ok(Status::Solutions));
+    let answered = status.is_ok();
     let mut code = match status {
+        Ok(Status::Solutions) if run.count && !limited => {
+            note!(
+                "cspkit: search stopped after {}: the count is incomplete",
+                counted(found, "solution")
+            );
+            exit::STOPPED
+        }
         Ok(Status::Solutions | Status::Complete) => exit::SOLVED,
         Ok(Status::Unsatisfiable) => exit::NO_SOLUTION,
         Ok(Status::Unknown) => exit::STOPPED,
         Err(error) => output_failed(error, exit::SOLVED),
     };
+    if run.count && code != exit::STOPPED && answered {
+        let mut out = io::stdout().lock();
+        if let Err(error) = writeln!(out, "{found}").and_then(|()| out.flush()) {
+            code = output_failed(error, code);
+        }
+    }
     if let Some(mut trace) = trace
         && let Err(error) = trace.finish()
     {
@@ -267,15 +353,60 @@ fn solve(path: &Path, name: &str, run: &ModelRunArgs, sets: &SetOutputs) -> u8 {
         return exit::SOLVED;
     }
     print_stats(&stats, &run.strategy, &defaults, stopped);
+    if stopped_at_limit {
+        note!(
+            "cspkit: stopped after {} (--limit); there may be more",
+            counted(found, "solution")
+        );
+    }
     code
+}
+
+/// A writer of FlatZinc solutions that counts them: the lines `----------` that end each.
+struct Counting<W> {
+    inner: W,
+    solutions: u64,
+    /// The start of the line being written: enough to tell the separator.
+    line: Vec<u8>,
+}
+
+impl<W: Write> Counting<W> {
+    fn new(inner: W) -> Self {
+        Counting {
+            inner,
+            solutions: 0,
+            line: Vec::new(),
+        }
+    }
+}
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let written = self.inner.write(buf)?;
+        for &byte in &buf[..written] {
+            if byte == b'\n' {
+                if self.line == b"----------" {
+                    self.solutions += 1;
+                }
+                self.line.clear();
+            } else if self.line.len() <= 10 {
+                self.line.push(byte);
+            }
+        }
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// What the MiniZinc flags ask of the solutions, as the built-in puzzles' options say it.
 fn mode_of(run: &ModelRunArgs) -> ModeArgs {
     ModeArgs {
-        count: false,
+        count: run.count,
         all: run.all || run.solutions.is_some(),
-        limit: run.solutions,
+        limit: run.solutions.or(run.limit),
     }
 }
 
@@ -463,40 +594,83 @@ fn output_arrays(fzn: &FznModel) -> Vec<BoardArray> {
 }
 
 /// The board `--step` shows after a node: each output array as rows of cells, a fixed cell
-/// (or a constant) with its value and an open one with its candidates; nothing for a model
-/// without output.
-fn board_text(fzn: &FznModel, domains: &[Domain]) -> String {
+/// (or a constant) with its value and an open one with its candidates, values by their enum's
+/// names; the plain (scalar) variables together on one line; nothing for a model without
+/// output.
+fn board_text(fzn: &FznModel, domains: &[Domain], marks: &Marks) -> String {
+    let model = fzn.model();
+    let show = |cell: &Option<VarId>, constant: &Option<i64>| match cell
+        .and_then(|var| Some((var, domains.get(var.index())?)))
+    {
+        Some((var, domain)) => match domain.value() {
+            Some(v) => model.value_name(var, v).into_owned(),
+            None => model.domain_text(var, domain),
+        },
+        None => constant.map_or_else(|| "·".to_owned(), |v| v.to_string()),
+    };
     let mut text = String::new();
+    let mut scalars = Vec::new();
     for array in output_arrays(fzn) {
         let cells: Vec<String> = array
             .cells
             .iter()
             .zip(&array.constants)
-            .map(
-                |(cell, constant)| match cell.and_then(|var| domains.get(var.index())) {
-                    Some(domain) if domain.size() == 1 => {
-                        domain.min().map_or_else(String::new, |v| v.to_string())
-                    }
-                    Some(domain) => domain.to_string(),
-                    None => constant.map_or_else(|| "·".to_owned(), |v| v.to_string()),
-                },
-            )
+            .map(|(cell, constant)| show(cell, constant))
             .collect();
+        let mark = |i: usize, text: &str| match array.cells.get(i).copied().flatten() {
+            Some(var) => marks.cell(var, text),
+            None => text.to_owned(),
+        };
+        if let [cell] = cells.as_slice() {
+            scalars.push(mark(0, &format!("{} = {cell}", array.name)));
+            continue;
+        }
         let columns = array.columns.max(1);
+        // A row indexed by an enum: its names above the cells (`WA NT SA`).
+        let header: Option<Vec<String>> = (cells.len() == columns)
+            .then(|| {
+                array
+                    .cells
+                    .iter()
+                    .map(|cell| {
+                        let name = model.var_name((*cell)?);
+                        let index = name.strip_prefix(array.name.as_str())?.strip_prefix('[')?;
+                        Some(index.strip_suffix(']')?.to_owned())
+                    })
+                    .collect::<Option<Vec<String>>>()
+            })
+            .flatten()
+            .filter(|labels| labels.iter().any(|l| l.parse::<i64>().is_err()));
         // Each column as wide as its widest cell.
         let mut widths = vec![0; columns];
-        for (i, cell) in cells.iter().enumerate() {
+        for (i, cell) in cells.iter().chain(header.iter().flatten()).enumerate() {
             widths[i % columns] = widths[i % columns].max(cell.chars().count());
         }
         text.push_str(&format!("{}:\n", array.name));
-        for row in cells.chunks(columns) {
+        if let Some(labels) = &header {
+            let labels: Vec<String> = labels
+                .iter()
+                .zip(&widths)
+                .map(|(label, &width)| format!("{label:>width$}"))
+                .collect();
+            text.push_str(&format!("  {}\n", labels.join(" ")));
+        }
+        for (r, row) in cells.chunks(columns).enumerate() {
             let row: Vec<String> = row
                 .iter()
                 .zip(&widths)
-                .map(|(cell, &width)| format!("{cell:>width$}"))
+                .enumerate()
+                .map(|(c, (cell, &width))| {
+                    let pad = width.saturating_sub(cell.chars().count());
+                    format!("{:pad$}{}", "", mark(r * columns + c, cell))
+                })
                 .collect();
             text.push_str(&format!("  {}\n", row.join(" ")));
         }
+    }
+    if !scalars.is_empty() {
+        text.push_str(&scalars.join("  "));
+        text.push('\n');
     }
     text
 }

@@ -82,6 +82,18 @@ fn elements(text: &str) -> Option<(Vec<String>, Vec<String>)> {
     Some((items, ranges))
 }
 
+/// What rewrites the FlatZinc solutions before they are printed.
+pub(crate) trait Rewrite {
+    /// `text`, whole solutions and separators, rewritten.
+    fn rewrite_all(&self, text: &str) -> String;
+}
+
+impl Rewrite for SetOutputs {
+    fn rewrite_all(&self, text: &str) -> String {
+        SetOutputs::rewrite_all(self, text)
+    }
+}
+
 impl SetOutputs {
     /// Reads the sets of an `.ozn` text; a model without sets gives none.
     pub(crate) fn read(ozn: &str) -> SetOutputs {
@@ -279,14 +291,14 @@ impl SetOutputs {
 /// A writer that rewrites the sets of each solution before it reaches `inner`: lines are kept
 /// until the solution's separator (or a line that is not a solution's), then written.
 pub(crate) struct SetWriter<'s, W: Write> {
-    sets: &'s SetOutputs,
+    sets: &'s dyn Rewrite,
     inner: W,
     pending: Vec<u8>,
 }
 
 impl<'s, W: Write> SetWriter<'s, W> {
     /// A writer of `sets`' solutions into `inner`.
-    pub(crate) fn new(sets: &'s SetOutputs, inner: W) -> Self {
+    pub(crate) fn new(sets: &'s dyn Rewrite, inner: W) -> Self {
         SetWriter {
             sets,
             inner,

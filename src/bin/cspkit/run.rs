@@ -23,6 +23,7 @@ use crate::limits::interrupt;
 use crate::output::{
     bad_input, counted, exit, output_failed, print_stats, stdout_closed, watch_stdout,
 };
+use crate::step::Marks;
 use crate::{ac3_page, step};
 
 /// The solver the flags ask for.
@@ -57,7 +58,7 @@ pub(crate) fn watched(
     solver: CliSolver<'_>,
     show: &ShowArgs,
     answer: Answer<'_>,
-    views: Views<impl Fn(&Solution) -> String, impl Fn(&[Domain]) -> String>,
+    views: Views<impl Fn(&Solution) -> String, impl Fn(&[Domain], &Marks) -> String>,
 ) -> u8 {
     // Ctrl-C (or SIGTERM) stops the search cleanly: the answer so far and --stats are printed.
     let solver = solver.with_cancel_flag(Arc::clone(interrupt()));
@@ -112,8 +113,8 @@ pub(crate) fn watched(
 }
 
 /// How a puzzle is shown: its solutions (`render`), the state of a search at a node for
-/// `--step` (`state`, from the domains there; empty for no board), and its board on the
-/// `--tree` page.
+/// `--step` (`state`, from the domains there, with the variables of a clash marked; empty for
+/// no board), and its board on the `--tree` page.
 pub(crate) struct Views<R, S> {
     pub(crate) render: R,
     pub(crate) state: S,

@@ -4,16 +4,21 @@
 //! writing into a buffer, and the `--tree` recorder, here at the reader's pace, so that the
 //! tree holds exactly the nodes stepped through. The events of a node are shown together: its
 //! trace lines, then the board where the search stands (the domains after the node's
-//! propagation, or at its failure, as the trace rebuilds them), then a wait for Enter. The root
-//! comes first. `c` (then Enter) prints the rest of the trace without waiting and without the
-//! boards, as `--trace` does; `q` quits. End of input counts as `c`, so `--step < /dev/null`
-//! prints the whole trace.
+//! propagation, or at its failure, as the trace rebuilds them), then a prompt with the keys and
+//! a wait for Enter. At a failure the variables of the clash are marked on the board and
+//! listed below it (`✗ clash: ...`): in red on a terminal that takes colour (standard output a
+//! terminal, `NO_COLOR` unset), between `*`s otherwise. The root comes first. `c` (then Enter)
+//! prints the rest of the trace without waiting and without the boards, as `--trace` does; `q`
+//! quits. End of input counts as `c`, so `--step < /dev/null` prints the whole trace.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 
 use cspkit::teach::trace::Trace;
 use cspkit::teach::tree::SearchTree;
-use cspkit::{BranchKind, Domain, Event, OwnedEvent, SearchObserver, SearchStep, Solution};
+use cspkit::{
+    BranchKind, ConstraintId, Domain, Event, Model, OwnedEvent, SearchObserver, SearchStep,
+    Solution, VarId,
+};
 
 use crate::args::ShowArgs;
 use crate::output::{exit, output_failed};
@@ -36,9 +41,51 @@ struct Frame {
     open: bool,
 }
 
+/// The keys, as the prompt names them.
+pub(crate) const PROMPT: &str = "[Enter] next  [c] continue  [q] quit";
+
+/// The variables of the clash at a failed node, and how to mark them: in red where the
+/// terminal takes colour, between `*`s otherwise.
+pub(crate) struct Marks {
+    vars: Vec<VarId>,
+    colour: bool,
+}
+
+impl Marks {
+    /// `text` marked.
+    fn mark(&self, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[1;31m{text}\x1b[0m")
+        } else {
+            format!("*{text}*")
+        }
+    }
+
+    /// `text`, the cell of `var` on a board, marked if `var` is in the clash.
+    pub(crate) fn cell(&self, var: VarId, text: &str) -> String {
+        if self.vars.contains(&var) {
+            self.mark(text)
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// Whether marks may be coloured: standard output is a terminal, and `NO_COLOR` unset.
+fn colour() -> bool {
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
 /// The stepping's observers and terminal.
 struct Stepper<'m, I, O> {
+    model: &'m Model,
     trace: Trace<'m, Vec<u8>>,
+    /// The variable of the last branch.
+    branch: Option<VarId>,
+    /// The variables of the last failure's clash.
+    clash: Vec<VarId>,
+    /// Whether marks are coloured.
+    colour: bool,
     tree: Option<SearchTree<'m>>,
     input: I,
     out: O,
@@ -53,14 +100,19 @@ pub(crate) fn run(
     solver: CliSolver<'_>,
     show: &ShowArgs,
     answer: Answer<'_>,
-    views: &Views<impl Fn(&Solution) -> String, impl Fn(&[Domain]) -> String>,
+    views: &Views<impl Fn(&Solution) -> String, impl Fn(&[Domain], &Marks) -> String>,
     tree_file: Option<TreeFile<'_>>,
 ) -> u8 {
     let model = solver.model();
     let limit = usize::try_from(show.trace_limit).unwrap_or(usize::MAX);
     let mut stepper = Stepper {
+        model,
+        branch: None,
+        clash: Vec::new(),
+        colour: colour(),
         trace: Trace::new(model, Vec::new())
             .with_domains(show.trace_domains)
+            .with_counting(solver.config().counting())
             .with_limit(limit),
         tree: tree_file.as_ref().map(|file| file.recorder(model, show)),
         input: io::stdin().lock(),
@@ -81,11 +133,15 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
         &mut self,
         mut solver: CliSolver<'_>,
         answer: Answer<'_>,
-        views: &Views<impl Fn(&Solution) -> String, impl Fn(&[Domain]) -> String>,
+        views: &Views<impl Fn(&Solution) -> String, impl Fn(&[Domain], &Marks) -> String>,
     ) -> u8 {
         let listing = answer.mode.count || answer.mode.all;
         let mut found = 0u64;
         note!("cspkit: Enter shows the next node; c then Enter runs to the end; q quits");
+        let unmarked = Marks {
+            vars: Vec::new(),
+            colour: self.colour,
+        };
         let mut frame = Frame {
             root: true,
             indent: 0,
@@ -105,8 +161,15 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                 self.trace.flush();
                 let lines = !self.trace.writer_mut().is_empty();
                 let board = if self.waiting && (lines || frame.root) {
-                    (views.state)(self.trace.domains())
+                    let marks = Marks {
+                        vars: std::mem::take(&mut self.clash),
+                        colour: self.colour,
+                    };
+                    let mut board = (views.state)(self.trace.domains(), &marks);
+                    board.push_str(&self.clash_line(&marks));
+                    board
                 } else {
+                    self.clash.clear();
                     String::new()
                 };
                 match self.show(&frame, &board, next_node) {
@@ -127,6 +190,16 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                 self.trace.on_event(&event);
                 if let Some(tree) = &mut self.tree {
                     tree.on_event(&event);
+                }
+                match event {
+                    Event::Node { var, .. } => {
+                        self.branch = Some(var);
+                        self.clash.clear();
+                    }
+                    Event::Failure {
+                        constraint, var, ..
+                    } => self.clash = self.clash_of(constraint, var),
+                    _ => {}
                 }
                 frame.open = true;
             }
@@ -152,9 +225,9 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
                                 .iter()
                                 .filter_map(|&v| Domain::range(v, v).ok())
                                 .collect();
-                            (views.state)(&fixed)
+                            (views.state)(&fixed, &unmarked)
                         } else {
-                            (views.state)(self.trace.domains())
+                            (views.state)(self.trace.domains(), &unmarked)
                         }
                     } else {
                         String::new()
@@ -224,10 +297,63 @@ impl<I: BufRead, O: Write> Stepper<'_, I, O> {
         if wait { self.wait() } else { Ok(Key::Next) }
     }
 
-    /// Waits for a key, if still waiting.
+    /// The variables of a failure's clash: the variable of the branch, the variable left
+    /// without a value, and the variables of the failing constraint that have a value (or
+    /// none left), in that order, each once.
+    fn clash_of(&self, constraint: Option<ConstraintId>, var: Option<VarId>) -> Vec<VarId> {
+        let domains = self.trace.domains();
+        let mut vars: Vec<VarId> = self.branch.into_iter().chain(var).collect();
+        if let Some((_, c)) = constraint.and_then(|c| self.model.constraints().nth(c.index())) {
+            vars.extend(c.scope().iter().copied().filter(|y| {
+                domains
+                    .get(y.index())
+                    .is_some_and(|d| d.is_fixed() || d.is_empty())
+            }));
+        }
+        let mut seen = Vec::with_capacity(vars.len());
+        vars.retain(|v| {
+            let new = !seen.contains(v);
+            seen.push(*v);
+            new
+        });
+        vars
+    }
+
+    /// The line below the board of a failed node: `✗ clash: x = 1, y = 1`, each marked.
+    fn clash_line(&self, marks: &Marks) -> String {
+        if marks.vars.is_empty() {
+            return String::new();
+        }
+        let domains = self.trace.domains();
+        let parts: Vec<String> = marks
+            .vars
+            .iter()
+            .map(|&var| {
+                let name = self.model.var_name(var);
+                let text = match domains.get(var.index()) {
+                    Some(d) if d.is_empty() => format!("{name} has no value left"),
+                    Some(d) => match d.value() {
+                        Some(v) => format!("{name} = {}", self.model.value_name(var, v)),
+                        None => format!("{name} ∈ {}", self.model.domain_text(var, d)),
+                    },
+                    None => name.into_owned(),
+                };
+                marks.mark(&text)
+            })
+            .collect();
+        format!("✗ clash: {}\n", parts.join(", "))
+    }
+
+    /// Waits for a key, if still waiting, after a prompt that names the keys.
     fn wait(&mut self) -> io::Result<Key> {
         if !self.waiting {
             return Ok(Key::Next);
+        }
+        // On a terminal the cursor waits after the prompt; elsewhere the prompt is a line.
+        if self.colour {
+            write!(self.out, "{PROMPT} ")?;
+        } else {
+            writeln!(self.out, "{PROMPT}")?;
         }
         self.out.flush()?;
         let key = read_key(&mut self.input);

@@ -191,6 +191,30 @@ impl FznModel {
         &self.model
     }
 
+    /// Renames `var` in the views of a search: FlatZinc numbers the elements of an output
+    /// array (`colour[1]`), where the MiniZinc model may index it by an enum (`colour[WA]`).
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of this model.
+    pub fn rename_var(&mut self, var: VarId, name: impl Into<String>) {
+        assert!(
+            self.model.owns(var),
+            "{var:?} is not a variable of this model"
+        );
+        self.model.set_name(var, name.into());
+    }
+
+    /// Names values of `var` in the views of a search, as [`Model::name_values`]: FlatZinc
+    /// writes the values of a MiniZinc enum as numbers from 1.
+    ///
+    /// # Panics
+    ///
+    /// If `var` is not a variable of this model.
+    pub fn name_values<S: AsRef<str>>(&mut self, var: VarId, first: i32, names: &[S]) {
+        self.model.name_values(var, first, names);
+    }
+
     /// What to solve for: satisfy, or minimise or maximise an objective.
     pub fn goal(&self) -> &Goal {
         &self.goal

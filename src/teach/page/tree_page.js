@@ -62,10 +62,19 @@ function prepare(D, index) {
 
 function children(P, v) { return P.kids.subarray(P.first[v], P.first[v + 1]); }
 
+// A value of variable x as the model names it (a MiniZinc enum's `blue`), or the number.
+function valueText(D, x, value) {
+  const e = D.valueNames ? D.valueNames[x] : null;
+  if (e == null) return String(value);
+  const [first, names] = D.enums[e];
+  const name = names[value - first];
+  return name === undefined ? String(value) : name;
+}
+
 function label(P, v) {
   const D = P.D;
   if (v === 0) return 'root';
-  return D.names[D.var[v]] + ' ' + SYMBOL[D.kind[v]] + ' ' + D.value[v];
+  return D.names[D.var[v]] + ' ' + SYMBOL[D.kind[v]] + ' ' + valueText(D, D.var[v], D.value[v]);
 }
 
 // A compact layout: each subtree keeps the contours of its left and right sides, level by
@@ -143,7 +152,9 @@ function domainsAt(P, v) {
     const u = path[i];
     const c = D.changes[u];
     for (let j = 0; j < c.length; j += 2) doms[c[j]] = D.domains[c[j + 1]];
-    if (!D.recorded && D.kind[u] === 1) doms[D.var[u]] = { t: String(D.value[u]), v: [D.value[u]] };
+    if (!D.recorded && D.kind[u] === 1) {
+      doms[D.var[u]] = { t: valueText(D, D.var[u], D.value[u]), v: [D.value[u]] };
+    }
   }
   return doms;
 }
@@ -206,7 +217,36 @@ function drawBoard(P, box, doms, m) {
     }
     box.appendChild(t);
   } else if (b.kind === 'arrays') {
-    for (const a of b.arrays) {
+    const shown = (x, d) => d.v && d.v.length === 1 ? valueText(P.D, x, d.v[0])
+      : d.v ? d.v.map((value) => valueText(P.D, x, value)).join(' ') : d.t;
+    // The plain (scalar) variables together: one table, a row each (name, value or domain).
+    const plain = b.arrays.filter((a) => a.cells.length === 1);
+    if (plain.length) {
+      const t = el('table', { class: 'board plain' });
+      for (const a of plain) {
+        const x = a.cells[0];
+        const tr = el('tr');
+        tr.appendChild(el('th', {}, a.name));
+        if (x < 0) {
+          const k = a.constants[0];
+          tr.appendChild(el('td', { class: 'value given' }, k == null ? '·' : String(k)));
+        } else {
+          const d = doms[x];
+          const fixed = d.v && d.v.length === 1;
+          tr.appendChild(el('td', { class: (fixed ? 'value' : 'candidates') + cellClass(m, x),
+            'data-var': x, title: P.D.names[x] }, shown(x, d)));
+        }
+        t.appendChild(tr);
+      }
+      box.appendChild(t);
+    }
+    // An array indexed by an enum: a row of its index names above the cells.
+    const indexOf = (a, x) => {
+      const name = P.D.names[x];
+      const open = a.name + '[';
+      return name.startsWith(open) && name.endsWith(']') ? name.slice(open.length, -1) : null;
+    };
+    for (const a of b.arrays.filter((a) => a.cells.length > 1)) {
       box.appendChild(el('p', { class: 'array-name' }, a.name));
       const t = el('table', { class: 'board' });
       for (let r = 0; r * a.columns < a.cells.length; r++) {
@@ -221,10 +261,18 @@ function drawBoard(P, box, doms, m) {
           const d = doms[x];
           const fixed = d.v && d.v.length === 1;
           const td = el('td', { class: (fixed ? 'value' : 'candidates') + cellClass(m, x),
-            'data-var': x, title: P.D.names[x] }, fixed ? String(d.v[0]) : d.v ? d.v.join(' ') : d.t);
+            'data-var': x, title: P.D.names[x] }, shown(x, d));
           tr.appendChild(td);
         }
         t.appendChild(tr);
+      }
+      if (a.cells.length === a.columns) {
+        const heads = a.cells.map((x) => (x < 0 ? null : indexOf(a, x)));
+        if (heads.every((h) => h !== null) && heads.some((h) => !/^-?[0-9]+$/.test(h))) {
+          const tr = el('tr', { class: 'index' });
+          for (const h of heads) tr.appendChild(el('th', {}, h));
+          t.insertBefore(tr, t.firstChild);
+        }
       }
       box.appendChild(t);
     }
@@ -262,7 +310,8 @@ function drawDomains(P, table, doms, m) {
     const td = el('td', { class: 'domain' }, doms[i].t);
     if (m.removed[i].length) {
       td.appendChild(document.createTextNode(' '));
-      td.appendChild(el('span', { class: 'removed' }, m.removed[i].join(' ')));
+      td.appendChild(el('span', { class: 'removed' },
+        m.removed[i].map((value) => valueText(P.D, i, value)).join(' ')));
     }
     tr.appendChild(td);
     table.appendChild(tr);
@@ -370,7 +419,8 @@ function draw(P) {
       if (!inView(x, y)) continue;
       // Under a named row, `= v` is the value alone.
       const text = named[P.depth[v]] < 0 ? label(P, v)
-        : D.kind[v] === 1 ? String(D.value[v]) : SYMBOL[D.kind[v]] + ' ' + D.value[v];
+        : D.kind[v] === 1 ? valueText(D, D.var[v], D.value[v])
+        : SYMBOL[D.kind[v]] + ' ' + valueText(D, D.var[v], D.value[v]);
       if (ctx.measureText(text).width > spacing * 1.6) continue;
       halo(ctx, text, x, y - r - 3, '#333');
       labels++;
