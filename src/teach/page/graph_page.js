@@ -101,7 +101,7 @@
     const domain = el("text", { class: "domain", y: marks ? 0 : 0.95 * font, "font-size": font }, g);
     // Values removed: beside a node, on the lower edge of a grid's cell.
     const removed = el("text", marks
-      ? { class: "removed", y: nodeH / 2 - 2, "font-size": font }
+      ? { class: "removed", y: nodeH / 2 - 2, "font-size": font, style: "paint-order: stroke; stroke: #fff; stroke-width: 4px" }
       : { class: "removed", x: nodeW / 2 + 6, y: 0.35 * font, "font-size": font, style: "text-anchor: start" }, g);
     return { g, domain, removed };
   });
