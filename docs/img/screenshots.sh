@@ -18,6 +18,12 @@ shot() { # shot PAGE SUFFIX PICTURE
 
 $cspkit queens 4 --count --branching dway --propagation none --tree $out/queens4-dway-none.svg >/dev/null
 $cspkit queens 4 --count --tree $out/queens4-tree.svg >/dev/null
+# A slide (1920 x 1080, the default --tree-size): 8-Queens by plain backtracking, 877 tree
+# nodes, the failed subtrees beside the path to the solution drawn as counted triangles.
+$cspkit queens 8 --branching dway --propagation none --tree $out/slide-queens8.svg >/dev/null
+printf '<body style="margin:0"><img src="%s" style="width:100vw;height:100vh">' \
+    "file://$PWD/$out/slide-queens8.svg" >"$pages/slide.html"
+shot slide.html '' slide-queens8.png
 
 # 4-Queens, d-way, no propagation (60 tree nodes): the third failure, two queens clashing.
 $cspkit queens 4 --count --branching dway --propagation none --tree "$pages/q4.html" >/dev/null

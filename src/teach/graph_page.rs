@@ -52,6 +52,10 @@ pub enum GraphLayout {
     /// At the given points, one per variable in variable order (`x` right, `y` down, any
     /// scale: the page fits them to the window); missing points go on a circle.
     Points(Vec<(f64, f64)>),
+    /// In columns by distance in the constraint graph, left to right: each connected part
+    /// from its first variable (a map listed west to east reads as the map), each column
+    /// ordered after its neighbours in the column before.
+    Layered,
 }
 
 /// One step of the page.
@@ -297,10 +301,14 @@ pub fn render(
     title: &str,
 ) -> Result<String, crate::ModelError> {
     let graph = ConstraintGraph::new(model)?;
-    let n = model.num_variables();
-    let points = positions(layout, n);
+    let ids: Vec<VarId> = model.variables().collect();
+    let points = positions(layout, &ids, &graph);
     let mut data = String::with_capacity(4096 + recorder.steps.len() * 64);
-    data.push_str("{\"vars\":[");
+    let _ = write!(
+        data,
+        "{{\"grid\":{},\"vars\":[",
+        matches!(layout, GraphLayout::Grid { .. })
+    );
     for (i, var) in model.variables().enumerate() {
         if i > 0 {
             data.push(',');
@@ -405,7 +413,8 @@ fn values(domain: &Domain) -> String {
 }
 
 /// The nodes' positions in the unit square.
-fn positions(layout: &GraphLayout, n: usize) -> Vec<(f64, f64)> {
+fn positions(layout: &GraphLayout, ids: &[VarId], graph: &ConstraintGraph) -> Vec<(f64, f64)> {
+    let n = ids.len();
     let circle = |i: usize| {
         let angle = std::f64::consts::TAU * i as f64 / n.max(1) as f64;
         (0.5 + 0.45 * angle.sin(), 0.5 - 0.45 * angle.cos())
@@ -421,6 +430,7 @@ fn positions(layout: &GraphLayout, n: usize) -> Vec<(f64, f64)> {
         GraphLayout::Points(points) => (0..n)
             .map(|i| points.get(i).copied().unwrap_or_else(|| circle(i)))
             .collect(),
+        GraphLayout::Layered => layered(ids, graph),
     };
     // Fitted to the unit square, keeping the proportions.
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
@@ -448,6 +458,64 @@ fn positions(layout: &GraphLayout, n: usize) -> Vec<(f64, f64)> {
             )
         })
         .collect()
+}
+
+/// The [`GraphLayout::Layered`] points: column = distance from the first variable of the
+/// connected part (parts side by side), row = order in the column, after the mean row of the
+/// neighbours in the column before.
+fn layered(ids: &[VarId], graph: &ConstraintGraph) -> Vec<(f64, f64)> {
+    let n = ids.len();
+    let mut column = vec![usize::MAX; n];
+    let mut row = vec![0.0f64; n];
+    let mut points = vec![(0.0, 0.0); n];
+    let mut first_column = 0usize;
+    for start in 0..n {
+        if column[start] != usize::MAX {
+            continue;
+        }
+        // Breadth first from `start`: the columns of this part.
+        let mut layers: Vec<Vec<usize>> = vec![vec![start]];
+        column[start] = first_column;
+        loop {
+            let mut next = Vec::new();
+            for &v in layers.last().map(Vec::as_slice).unwrap_or(&[]) {
+                for w in graph.neighbours(ids[v]) {
+                    let w = w.index();
+                    if column[w] == usize::MAX {
+                        column[w] = first_column + layers.len();
+                        next.push(w);
+                    }
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            // In the order of their neighbours in the column before.
+            let key = |w: usize| {
+                let (sum, count) = graph
+                    .neighbours(ids[w])
+                    .map(VarId::index)
+                    .filter(|&u| column[u] + 1 == column[w])
+                    .fold((0.0, 0.0), |(s, c), u| (s + row[u], c + 1.0));
+                if count > 0.0 { sum / count } else { 0.0 }
+            };
+            next.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+            for (k, &w) in next.iter().enumerate() {
+                row[w] = k as f64;
+            }
+            layers.push(next);
+        }
+        let tallest = layers.iter().map(Vec::len).max().unwrap_or(1) as f64;
+        for (c, layer) in layers.iter().enumerate() {
+            // Each column centred on the tallest.
+            let top = (tallest - layer.len() as f64) / 2.0;
+            for (k, &v) in layer.iter().enumerate() {
+                points[v] = ((first_column + c) as f64 * 1.6, top + k as f64);
+            }
+        }
+        first_column += layers.len();
+    }
+    points
 }
 
 const TOOLBAR: &str = "<nav id=\"toolbar\">\

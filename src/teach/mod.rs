@@ -33,7 +33,8 @@ use std::path::{Path, PathBuf};
 pub enum TreeFormat {
     /// Graphviz text (`.dot`, `.gv`), by [`dot::render`].
     Dot,
-    /// A picture (`.svg`), by [`svg::render`].
+    /// A picture (`.svg`) that fits a 16:9 slide, by [`svg::render_slide`] at the default
+    /// [`svg::Slide`].
     Svg,
     /// A page to step through (`.html`, `.htm`), by [`html::render`]; it shows the domains at
     /// each node if the tree recorded them.
@@ -78,7 +79,7 @@ impl TreeFormat {
     pub fn render(self, tree: &tree::SearchTree<'_>, board: &html::Board, title: &str) -> String {
         match self {
             TreeFormat::Dot => dot::render(tree),
-            TreeFormat::Svg => svg::render(tree, svg::DEFAULT_BUDGET),
+            TreeFormat::Svg => svg::render_slide(tree, svg::Slide::default()),
             TreeFormat::Html => html::render(tree, board, title),
         }
     }

@@ -178,3 +178,102 @@ fn stepping_shows_the_revisions_too() {
         "{shown}"
     );
 }
+
+/// The AC-3 page of `args` loaded at 1280 × 720: its DOM after the script ran.
+fn ac3_dom(browser: &Path, name: &str, args: &[&str]) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ac3-page");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join(name);
+    let mut all = args.to_vec();
+    all.extend(["--propagation", "ac3", "--ac3-page", page.to_str().unwrap()]);
+    let output = cspkit(&all);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    dom(browser, &page, "?keys=brrr")
+}
+
+/// The centre of the node of variable `name`, from its `translate(x y)`.
+fn centre(dom: &str, name: &str) -> (f64, f64) {
+    let at = dom
+        .find(&format!("data-name=\"{name}\""))
+        .unwrap_or_else(|| panic!("no node {name}"));
+    let tag = &dom[dom[..at].rfind("<g").unwrap()..at];
+    let inside = &tag[tag.find("translate(").unwrap() + 10..];
+    let inside = &inside[..inside.find(')').unwrap()];
+    let mut parts = inside.split([' ', ',']).filter(|p| !p.is_empty());
+    let mut next = || parts.next().unwrap().parse::<f64>().unwrap();
+    (next(), next())
+}
+
+/// Every text the page shows is at least 16 px: the smallest computed font size the page
+/// measured, and each font size written on the drawing (drawn 1:1, its view box being its
+/// own size).
+fn assert_readable(dom: &str) {
+    let least: f64 = attribute(dom, "data-min-font").parse().unwrap();
+    assert!(least >= 16.0, "a text of {least} px");
+    for rest in dom.split("font-size=\"").skip(1) {
+        let size: f64 = rest[..rest.find('"').unwrap()].parse().unwrap();
+        assert!(size >= 16.0, "font-size {size}");
+    }
+}
+
+#[test]
+fn a_sudoku_is_drawn_as_its_grid_in_readable_text() {
+    let Some(browser) = browser_or_skip("the AC-3 page of a Sudoku") else {
+        return;
+    };
+    let sudoku = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/sudoku/2239.txt");
+    let dom = ac3_dom(&browser, "sudoku.html", &["sudoku", sudoku]);
+    assert_readable(&dom);
+    let (a, b, c) = (
+        centre(&dom, "r1c1"),
+        centre(&dom, "r1c2"),
+        centre(&dom, "r2c1"),
+    );
+    let (i, j) = (centre(&dom, "r9c9"), centre(&dom, "r5c5"));
+    assert!(
+        (a.1 - b.1).abs() < 0.5 && b.0 > a.0,
+        "r1c2 right of r1c1: {a:?} {b:?}"
+    );
+    assert!(
+        (a.0 - c.0).abs() < 0.5 && c.1 > a.1,
+        "r2c1 under r1c1: {a:?} {c:?}"
+    );
+    // Evenly: the centre cell halfway between the corners.
+    assert!((j.0 - (a.0 + i.0) / 2.0).abs() < 0.5 && (j.1 - (a.1 + i.1) / 2.0).abs() < 0.5);
+    // The cells do not overlap: a cell is narrower than the step between cells.
+    let width: f64 = attribute(&dom[dom.find("data-name=\"r1c1\"").unwrap()..], "width")
+        .parse()
+        .unwrap();
+    assert!(
+        width <= b.0 - a.0,
+        "cells {width} wide, {} apart",
+        b.0 - a.0
+    );
+}
+
+#[test]
+fn queens_rows_stand_in_a_column_and_a_map_in_columns_west_to_east() {
+    let Some(browser) = browser_or_skip("the AC-3 page's layouts") else {
+        return;
+    };
+    let dom = ac3_dom(&browser, "queens8.html", &["queens", "8"]);
+    assert_readable(&dom);
+    let rows: Vec<(f64, f64)> = (1..=8).map(|k| centre(&dom, &format!("row {k}"))).collect();
+    for pair in rows.windows(2) {
+        assert!(
+            (pair[0].0 - pair[1].0).abs() < 0.5 && pair[1].1 > pair[0].1,
+            "{rows:?}"
+        );
+    }
+    let dom = ac3_dom(&browser, "australia.html", &["colour", "australia"]);
+    assert_readable(&dom);
+    let x = |name: &str| centre(&dom, name).0;
+    // Columns by distance from WA: WA; NT and SA; Q, NSW and V.
+    assert!(
+        x("WA") < x("NT") && (x("NT") - x("SA")).abs() < 0.5,
+        "{dom}"
+    );
+    for east in ["Q", "NSW", "V"] {
+        assert!(x(east) > x("SA"), "{east}");
+    }
+}

@@ -20,4 +20,5 @@ mod puzzles;
 mod readme;
 mod stopping;
 mod strategies;
+mod svg_slide;
 mod trace;

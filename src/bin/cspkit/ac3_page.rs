@@ -39,7 +39,7 @@ impl<'a> Ac3Page<'a> {
     }
 
     /// Draws what `recorder` saw, the nodes placed as the puzzle's `board` suggests (a grid's
-    /// cells where they are, anything else on a circle), and writes the page.
+    /// cells where they are, queens' rows in a column, any other graph in columns by distance), and writes the page.
     pub(crate) fn write(
         mut self,
         model: &Model,
@@ -48,7 +48,19 @@ impl<'a> Ac3Page<'a> {
     ) -> Result<(), u8> {
         let layout = match board {
             Board::Grid { columns, .. } => GraphLayout::Grid { columns: *columns },
-            _ => GraphLayout::Circle,
+            // The rows one under the other, as on the board.
+            Board::Queens { rows, .. } => {
+                let mut points: Vec<(f64, f64)> = (0..model.num_variables())
+                    .map(|i| (0.0, i as f64))
+                    .collect();
+                for (k, var) in rows.iter().enumerate() {
+                    if let Some(point) = points.get_mut(var.index()) {
+                        *point = (0.0, k as f64);
+                    }
+                }
+                GraphLayout::Points(points)
+            }
+            _ => GraphLayout::Layered,
         };
         let title = format!(
             "cspkit: AC-3 on the constraint graph ({} steps)",

@@ -1232,6 +1232,10 @@ pub struct ShowArgs {
         value_parser = parse_count
     )]
     pub tree_limit: u64,
+    /// The size of the --tree .svg picture, WIDTHxHEIGHT: the whole tree fits it with text
+    /// at least 18 units high, failed subtrees drawn as counted triangles when it must.
+    #[arg(long, value_name = "WxH", default_value = "1920x1080")]
+    pub tree_size: cspkit::teach::svg::Slide,
     /// With --propagation ac3: write an HTML page of the constraint graph that steps through
     /// the search and AC-3's queue and revisions, with auto-play.
     #[arg(long, value_name = "FILE")]

@@ -127,6 +127,7 @@ pub(crate) struct TreeFile<'a> {
     path: &'a Path,
     format: TreeFormat,
     file: File,
+    size: cspkit::teach::svg::Slide,
 }
 
 impl<'a> TreeFile<'a> {
@@ -137,7 +138,12 @@ impl<'a> TreeFile<'a> {
             return Ok(None);
         };
         match File::create(path) {
-            Ok(file) => Ok(Some(TreeFile { path, format, file })),
+            Ok(file) => Ok(Some(TreeFile {
+                path,
+                format,
+                file,
+                size: show.tree_size,
+            })),
             Err(error) => Err(bad_input(format_args!(
                 "cannot write the tree to {}: {error}",
                 path.display()
@@ -157,7 +163,10 @@ impl<'a> TreeFile<'a> {
     /// Draws `tree` in the file's format and writes it, saying on standard error if the tree
     /// was cut; a file that cannot be written is reported, and the exit code returned.
     pub(crate) fn write(mut self, tree: &SearchTree<'_>, board: &Board) -> Result<(), u8> {
-        let text = self.format.render(tree, board, &tree_title(tree));
+        let text = match self.format {
+            TreeFormat::Svg => cspkit::teach::svg::render_slide(tree, self.size),
+            _ => self.format.render(tree, board, &tree_title(tree)),
+        };
         if let Err(error) = self.file.write_all(text.as_bytes()) {
             note!(
                 "cspkit: cannot write the tree to {}: {error}",

@@ -4,7 +4,6 @@
 (function () {
   const vars = DATA.vars, edges = DATA.edges, steps = DATA.steps;
   const n = vars.length;
-  const SIZE = 1000, PAD = 90;
   const svg = document.getElementById("graph");
   const NS = "http://www.w3.org/2000/svg";
   const el = (name, attrs, parent) => {
@@ -13,21 +12,47 @@
     if (parent) parent.appendChild(e);
     return e;
   };
-  const px = (i) => [vars[i].x * SIZE, vars[i].y * SIZE];
-
-  // Node radius: a third of the smallest distance between two nodes, at most 70.
-  let nearest = SIZE;
+  // The drawing is laid out in the window's pixels (the view box is the SVG's own size), so
+  // that every text is at least FONT px on the screen.
+  const FONT = 16;
+  const frame = svg.getBoundingClientRect();
+  const W = Math.max(320, frame.width || 800), H = Math.max(240, frame.height || 560);
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const chars = (s) => 0.62 * FONT * String(s).length;
+  // A Sudoku-like grid of small values: candidates drawn as pencil marks, 3 by 3.
+  const marks = DATA.grid && vars.every((v) => v.d.length <= 9 && v.d.every((x) => x >= 1 && x <= 9));
+  let nearest = 1;
+  const [minX, maxX, minY, maxY] = vars.reduce(([a, b, c, d], v) =>
+    [Math.min(a, v.x), Math.max(b, v.x), Math.min(c, v.y), Math.max(d, v.y)], [1, 0, 1, 0]);
   if (n <= 400) {
+    nearest = 2;
     for (let i = 0; i < n; i++) {
       for (let j = i + 1; j < n; j++) {
-        const [a, b] = px(i), [c, d] = px(j);
-        const dist = Math.hypot(a - c, b - d);
+        const dist = Math.hypot(vars[i].x - vars[j].x, vars[i].y - vars[j].y);
         if (dist > 0) nearest = Math.min(nearest, dist);
       }
     }
+  } else {
+    nearest = 1 / Math.sqrt(n);
   }
-  const radius = Math.max(8, Math.min(70, nearest / 2.6));
-  svg.setAttribute("viewBox", `${-PAD - radius} ${-PAD - radius} ${SIZE + 2 * (PAD + radius)} ${SIZE + 2 * (PAD + radius)}`);
+  // Node boxes: as wide as their texts, as large as the spacing allows.
+  const nameWidth = Math.max(...vars.map((v) => chars(v.name) + 0.1 * FONT * v.name.length), 0);
+  const size = (scale) => Math.max(marks ? 3.4 * FONT : 2.6 * FONT, Math.min(150, 0.88 * nearest * scale));
+  const fit = (w, h) => Math.min(
+    maxX > minX ? (W - w - 24) / (maxX - minX) : Infinity,
+    maxY > minY ? (H - h - 2.4 * FONT - 24) / (maxY - minY) : Infinity);
+  const least = [Math.max(2.6 * FONT, nameWidth + 12, chars("{1..9}·9") + 12), marks ? 3.4 * FONT : 2.6 * FONT];
+  let scale = fit(marks ? least[1] : least[0], least[1]);
+  if (!isFinite(scale)) scale = 0;
+  const box = size(scale);
+  const nodeW = marks ? box : Math.max(box, least[0]);
+  const nodeH = marks ? box : Math.max(2.6 * FONT, Math.min(box, 4 * FONT));
+  scale = fit(nodeW, nodeH);
+  if (!isFinite(scale)) scale = 0;
+  const radius = Math.max(nodeW, nodeH) / 2;
+  const offX = (W - (maxX - minX) * scale) / 2, offY = (H - 1.4 * FONT - (maxY - minY) * scale) / 2;
+  const px = (i) => [offX + (vars[i].x - minX) * scale, offY + (vars[i].y - minY) * scale];
+  document.body.dataset.layout = DATA.grid ? "grid" : "points";
   const defs = el("defs", {}, svg);
   const marker = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "9", refY: "5",
     markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse" }, defs);
@@ -47,7 +72,8 @@
       if (dist < radius * 1.05) blocked = true;
     }
     if (!blocked) return [`M ${x1} ${y1} L ${x2} ${y2}`, null];
-    const bend = 0.18 * len;
+    // Far enough to pass beside the nodes in between.
+    const bend = Math.max(0.18 * len, 0.8 * nodeW + 0.35 * len);
     const cx = (x1 + x2) / 2 - (y2 - y1) / len * bend, cy = (y1 + y2) / 2 + (x2 - x1) / len * bend;
     return [`M ${x1} ${y1} Q ${cx} ${cy} ${x2} ${y2}`, [cx, cy]];
   }
@@ -64,15 +90,19 @@
   const arcPath = el("path", { class: "edge active", "marker-end": "url(#arrow)", d: "" }, arcLayer);
 
   const nodeLayer = el("g", {}, svg);
-  const font = Math.max(7, radius * 0.42);
+  const font = FONT;
   const nodes = vars.map((v, i) => {
     const [x, y] = px(i);
-    const g = el("g", { class: "node", transform: `translate(${x} ${y})` }, nodeLayer);
-    el("circle", { r: radius }, g);
-    const name = el("text", { class: "name", y: -radius * 0.12, "font-size": font }, g);
-    name.textContent = v.name;
-    const domain = el("text", { class: "domain", y: radius * 0.42, "font-size": font * 0.85 }, g);
-    const removed = el("text", { class: "removed", y: radius + font * 1.1, "font-size": font }, g);
+    const g = el("g", { class: "node", transform: `translate(${x} ${y})`, "data-name": v.name }, nodeLayer);
+    el("title", {}, g).textContent = v.name;
+    el("rect", { x: -nodeW / 2, y: -nodeH / 2, width: nodeW, height: nodeH, rx: marks ? 4 : nodeH / 2.5 }, g);
+    const name = marks ? null : el("text", { class: "name", y: -0.15 * font, "font-size": font }, g);
+    if (name) name.textContent = v.name;
+    const domain = el("text", { class: "domain", y: marks ? 0 : 0.95 * font, "font-size": font }, g);
+    // Values removed: beside a node, on the lower edge of a grid's cell.
+    const removed = el("text", marks
+      ? { class: "removed", y: nodeH / 2 - 2, "font-size": font, style: "paint-order: stroke; stroke: #fff; stroke-width: 4px" }
+      : { class: "removed", x: nodeW / 2 + 6, y: 0.35 * font, "font-size": font, style: "text-anchor: start" }, g);
     return { g, domain, removed };
   });
 
@@ -111,9 +141,24 @@
     nodes.forEach((node, i) => {
       const d = doms[i];
       const label = show(d);
-      node.domain.textContent = label;
-      // Fits the circle: about 0.62 em per character.
-      node.domain.setAttribute("font-size", Math.min(font * 0.85, (1.8 * radius) / (0.62 * label.length)));
+      if (marks) {
+        // A value alone, large; candidates as pencil marks, each value in its place.
+        node.domain.textContent = "";
+        if (d.length === 1) {
+          const big = el("tspan", { x: 0, dy: 0.35 * Math.max(font, nodeH * 0.5), "font-size": Math.max(font, nodeH * 0.5), class: "value" }, node.domain);
+          big.textContent = String(d[0]);
+        } else {
+          for (let r = 0; r < 3; r++) {
+            const line = [1, 2, 3].map((c) => (d.includes(3 * r + c) ? String(3 * r + c) : " ")).join("");
+            const t = el("tspan", { x: 0, y: (r - 1) * font * 1.02 + 0.35 * font, "xml:space": "preserve" }, node.domain);
+            t.textContent = line;
+          }
+        }
+      } else {
+        // The values listed if they fit the node, else the first, the last and how many.
+        node.domain.textContent = chars(label) <= nodeW - 8 || d.length < 2 ? label
+          : `{${d[0]}..${d[d.length - 1]}}·${d.length}`;
+      }
       node.g.setAttribute("class", "node" + (d.length === 1 ? " fixed" : "") + (d.length === 0 ? " empty" : ""));
       node.removed.textContent = "";
     });
@@ -164,6 +209,16 @@
       if (t === current) li.className = "now";
       log.appendChild(li);
     }
+    // The smallest text on the screen, in px (the drawing's scale included).
+    const ratio = svg.getBoundingClientRect().width / W || 1;
+    let least = Infinity;
+    for (const e of document.querySelectorAll("body *")) {
+      const own = Array.from(e.childNodes).some((c) => c.nodeType === 3 && c.textContent.trim());
+      if (!own || e.closest("title, script, style")) continue;
+      const px = parseFloat(getComputedStyle(e).fontSize) * (e.closest("svg") ? ratio : 1);
+      least = Math.min(least, px);
+    }
+    document.body.dataset.minFont = String(Math.round(least * 10) / 10);
     document.body.dataset.step = String(current);
     document.body.dataset.kind = step.k;
   }
