@@ -256,7 +256,13 @@ function readable(P) {
   const { h } = sizeCanvas(P.ui.canvas);
   foldPath(P, Math.floor((h - TOP - 12) / ROW));
   const attempt = (limit, dead) => { collapseBeyond(P, limit, dead); layout(P); return fitsReadable(P); };
-  if (attempt(Infinity, false) || attempt(Infinity, true)) return;
+  // A tree with more leaves than the canvas has room for side by side cannot fit whole: its
+  // layout is not tried (the costly one on a large tree).
+  const { w } = sizeCanvas(P.ui.canvas);
+  let leaves = 0;
+  for (let v = 0; v < P.n; v++) if (P.first[v] === P.first[v + 1]) leaves++;
+  if (leaves * 18 <= w && attempt(Infinity, false)) return;
+  if (attempt(Infinity, true)) return;
   const sizes = [];
   for (let v = 1; v < P.n; v++) if (!P.onPath[v] && P.size[v] > 1) sizes.push(P.size[v]);
   const limits = [1].concat(Array.from(new Set(sizes)).sort((a, b) => a - b));
