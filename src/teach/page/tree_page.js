@@ -14,7 +14,7 @@
 // zoomed far out shows fewer labels, never a smudge.
 
 const started = performance.now();
-const ROW = 46;         // one level down, in CSS pixels at scale 1
+const ROW = 44;         // one level down, in CSS pixels at scale 1
 const GAP = 10;         // the least room across between two neighbours' labels
 const FONT_PX = 18;
 const FONT = '18px sans-serif';
