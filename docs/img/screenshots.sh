@@ -43,3 +43,11 @@ shot futoshiki.html '?keys=ff' futoshiki-page.png
 # AC-3 on 4-Queens, on the constraint graph: after row 1 = 1, the arc (row 4, row 1) revised.
 $cspkit queens 4 --propagation ac3 --ac3-page "$pages/ac3.html" >/dev/null
 shot ac3.html '?keys=brrr' ac3-graph-page.png
+# The pages as they open: 8-Queens by plain backtracking (877 tree nodes), the Sudoku without
+# propagation (2,644), and 8-Queens plain backtracking against forward checking.
+$cspkit queens 8 --branching dway --propagation none --tree "$pages/q8.html" >/dev/null
+shot q8.html '' page-queens8.png
+shot sudoku.html '' page-sudoku.png
+$cspkit compare queens 8 --var-order input --value-order asc --branching dway \
+    --propagation none,fc --tree "$pages/compare8.html" >/dev/null
+shot compare8.html '' compare.png

@@ -5,11 +5,26 @@
 //! above the tree, the nodes beyond `--tree-limit` included. No network, no external script:
 //! the page carries its data, its style and its script, and opens in any browser.
 //!
-//! [`render_comparison`] puts the trees of several searches of one model side by side, on one
-//! scale, with the first node where they part marked in each.
+//! [`render_comparison`] puts the trees of several searches of one model side by side (two
+//! columns; three or four panels in a 2 x 2 grid), each on a readable scale of its own, and
+//! names where they part: a sentence for the first divergence, and the list of all of them,
+//! largest subtree first, each a click (or `d`) away.
 //!
-//! The tree is drawn on a canvas, nodes outside the window skipped and labels drawn only when
-//! they fit, so that a tree of 100,000 nodes opens in about a second and pans smoothly.
+//! # Readable on open
+//!
+//! The tree is laid out with each node as wide as its label in the page's 18 px font, so that
+//! at scale 1 no two labels meet. The page opens on a picture a class can read from the back:
+//! the whole tree when it fits the window that way; else the subtrees holding failures only
+//! collapsed into triangles that count the nodes they hide (as Gecode's Gist draws them); else
+//! also the largest other subtrees off the path to the first solution, as few as it takes. A
+//! path deeper than the window has rows for (a binary search without propagation, such as a
+//! Sudoku's 256 levels of `x = v` / `x ≠ v`) is folded in its middle: a dashed edge stands for
+//! the levels left out, and selecting a node in them, or `e`, opens them. Every collapse or
+//! expansion fits the tree to the window again. Zoomed out further, labels that would overlap
+//! are left out, never drawn over each other.
+//!
+//! The tree is drawn on a canvas, nodes outside the window skipped, so that a tree of 100,000
+//! nodes opens in about a second and pans smoothly.
 //!
 //! # Keys
 //!
@@ -22,16 +37,23 @@
 //! | `s` `S` | next / previous solution |
 //! | `c` | collapse or expand the selected subtree |
 //! | `x` `e` | collapse every failed subtree / expand all |
+//! | `r` | the readable view the page opened on |
 //! | space | play or pause (search order, at the speed of the slider) |
 //! | `+` `-` `0` | zoom in, zoom out, fit to the window |
 //! | Home | the root |
+//! | `d` `D` | next / previous divergence, largest first (comparison pages) |
+//! | `t` | keys move every panel in step, or the active one (comparison pages) |
+//! | `g` | each panel on its own scale, or all on one (comparison pages) |
+//! | `b` | show or hide the boards and domains beside the trees (comparison pages) |
 //!
 //! For scripted use (tests, screenshots), the page reads its address: a fragment `#node=N`
 //! selects node `N` on load, and a query `?keys=…` replays keys through the page's own handler
 //! (`R` `L` `U` `D` for the arrows, `H` for Home, `_` for space, any other character as
 //! itself), in the first panel or in the panel `?panel=K`. The page writes its state on the
 //! `body` element's `data-` attributes (selected node, scale, nodes drawn, the selected node's
-//! place on the screen, load time) for the same tests.
+//! place on the screen, the tree's extent, the label boxes drawn and how many overlap, nodes
+//! drawn without a label, levels folded, divergences, load time) for the same tests;
+//! `?together=no` starts a comparison page with keys moving one panel.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -456,9 +478,10 @@ pub fn render(tree: &SearchTree<'_>, board: &Board, title: &str) -> String {
     page(title, &[panel])
 }
 
-/// One page with the trees of several searches of the same model side by side, drawn on one
-/// scale, each with its heading, its statistics and its own board; the first node (in search
-/// order) where the trees differ is marked in each.
+/// One page with the trees of several searches of the same model side by side, each with its
+/// heading, its statistics and its own board, each on a readable scale of its own (one scale
+/// for all on a key); the nodes where the trees part (matched by their decisions from the
+/// root down) are named in a sentence and a list, largest subtree first, and marked in each.
 ///
 /// # Examples
 ///
@@ -521,7 +544,7 @@ fn page(title: &str, panels: &[Panel<'_>]) -> String {
         "data-selected=\"0\"",
     );
     out.push_str(TOOLBAR);
-    out.push_str("</header>\n<main id=\"panels\"></main>\n<script>\nconst PANELS = [");
+    out.push_str("</header>\n<section id=\"divergences\"></section>\n<main id=\"panels\"></main>\n<script>\nconst PANELS = [");
     out.push_str(&data.join(",\n"));
     out.push_str("];\n");
     out.push_str(SCRIPT);
@@ -537,8 +560,12 @@ const TOOLBAR: &str = "<nav id=\"toolbar\">\
 <label>speed <input id=\"speed\" type=\"range\" min=\"1\" max=\"30\" value=\"4\"></label>\
 <button id=\"collapse-failed\" title=\"collapse every failed subtree (x)\">Collapse failed</button>\
 <button id=\"expand-all\" title=\"expand all (e)\">Expand all</button>\
+<button id=\"readable\" title=\"the readable view the page opened on (r)\">Readable</button>\
+<button id=\"together\" title=\"keys move every panel or the active one (t)\">Keys: all panels</button>\
+<button id=\"shared\" title=\"each panel on its own scale or all on one (g)\">Scale: own</button>\
+<button id=\"boards\" title=\"show or hide the boards and domains (b)\">Boards</button>\
 <span class=\"keys\">← → search order · ↑ ↓ parent, child · [ ] siblings · f F failures · \
-s S solutions · c collapse</span></nav>";
+s S solutions · c collapse · d divergences</span></nav>";
 
 const STYLE: &str = include_str!("page/tree_page.css");
 

@@ -3,17 +3,41 @@
 // cspkit::teach::html. Each panel holds its nodes as columns of equal length (parent, var,
 // value, kind, status, reason, emptied, constraint, changes), indexed by node id; ids are in
 // search order, so a child's id is larger than its parent's.
+//
+// The tree is laid out in CSS pixels at scale 1, each node as wide as its label in the page's
+// 18 px font, so that at scale 1 or more no two labels meet. The page opens on a readable
+// picture (`readable`): when the whole tree does not fit the canvas at scale 1, the subtrees
+// holding failures only are collapsed into counted triangles, then, if that is not enough,
+// the largest other subtrees off the path to the first solution, until it fits; a path deeper
+// than the canvas has rows for is folded in its middle (a dashed edge stands for the levels
+// left out). Labels that would overlap are left out (never drawn over each other), so a view
+// zoomed far out shows fewer labels, never a smudge.
 
 const started = performance.now();
-const UX = 34;          // layout unit across, in CSS pixels at scale 1
-const UY = 64;          // one level down
+const ROW = 44;         // one level down, in CSS pixels at scale 1
+const GAP = 10;         // the least room across between two neighbours' labels
+const FONT_PX = 18;
 const FONT = '18px sans-serif';
-const NAMES = 70;       // room for the rows' names, in CSS pixels
+const BOLD = 'bold 18px sans-serif';
+const TOP = 34;         // the root's distance from the canvas' top edge
 const SYMBOL = ['', '=', '≠', '≤', '>'];
 const COLOUR = { i: '#4a7fb5', f: '#d62728', s: '#2ca02c', o: '#bbbbbb' };
 const multi = PANELS.length > 1;
 let active = 0;
 let playing = null;
+// Compare pages: keys move every panel (or the active one), each panel on its own scale (or
+// one scale for all).
+let together = true;
+let shared = false;
+
+const measurer = document.createElement('canvas').getContext('2d');
+measurer.font = FONT;
+const widths = new Map();
+function textWidth(t) {
+  let w = widths.get(t);
+  if (w === undefined) { w = measurer.measureText(t).width; widths.set(t, w); }
+  return w;
+}
 
 function el(tag, attrs, text) {
   const e = document.createElement(tag);
@@ -26,7 +50,7 @@ function el(tag, attrs, text) {
 
 function prepare(D, index) {
   const n = D.parent.length;
-  const P = { D, index, n, selected: 0, scale: 1, yscale: 1, tx: 0, ty: 0 };
+  const P = { D, index, n, selected: 0, scale: 1, yscale: 1, tx: 0, ty: TOP, diverge: -1 };
   // Children in search order, as ranges of one array (compressed rows).
   const count = new Int32Array(n + 1);
   for (let v = 1; v < n; v++) count[D.parent[v] + 1]++;
@@ -53,9 +77,22 @@ function prepare(D, index) {
       P.sols[p] += P.sols[v]; P.opens[p] += P.opens[v];
     }
   }
+  // The path kept open: to the first solution (the root alone without one).
+  P.onPath = new Uint8Array(n);
+  P.path = [];
+  const target = D.status.indexOf('s');
+  for (let u = target; u >= 0; u = D.parent[u]) P.path.push(u);
+  if (!P.path.length) P.path.push(0);
+  P.path.reverse();
+  for (const u of P.path) P.onPath[u] = 1;
   P.collapsed = new Uint8Array(n);
-  P.x = new Float64Array(n);
+  P.skip = new Uint8Array(n);     // a path node folded away (its off-path subtrees too)
   P.hidden = new Uint8Array(n);
+  P.row = new Int32Array(n);
+  P.dpar = new Int32Array(n);     // the parent drawn: the parent, or above a fold
+  P.x = new Float64Array(n);
+  P.hw = new Float64Array(n);     // half the room a node takes across
+  P.thw = new Float64Array(n);    // half the width of a collapsed subtree's triangle
   layout(P);
   return P;
 }
@@ -77,68 +114,175 @@ function label(P, v) {
   return D.names[D.var[v]] + ' ' + SYMBOL[D.kind[v]] + ' ' + valueText(D, D.var[v], D.value[v]);
 }
 
-// A compact layout: each subtree keeps the contours of its left and right sides, level by
-// level, and each child is put as far left as its contour allows against the siblings before
-// it; a parent sits midway over its first and last child. Collapsed subtrees are a triangle.
-function layout(P) {
-  const n = P.n;
+// The label drawn on the tree: under a row named at the left (every branch of the row on one
+// variable), the value alone (`3`, or `≠ 3` for other kinds than `=`).
+function shortLabel(P, v) {
+  if (v === 0) return 'root';
   const D = P.D;
+  if (P.rowVar[P.row[v]] < 0) return label(P, v);
+  const value = valueText(D, D.var[v], D.value[v]);
+  return D.kind[v] === 1 ? value : SYMBOL[D.kind[v]] + ' ' + value;
+}
+
+// What a collapsed subtree's triangle says, as Gist counts: the nodes it hides, and its
+// solutions when it has some.
+function countText(P, v) {
+  return String(P.size[v] - 1) + (P.sols[v] ? ' (' + P.sols[v] + '✓)' : '');
+}
+
+function isDead(P, v) { return P.size[v] > 1 && P.sols[v] === 0 && P.opens[v] === 0; }
+
+// A compact layout, in CSS pixels at scale 1: each subtree keeps the contours of its left and
+// right sides, level by level (each node as wide as its label), and each child is put as far
+// left as its contour allows against the siblings before it; a parent sits midway over its
+// first and last child. A collapsed subtree is a triangle one level deep.
+function layout(P) {
+  const n = P.n, D = P.D;
+  const hidden = P.hidden, skip = P.skip, dpar = P.dpar, row = P.row, collapsed = P.collapsed;
+  const visible = [0];
+  dpar[0] = -1; row[0] = 0; hidden[0] = 0;
+  let maxRow = 0;
   for (let v = 1; v < n; v++) {
     const p = D.parent[v];
-    P.hidden[v] = P.hidden[p] || P.collapsed[p] ? 1 : 0;
+    hidden[v] = hidden[p] || collapsed[p] || (skip[p] && !P.onPath[v]) ? 1 : 0;
+    if (hidden[v]) continue;
+    dpar[v] = skip[p] ? dpar[p] : p;
+    row[v] = row[dpar[v]] + 1;
+    if (skip[v]) continue;
+    visible.push(v);
+    if (row[v] > maxRow) maxRow = row[v];
   }
+  // Rows where every branch is on one variable name it once, at the left.
+  const rowVar = new Int32Array(maxRow + 2).fill(-2);
+  for (let i = 1; i < visible.length; i++) {
+    const v = visible[i], r = row[v], x = D.var[v];
+    rowVar[r] = rowVar[r] === -2 || rowVar[r] === x ? x : -1;
+  }
+  P.rowVar = rowVar;
+  P.namesW = 0;
+  for (let r = 1; r < rowVar.length; r++) {
+    if (rowVar[r] >= 0) P.namesW = Math.max(P.namesW, textWidth(D.names[rowVar[r]]) + 16);
+  }
+  const hw = P.hw, thw = P.thw;
+  for (const v of visible) {
+    hw[v] = Math.max(9, textWidth(shortLabel(P, v)) / 2 + GAP / 2);
+    // The count sits inside the triangle, low: the triangle is wide enough around it.
+    thw[v] = collapsed[v] && P.size[v] > 1
+      ? Math.max(hw[v], textWidth(countText(P, v)) * 0.95 + 8) : 0;
+  }
+  // The children drawn, as ranges of one array.
+  const first = new Int32Array(n + 1);
+  for (let i = 1; i < visible.length; i++) first[dpar[visible[i]] + 1]++;
+  for (let v = 0; v < n; v++) first[v + 1] += first[v];
+  const kids = new Int32Array(Math.max(visible.length - 1, 0));
+  const fill = first.slice(0, n);
+  for (let i = 1; i < visible.length; i++) { const v = visible[i]; kids[fill[dpar[v]]++] = v; }
   const left = new Array(n), right = new Array(n);
   const rel = new Float64Array(n);
-  for (let v = n - 1; v >= 0; v--) {
-    if (P.hidden[v]) continue;
-    const ks = children(P, v);
-    if (ks.length === 0 || P.collapsed[v]) {
-      const w = P.collapsed[v] && ks.length ? 0.9 : 0;
-      left[v] = w ? [0, -w] : [0];
-      right[v] = w ? [0, w] : [0];
+  for (let i = visible.length - 1; i >= 0; i--) {
+    const v = visible[i];
+    const a = first[v], b = first[v + 1];
+    if (a === b || collapsed[v]) {
+      const t = thw[v];
+      left[v] = t ? [-hw[v], -t] : [-hw[v]];
+      right[v] = t ? [hw[v], t] : [hw[v]];
       continue;
     }
-    let accL = left[ks[0]], accR = right[ks[0]];
+    const k0 = kids[a];
+    const accL = left[k0], accR = right[k0];
     const off = [0];
-    for (let i = 1; i < ks.length; i++) {
-      const cl = left[ks[i]], cr = right[ks[i]];
+    for (let j = a + 1; j < b; j++) {
+      const k = kids[j];
+      const cl = left[k], cr = right[k];
       let shift = -Infinity;
       const m = Math.min(accR.length, cl.length);
-      for (let d = 0; d < m; d++) shift = Math.max(shift, accR[d] - cl[d] + 1);
+      for (let d = 0; d < m; d++) shift = Math.max(shift, accR[d] - cl[d]);
       off.push(shift);
       for (let d = 0; d < cr.length; d++) {
         if (d < accR.length) accR[d] = cr[d] + shift; else accR.push(cr[d] + shift);
       }
       for (let d = accL.length; d < cl.length; d++) accL.push(cl[d] + shift);
-      left[ks[i]] = right[ks[i]] = null;
+      left[k] = right[k] = null;
     }
     const mid = (off[0] + off[off.length - 1]) / 2;
-    ks.forEach((k, i) => { rel[k] = off[i] - mid; });
-    left[v] = [0].concat(accL.map((x) => x - mid));
-    right[v] = [0].concat(accR.map((x) => x - mid));
-    left[ks[0]] = right[ks[0]] = null;
+    for (let j = a; j < b; j++) rel[kids[j]] = off[j - a] - mid;
+    left[v] = [-hw[v]].concat(accL.map((x) => x - mid));
+    right[v] = [hw[v]].concat(accR.map((x) => x - mid));
+    left[k0] = right[k0] = null;
   }
   P.x[0] = 0;
-  P.visible = [0];
-  P.maxDepth = 0; P.minX = 0; P.maxX = 0;
-  for (let v = 1; v < n; v++) {
-    if (P.hidden[v]) continue;
-    P.x[v] = P.x[D.parent[v]] + rel[v];
-    P.visible.push(v);
+  P.minX = -hw[0]; P.maxX = hw[0];
+  P.maxRow = 0;
+  for (let i = 1; i < visible.length; i++) {
+    const v = visible[i];
+    P.x[v] = P.x[dpar[v]] + rel[v];
   }
-  for (const v of P.visible) {
-    const below = P.collapsed[v] && P.size[v] > 1 ? 1 : 0;
-    P.maxDepth = Math.max(P.maxDepth, P.depth[v] + below);
-    P.minX = Math.min(P.minX, P.x[v] - below);
-    P.maxX = Math.max(P.maxX, P.x[v] + below);
+  for (const v of visible) {
+    const e = Math.max(hw[v], thw[v]);
+    P.minX = Math.min(P.minX, P.x[v] - e);
+    P.maxX = Math.max(P.maxX, P.x[v] + e);
+    P.maxRow = Math.max(P.maxRow, row[v] + (thw[v] ? 1 : 0));
   }
-  // Rows where every branch is on one variable name it once, at the left.
-  P.rowVar = new Int32Array(P.maxDepth + 2).fill(-2);
-  for (const v of P.visible) {
-    if (v === 0) continue;
-    const d = P.depth[v], x = D.var[v];
-    P.rowVar[d] = P.rowVar[d] === -2 || P.rowVar[d] === x ? x : -1;
+  P.visible = visible;
+  P.dfirst = first; P.dkids = kids;
+  let folded = 0;
+  for (let v = 0; v < n; v++) if (skip[v]) folded++;
+  P.folded = folded;
+}
+
+// Collapses each largest subtree off the kept path that holds failures only (when `dead`) or
+// has more than `limit` nodes.
+function collapseBeyond(P, limit, dead) {
+  const D = P.D, c = P.collapsed;
+  const under = new Uint8Array(P.n);
+  c.fill(0);
+  for (let v = 1; v < P.n; v++) {
+    const p = D.parent[v];
+    under[v] = under[p] || c[p];
+    if (under[v] || P.onPath[v] || P.size[v] <= 1) continue;
+    if ((dead && isDead(P, v)) || P.size[v] > limit) c[v] = 1;
   }
+}
+
+// Folds the middle of the kept path when it is deeper than the canvas has rows for.
+function foldPath(P, rows) {
+  P.skip.fill(0);
+  const L = P.path.length - 1;
+  if (L + 1 <= rows || rows < 3) return;
+  const below = Math.floor((rows - 1) / 2), above = rows - 1 - below;
+  for (let d = above + 1; d <= L - below; d++) P.skip[P.path[d]] = 1;
+}
+
+// Whether the panel's tree fits its canvas at scale 1, every label drawn.
+function fitsReadable(P) {
+  const { w, h } = sizeCanvas(P.ui.canvas);
+  return P.maxX - P.minX <= w - 16 - P.namesW && P.maxRow * ROW <= h - TOP - 12;
+}
+
+// The picture the page opens on: the whole tree if it fits with its labels; else failed
+// subtrees collapsed; else the largest subtrees off the path to the first solution collapsed
+// too, as few as it takes (the largest limit that fits, found by bisection).
+function readable(P) {
+  const { h } = sizeCanvas(P.ui.canvas);
+  foldPath(P, Math.floor((h - TOP - 12) / ROW));
+  const attempt = (limit, dead) => { collapseBeyond(P, limit, dead); layout(P); return fitsReadable(P); };
+  // A tree with more leaves than the canvas has room for side by side cannot fit whole: its
+  // layout is not tried (the costly one on a large tree).
+  const { w } = sizeCanvas(P.ui.canvas);
+  let leaves = 0;
+  for (let v = 0; v < P.n; v++) if (P.first[v] === P.first[v + 1]) leaves++;
+  if (leaves * 18 <= w && attempt(Infinity, false)) return;
+  if (attempt(Infinity, true)) return;
+  const sizes = [];
+  for (let v = 1; v < P.n; v++) if (!P.onPath[v] && P.size[v] > 1) sizes.push(P.size[v]);
+  const limits = [1].concat(Array.from(new Set(sizes)).sort((a, b) => a - b));
+  // The largest limit that fits; below it, more is collapsed.
+  let lo = 0, hi = limits.length - 1, best = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (attempt(limits[mid], true)) { best = mid; lo = mid + 1; } else hi = mid - 1;
+  }
+  attempt(limits[best], true);
 }
 
 // ---- domains at a node ------------------------------------------------------------------
@@ -349,32 +493,65 @@ function sizeCanvas(canvas) {
   return { ctx, w, h };
 }
 
-function sx(P, v) { return P.tx + P.x[v] * UX * P.scale; }
-function sy(P, v) { return P.ty + P.depth[v] * UY * P.yscale; }
+function sx(P, v) { return P.tx + P.x[v] * P.scale; }
+function sy(P, v) { return P.ty + P.row[v] * ROW * P.yscale; }
+function radius(P) { return Math.max(1.5, Math.min(7, 7 * P.scale)); }
 
 function draw(P) {
   const { ctx, w, h } = sizeCanvas(P.ui.canvas);
   P.w = w; P.h = h;
   ctx.clearRect(0, 0, w, h);
   const D = P.D;
-  const r = Math.max(1.5, Math.min(11, 9 * P.scale));
+  const r = radius(P);
+  const pitch = ROW * P.yscale;
   const pad = 40;
   const inView = (x, y) => x > -pad && x < w + pad && y > -pad && y < h + pad;
-  // Edges, in one path.
+  // Edges, in one path; an edge over a fold dashed.
   ctx.strokeStyle = '#999';
   ctx.lineWidth = P.scale > 0.5 ? 1.5 : 1;
+  const folds = [];
   ctx.beginPath();
-  let drawn = 0;
   for (const v of P.visible) {
     if (v === 0) continue;
-    const p = D.parent[v];
+    const p = P.dpar[v];
     const x1 = sx(P, p), y1 = sy(P, p), x2 = sx(P, v), y2 = sy(P, v);
     if (!inView(x1, y1) && !inView(x2, y2)) continue;
+    if (p !== D.parent[v]) { folds.push([x1, y1, x2, y2]); continue; }
     ctx.moveTo(x1, y1); ctx.lineTo(x2, y2);
   }
   ctx.stroke();
-  // Nodes, one path per status; collapsed subtrees as triangles.
-  const tri = [];
+  if (folds.length) {
+    ctx.setLineDash([5, 5]); ctx.lineWidth = 3; ctx.strokeStyle = '#555';
+    ctx.beginPath();
+    for (const [x1, y1, x2, y2] of folds) { ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); }
+    ctx.stroke(); ctx.setLineDash([]);
+  }
+  // Collapsed subtrees as triangles, their counts inside.
+  ctx.font = FONT;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'alphabetic';
+  const boxes = [], counted = [];
+  const canLabel = pitch >= FONT_PX + 2 * r + 8;
+  for (const v of P.visible) {
+    if (!P.thw[v]) continue;
+    const x = sx(P, v), y = sy(P, v), half = P.thw[v] * P.scale, base = y + pitch - 3;
+    if (!inView(x, y)) continue;
+    ctx.beginPath();
+    ctx.moveTo(x, y + r); ctx.lineTo(x + half, base); ctx.lineTo(x - half, base); ctx.closePath();
+    ctx.fillStyle = P.sols[v] ? '#cfe8cf' : P.opens[v] ? '#e4e4e4' : '#f3d0d0';
+    ctx.fill(); ctx.lineWidth = 1; ctx.strokeStyle = '#888'; ctx.stroke();
+    const text = countText(P, v), tw = textWidth(text);
+    const top = base - 3 - 14;
+    const room = half * (top - y - r) / (base - y - r);
+    if (canLabel && room >= tw / 2 + 1) {
+      ctx.fillStyle = '#222'; ctx.fillText(text, x, base - 3);
+      const b = [x - tw / 2, base - 3 - FONT_PX - 2, x + tw / 2, base - 1];
+      boxes.push(b);
+      counted.push(b);
+    }
+  }
+  // Nodes, one path per status.
+  let drawn = 0;
   for (const s of 'iofs') {
     ctx.fillStyle = COLOUR[s];
     ctx.beginPath();
@@ -383,7 +560,6 @@ function draw(P) {
       const x = sx(P, v), y = sy(P, v);
       if (!inView(x, y)) continue;
       drawn++;
-      if (P.collapsed[v] && P.size[v] > 1) tri.push(v);
       if (r < 2.5) { ctx.rect(x - r, y - r, 2 * r, 2 * r); continue; }
       if (s === 'f') ctx.rect(x - r, y - r, 2 * r, 2 * r);
       else if (s === 's') { ctx.moveTo(x, y - r * 1.3); ctx.lineTo(x + r * 1.3, y); ctx.lineTo(x, y + r * 1.3); ctx.lineTo(x - r * 1.3, y); ctx.closePath(); }
@@ -391,70 +567,76 @@ function draw(P) {
     }
     ctx.fill();
   }
-  ctx.font = FONT;
-  ctx.textAlign = 'center';
-  for (const v of tri) {
-    const x = sx(P, v), y = sy(P, v), half = 0.9 * UX * P.scale, down = UY * P.yscale;
-    ctx.beginPath();
-    ctx.moveTo(x, y + r); ctx.lineTo(x + half, y + down); ctx.lineTo(x - half, y + down); ctx.closePath();
-    ctx.fillStyle = P.sols[v] ? '#cfe8cf' : P.opens[v] ? '#e4e4e4' : '#f3d0d0';
-    ctx.fill(); ctx.strokeStyle = '#888'; ctx.stroke();
-    // Its counts, as Gist writes them: nodes hidden, failures, solutions.
-    if (half > 10) {
-      const counts = half > 55
-        ? (P.size[v] - 1) + ' · ' + P.fails[v] + '✗ · ' + P.sols[v] + '✓'
-        : String(P.size[v] - 1);
-      halo(ctx, counts, x, y + down + 4, '#222');
-    }
-  }
-  // Branch labels when they fit: the value alone under a row named at the left, else all.
-  const spacing = UX * P.scale;
-  const named = P.rowVar;
-  let labels = 0;
-  if (spacing >= 16 && UY * P.yscale >= 40) {
+  // Labels above their nodes, each in a box of its own: a label that would overlap one already
+  // placed in its row is left out. The rows' names first, then the selected node's full
+  // label, then the others in search order (left to right within a row).
+  const lastRight = new Float64Array(P.maxRow + 2).fill(-Infinity);
+  const box = (x, y, tw) => [x - tw / 2 - 1, y - r - 5 - FONT_PX - 2, x + tw / 2 + 1, y - r - 4];
+  let labelled = 0;
+  const sel = P.selected;
+  let selBox = null;
+  if (canLabel) {
+    ctx.textAlign = 'left';
     ctx.textBaseline = 'bottom';
+    for (let d = 1; d < P.rowVar.length; d++) {
+      if (P.rowVar[d] < 0) continue;
+      const y = P.ty + d * pitch;
+      if (y < 0 || y > h + 20) continue;
+      const text = D.names[P.rowVar[d]], tw = textWidth(text);
+      halo(ctx, text, 6, y - r - 5, '#1f5f99');
+      boxes.push([6, y - r - 5 - FONT_PX - 2, 6 + tw, y - r - 4]);
+      lastRight[d] = 6 + tw;
+    }
+    ctx.textAlign = 'center';
+    const selShown = !P.hidden[sel] && !P.skip[sel];
+    if (selShown && inView(sx(P, sel), sy(P, sel))) {
+      ctx.font = BOLD;
+      const text = label(P, sel), tw = ctx.measureText(text).width;
+      const b = box(sx(P, sel), sy(P, sel), tw);
+      if (b[0] > lastRight[P.row[sel]] + 2) {
+        selBox = b;
+        ctx.fillStyle = 'rgba(255,255,255,0.9)';
+        ctx.fillRect(b[0] - 3, b[1], b[2] - b[0] + 6, b[3] - b[1]);
+        ctx.fillStyle = '#1f5f99'; ctx.fillText(text, sx(P, sel), sy(P, sel) - r - 5);
+        boxes.push(b); labelled++;
+      }
+      ctx.font = FONT;
+    }
     for (const v of P.visible) {
-      if (v === 0) continue;
+      if (v === sel && selBox) continue;
       const x = sx(P, v), y = sy(P, v);
       if (!inView(x, y)) continue;
-      // Under a named row, `= v` is the value alone.
-      const text = named[P.depth[v]] < 0 ? label(P, v)
-        : D.kind[v] === 1 ? valueText(D, D.var[v], D.value[v])
-        : SYMBOL[D.kind[v]] + ' ' + valueText(D, D.var[v], D.value[v]);
-      if (ctx.measureText(text).width > spacing * 1.6) continue;
-      halo(ctx, text, x, y - r - 3, '#333');
-      labels++;
-    }
-    ctx.textAlign = 'left';
-    for (let d = 1; d < named.length; d++) {
-      if (named[d] < 0) continue;
-      const y = P.ty + d * UY * P.yscale;
-      if (y < 0 || y > h + 20) continue;
-      halo(ctx, D.names[named[d]], 6, y - r - 3, '#1f5f99');
+      const text = shortLabel(P, v), tw = textWidth(text);
+      const b = box(x, y, tw);
+      const row = P.row[v];
+      if (b[0] < lastRight[row] + 2) continue;
+      if (selBox && P.row[sel] === row && b[2] > selBox[0] - 2 && b[0] < selBox[2] + 2) continue;
+      // A triangle's count reaches into the label zone of the row below its node.
+      if (counted.some((c) => c[0] < b[2] + 2 && b[0] < c[2] + 2 && c[1] < b[3] && b[1] < c[3])) continue;
+      halo(ctx, text, x, y - r - 5, '#333');
+      boxes.push(b); labelled++;
+      lastRight[row] = b[2];
     }
   }
-  // The selected node: a ring and its label, always.
-  const v = P.selected;
-  const x = sx(P, v), y = sy(P, v);
+  // The selected node: a ring.
+  const x = sx(P, sel), y = sy(P, sel);
   ctx.lineWidth = 4;
   ctx.strokeStyle = '#1f77b4';
-  ctx.beginPath(); ctx.arc(x, y, Math.max(r, 5) + 5, 0, 2 * Math.PI); ctx.stroke();
-  if (P.diverge >= 0 && !P.hidden[P.diverge]) {
+  ctx.beginPath(); ctx.arc(x, y, Math.max(r, 5) + 4, 0, 2 * Math.PI); ctx.stroke();
+  if (P.diverge >= 0 && !P.hidden[P.diverge] && !P.skip[P.diverge]) {
     ctx.strokeStyle = '#ff7f0e';
     ctx.setLineDash([6, 4]);
-    ctx.beginPath(); ctx.arc(sx(P, P.diverge), sy(P, P.diverge), Math.max(r, 5) + 10, 0, 2 * Math.PI); ctx.stroke();
+    ctx.beginPath(); ctx.arc(sx(P, P.diverge), sy(P, P.diverge), Math.max(r, 5) + 9, 0, 2 * Math.PI); ctx.stroke();
     ctx.setLineDash([]);
   }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  const text = label(P, v);
-  const tw = ctx.measureText(text).width;
-  ctx.fillStyle = 'rgba(255,255,255,0.9)';
-  ctx.fillRect(x - tw / 2 - 4, y + Math.max(r, 5) + 7, tw + 8, 24);
-  ctx.fillStyle = '#1f5f99';
-  ctx.fillText(text, x, y + Math.max(r, 5) + 9);
   drawOverview(P);
-  P.drawn = drawn; P.labels = labels;
+  P.drawn = drawn;
+  P.labels = labelled;
+  P.boxes = boxes;
+  // Nodes on the screen without their label.
+  P.unlabelled = drawn - labelled;
+  P.ui.fold.textContent = P.folded
+    ? 'The dashed edge folds ' + P.folded + ' levels of the path (e opens them)' : '';
   report();
 }
 
@@ -462,6 +644,18 @@ function halo(ctx, text, x, y, colour) {
   ctx.lineWidth = 4; ctx.strokeStyle = 'rgba(255,255,255,0.9)';
   ctx.strokeText(text, x, y);
   ctx.fillStyle = colour; ctx.fillText(text, x, y);
+}
+
+// Pairs of label boxes that overlap (0 by construction; measured for the tests).
+function overlaps(boxes) {
+  const b = boxes.slice().sort((p, q) => p[0] - q[0]);
+  let count = 0;
+  for (let i = 0; i < b.length; i++) {
+    for (let j = i + 1; j < b.length && b[j][0] < b[i][2]; j++) {
+      if (b[j][1] < b[i][3] && b[i][1] < b[j][3]) count++;
+    }
+  }
+  return count;
 }
 
 // The pixel tree of the whole search: search order across, depth down.
@@ -499,32 +693,45 @@ function drawOverview(P) {
 // ---- the view: fit, zoom, pan, scroll into view --------------------------------------------
 
 // The scales that fit the tree to its canvas: across, and down (levels may spread further
-// apart than the nodes of a level, up to a limit, to use the height of a wide tree).
+// apart than at scale 1, up to a limit, to use the height of a wide tree).
 function fitScale(P) {
   const { w, h } = sizeCanvas(P.ui.canvas);
-  const width = (P.maxX - P.minX) * UX + 2 * UX, height = P.maxDepth * UY + UY;
-  // Room at the left for the names of the rows.
-  const across = (w - 20 - NAMES) / width, down = (h - 60) / height;
-  const scale = Math.min(2, across, down);
-  return [scale, Math.max(scale, Math.min(down, 1.2))];
+  const width = Math.max(1, P.maxX - P.minX), height = P.maxRow * ROW;
+  const across = (w - 16 - P.namesW) / width, down = height ? (h - TOP - 12) / height : 2;
+  const scale = Math.min(1.5, across, down);
+  return [scale, Math.max(scale, Math.min(down, 1.25))];
 }
 
+function place(P, scale, yscale) {
+  const { w } = sizeCanvas(P.ui.canvas);
+  P.scale = scale;
+  P.yscale = yscale;
+  const room = w - 16 - P.namesW;
+  P.tx = P.namesW + 8 + room / 2 - ((P.minX + P.maxX) / 2) * scale;
+  P.ty = TOP;
+}
+
+// Fits every panel to its canvas, each on its own scale (or one scale for all, `g`).
 function fit(quiet) {
   const fits = panels.map(fitScale);
-  const scale = Math.min(...fits.map((f) => f[0]));
-  const yscale = Math.min(...fits.map((f) => f[1]));
-  for (const P of panels) {
-    P.scale = scale;
-    P.yscale = yscale;
-    const { w } = sizeCanvas(P.ui.canvas);
-    P.tx = (w + NAMES) / 2 - ((P.minX + P.maxX) / 2) * UX * scale;
-    P.ty = 36;
-    if (!quiet) draw(P);
-  }
+  const common = [Math.min(...fits.map((f) => f[0])), Math.min(...fits.map((f) => f[1]))];
+  panels.forEach((P, i) => {
+    const [scale, yscale] = shared ? common : fits[i];
+    place(P, scale, yscale);
+    if (quiet !== true) draw(P);
+  });
+}
+
+// After a collapse or an expansion: the panel fitted again (all of them on one scale).
+function refit(P) {
+  if (shared) { fit(); return; }
+  const [scale, yscale] = fitScale(P);
+  place(P, scale, yscale);
+  draw(P);
 }
 
 function zoom(factor, P0, cx, cy) {
-  for (const P of multi ? panels : [P0]) {
+  for (const P of targets(P0)) {
     const x = cx === undefined ? (P.w || 0) / 2 : cx, y = cy === undefined ? (P.h || 0) / 2 : cy;
     const scale = Math.max(1e-4, Math.min(8, P.scale * factor));
     const ratio = scale / P.scale;
@@ -548,15 +755,19 @@ function intoView(P) {
 function select(P, v) {
   if (v < 0 || v >= P.n) return;
   P.selected = v;
-  // A node inside a collapsed subtree opens the way to it.
+  // A node inside a collapsed subtree or a fold opens the way to it; the tree is fitted again.
   let opened = false;
-  for (let u = P.D.parent[v]; u >= 0; u = P.D.parent[u]) {
-    if (P.collapsed[u]) { P.collapsed[u] = 0; opened = true; }
+  if (P.skip[v] || P.hidden[v]) {
+    for (let u = P.D.parent[v]; u >= 0; u = P.D.parent[u]) {
+      if (P.collapsed[u]) { P.collapsed[u] = 0; opened = true; }
+    }
+    if (P.folded && (P.skip[v] || P.hidden[v])) { P.skip.fill(0); opened = true; }
   }
   if (opened) layout(P);
   describe(P);
   const { w, h } = sizeCanvas(P.ui.canvas);
   P.w = w; P.h = h;
+  if (opened) refit(P);
   intoView(P);
   draw(P);
 }
@@ -578,14 +789,15 @@ function toggle(P, v) {
   if (P.size[v] <= 1) return;
   P.collapsed[v] ^= 1;
   layout(P);
-  draw(P);
+  refit(P);
 }
 
 // Collapses each largest subtree holding failures only (no solution, nothing open).
 function collapseFailed(P) {
+  P.skip.fill(0);
   for (let v = 0; v < P.n; v++) {
-    const dead = P.size[v] > 1 && P.sols[v] === 0 && P.opens[v] === 0;
-    const parentDead = v > 0 && P.D.parent[v] >= 0 && isDead(P, P.D.parent[v]);
+    const dead = isDead(P, v);
+    const parentDead = v > 0 && isDead(P, P.D.parent[v]);
     P.collapsed[v] = dead && !parentDead ? 1 : 0;
   }
   for (let u = P.D.parent[P.selected]; u >= 0; u = P.D.parent[u]) {
@@ -593,18 +805,31 @@ function collapseFailed(P) {
   }
   layout(P);
   describe(P);
-  draw(P);
+  refit(P);
 }
-
-function isDead(P, v) { return P.size[v] > 1 && P.sols[v] === 0 && P.opens[v] === 0; }
 
 function expandAll(P) {
   P.collapsed.fill(0);
+  P.skip.fill(0);
   layout(P);
-  draw(P);
+  refit(P);
 }
 
-function key(P, k) {
+// Back to the picture the page opened on.
+function reread(P) {
+  readable(P);
+  let u = P.selected;
+  while (u > 0 && (P.hidden[u] || P.skip[u])) u = P.D.parent[u];
+  P.selected = u;
+  describe(P);
+  refit(P);
+}
+
+// The panels a key moves: all of them in step (compare pages, `t` toggles), else the active one.
+function targets(P) { return multi && together ? panels : [P]; }
+
+// A key for one panel.
+function keyOne(P, k) {
   const v = P.selected;
   switch (k) {
     case 'ArrowRight': select(P, v + 1); return true;
@@ -619,13 +844,29 @@ function key(P, k) {
     case 'S': { const u = find(P, v, -1, 's'); if (u >= 0) select(P, u); return true; }
     case 'Home': select(P, 0); return true;
     case 'c': toggle(P, v); return true;
-    case 'x': for (const Q of multi ? panels : [P]) collapseFailed(Q); return true;
-    case 'e': for (const Q of multi ? panels : [P]) expandAll(Q); return true;
+    case 'x': collapseFailed(P); return true;
+    case 'e': expandAll(P); return true;
+    case 'r': reread(P); return true;
+    default: return false;
+  }
+}
+
+function key(P, k) {
+  switch (k) {
     case '+': case '=': zoom(1.25, P); return true;
     case '-': zoom(0.8, P); return true;
     case '0': fit(); return true;
     case ' ': play(); return true;
-    default: return false;
+    case 'd': jump(1); return true;
+    case 'D': jump(-1); return true;
+    case 't': together = !together; settings(); return true;
+    case 'g': shared = !shared; settings(); fit(); return true;
+    case 'b': document.body.classList.toggle('no-boards'); settings(); fit(); return true;
+    default: {
+      let used = false;
+      for (const Q of targets(P)) used = keyOne(Q, k) || used;
+      return used;
+    }
   }
 }
 
@@ -638,7 +879,7 @@ function play() {
     const speed = Number(document.getElementById('speed').value);
     playing = setInterval(() => {
       let moved = false;
-      for (const P of multi ? panels : [panels[active]]) {
+      for (const P of targets(panels[active])) {
         if (P.selected + 1 < P.n) { select(P, P.selected + 1); moved = true; }
       }
       if (!moved) play();
@@ -649,21 +890,119 @@ function play() {
   report();
 }
 
-// ---- the first node where the trees part --------------------------------------------------
+// ---- where the trees part -----------------------------------------------------------------
 
-function diverge() {
-  for (const P of panels) P.diverge = -1;
+// The nodes of the panels are matched from the roots down by their decisions (the same
+// variable, kind and value under matched parents). A divergence is a matched node whose
+// children differ between the panels (other decisions, or none in some), or whose status
+// differs; it is told by the first child where the panels part. Found in search order; listed
+// by the size of the subtrees below it, largest first.
+let partings = [];
+let parting = -1;
+
+function divergences() {
+  partings = [];
   if (!multi) return;
-  const n = Math.max(...panels.map((P) => P.n));
-  for (let v = 1; v < n; v++) {
-    const a = panels[0];
-    const same = panels.every((P) => v < P.n && v < a.n && P.D.parent[v] === a.D.parent[v] &&
-      P.D.var[v] === a.D.var[v] && P.D.value[v] === a.D.value[v] && P.D.kind[v] === a.D.kind[v]);
-    if (!same) { for (const P of panels) P.diverge = v < P.n ? v : -1; return; }
+  const decision = (P, v) => P.D.var[v] + ':' + P.D.kind[v] + ':' + P.D.value[v];
+  const stack = [panels.map(() => 0)];
+  while (stack.length) {
+    const ids = stack.pop();
+    const kids = panels.map((P, i) => Array.from(children(P, ids[i])));
+    const keys = kids.map((ks, i) => ks.map((k) => decision(panels[i], k)));
+    const status = panels.map((P, i) => P.D.status[ids[i]]);
+    let at = 0;
+    const longest = Math.max(...keys.map((k) => k.length));
+    while (at < longest && keys.every((k) => k[at] !== undefined && k[at] === keys[0][at])) at++;
+    if (at < longest || status.some((s) => s !== status[0])) {
+      const nodes = kids.map((ks, i) => (at < ks.length ? ks[at] : ids[i]));
+      const size = panels.reduce((a, P, i) => a + P.size[ids[i]], 0);
+      partings.push({ ids, nodes, size, order: partings.length });
+    }
+    // The children all panels share, searched next (in search order).
+    const common = [];
+    keys[0].forEach((k, j) => {
+      const match = keys.map((ks) => ks.indexOf(k));
+      if (match.every((m) => m >= 0)) common.push(match.map((m, i) => kids[i][m]));
+    });
+    for (let j = common.length - 1; j >= 0; j--) stack.push(common[j]);
   }
 }
 
+// What panel `i` does where the trees part.
+function doesAt(d, i) {
+  const P = panels[i], v = d.nodes[i];
+  if (v !== d.ids[i]) return label(P, v) + ' (node ' + v + ')';
+  const s = P.D.status[v];
+  return (s === 'f' ? 'fails' : s === 's' ? 'a solution' : s === 'o' ? 'stops' : 'branches') +
+    ' (node ' + v + ')';
+}
+
+// The panels' names, by the parts of their titles that differ.
+function shortTitles() {
+  const parts = panels.map((P) => (P.D.title || 'search ' + (P.index + 1)).split(', '));
+  const differ = parts[0].map((_, j) => parts.some((p) => p[j] !== parts[0][j]));
+  return parts.map((p, i) => {
+    const kept = p.filter((_, j) => differ[j]);
+    return kept.length ? kept.join(', ') : 'search ' + (i + 1);
+  });
+}
+
+function describeParting(d, names) {
+  const same = d.ids.every((v) => v === d.ids[0]);
+  const where = d.ids[0] === 0 ? 'at the root' : 'after ' + label(panels[0], d.ids[0]) +
+    (same ? ' (node ' + d.ids[0] + ')' : ' (nodes ' + d.ids.join(' · ') + ')');
+  return where + ': ' + names.map((n, i) => n + ' → ' + doesAt(d, i)).join('; ');
+}
+
+function showPartings() {
+  const box = document.getElementById('divergences');
+  if (!multi) { box.remove(); return; }
+  const names = shortTitles();
+  const first = el('p', { id: 'divergence-first' });
+  if (!partings.length) first.textContent = 'The searches make the same tree.';
+  else {
+    first.appendChild(el('b', {}, 'The searches first part ' ));
+    first.appendChild(document.createTextNode(describeParting(partings[0], names) + '.'));
+  }
+  box.appendChild(first);
+  if (partings.length) {
+    const details = el('details');
+    details.appendChild(el('summary', {}, partings.length +
+      (partings.length > 1 ? ' divergences, largest first (d D: next, previous)' : ' divergence (d: go there)')));
+    const list = el('ol', { id: 'divergence-list' });
+    const sorted = partings.slice().sort((a, b) => b.size - a.size || a.order - b.order);
+    sorted.slice(0, 50).forEach((d, j) => {
+      const item = el('li', { 'data-nodes': d.nodes.join(',') },
+        describeParting(d, names) + ' — ' + d.size + ' nodes below');
+      item.addEventListener('click', () => { parting = j; goTo(d); report(); });
+      list.appendChild(item);
+    });
+    details.appendChild(list);
+    box.appendChild(details);
+    partings.sorted = sorted;
+  }
+}
+
+function goTo(d) {
+  panels.forEach((P, i) => { P.diverge = d.nodes[i]; select(P, d.nodes[i]); });
+}
+
+// `d` and `D`: the next and previous divergence, largest first.
+function jump(step) {
+  const list = partings.sorted || [];
+  if (!list.length) return;
+  parting = (parting + step + list.length) % list.length;
+  goTo(list[parting]);
+}
+
 // ---- state for scripts and tests ----------------------------------------------------------
+
+function settings() {
+  const t = document.getElementById('together');
+  if (t) t.textContent = together ? 'Keys: all panels' : 'Keys: one panel';
+  const g = document.getElementById('shared');
+  if (g) g.textContent = shared ? 'Scale: shared' : 'Scale: own';
+}
 
 function report() {
   const P = panels[active];
@@ -673,23 +1012,39 @@ function report() {
   b.drawn = String(P.drawn || 0);
   b.visible = String(P.visible.length);
   b.labels = String(P.labels || 0);
+  b.unlabelled = String(P.unlabelled || 0);
+  b.labelpx = String(FONT_PX);
+  b.overlaps = String(overlaps(P.boxes || []));
+  b.boxes = (P.boxes || []).slice(0, 3000).map((q) => q.map((x) => x.toFixed(1)).join(',')).join(';');
+  b.folded = String(P.folded);
   b.collapsed = String(P.collapsed.reduce((a, c) => a + c, 0));
   b.selx = sx(P, P.selected).toFixed(1);
   b.sely = sy(P, P.selected).toFixed(1);
   b.cw = String(P.w || 0);
   b.ch = String(P.h || 0);
-  b.left = (P.tx + P.minX * UX * P.scale).toFixed(1);
-  b.right = (P.tx + P.maxX * UX * P.scale).toFixed(1);
-  b.bottom = (P.ty + P.maxDepth * UY * P.yscale).toFixed(1);
+  b.left = (P.tx + P.minX * P.scale).toFixed(1);
+  b.right = (P.tx + P.maxX * P.scale).toFixed(1);
+  b.top = (P.ty - radius(P) - 5 - FONT_PX - 2).toFixed(1);
+  b.bottom = (P.ty + P.maxRow * ROW * P.yscale).toFixed(1);
   b.playing = playing ? 'yes' : 'no';
   b.diverge = String(P.diverge);
+  b.divergences = String(partings.length);
+  b.together = together ? 'yes' : 'no';
+  b.shared = shared ? 'yes' : 'no';
   b.active = String(active);
 }
 
 // ---- the page ----------------------------------------------------------------------------
 
 const main = document.getElementById('panels');
-if (multi) main.classList.add('multi');
+if (multi) {
+  main.classList.add('multi');
+  main.classList.add('panels-' + PANELS.length);
+  // The trees get the room of the boards, shown with `b`.
+  document.body.classList.add('no-boards');
+} else {
+  for (const id of ['together', 'shared']) document.getElementById(id).remove();
+}
 const panels = PANELS.map((D, i) => {
   const P = prepare(D, i);
   const suffix = i ? '-' + i : '';
@@ -699,7 +1054,8 @@ const panels = PANELS.map((D, i) => {
   if (D.stats) view.appendChild(el('p', { class: 'stats' }, D.stats));
   const overview = el('canvas', { class: 'overview', title: 'the whole search: search order across, depth down' });
   const canvas = el('canvas', { class: 'tree', tabindex: '0' });
-  view.appendChild(overview); view.appendChild(canvas);
+  const fold = el('p', { class: 'fold' });
+  view.appendChild(overview); view.appendChild(canvas); view.appendChild(fold);
   const aside = el('aside');
   const info = el('div');
   const labelEl = el('p', { class: 'label', id: 'label' + suffix });
@@ -710,7 +1066,7 @@ const panels = PANELS.map((D, i) => {
   aside.appendChild(info); aside.appendChild(domains);
   panel.appendChild(view); panel.appendChild(aside);
   main.appendChild(panel);
-  P.ui = { canvas, overview, label: labelEl, status, board, domains, panel };
+  P.ui = { canvas, overview, label: labelEl, status, board, domains, panel, fold };
   return P;
 });
 
@@ -741,9 +1097,7 @@ for (const P of panels) {
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
     if (!drag.moved) return;
-    for (const Q of multi ? panels : [P]) {
-      if (Q === P) { Q.tx = drag.tx + dx; Q.ty = drag.ty + dy; draw(Q); }
-    }
+    P.tx = drag.tx + dx; P.ty = drag.ty + dy; draw(P);
   });
   c.addEventListener('pointerup', (e) => {
     if (drag && !drag.moved) {
@@ -755,6 +1109,7 @@ for (const P of panels) {
       }
     }
     drag = null;
+    report();
   });
   c.addEventListener('dblclick', (e) => {
     const r = c.getBoundingClientRect();
@@ -781,17 +1136,20 @@ document.addEventListener('keydown', (e) => {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (key(panels[active], e.key)) { e.preventDefault(); report(); }
 });
-document.getElementById('fit').addEventListener('click', fit);
-document.getElementById('zoom-in').addEventListener('click', () => zoom(1.25, panels[active]));
-document.getElementById('zoom-out').addEventListener('click', () => zoom(0.8, panels[active]));
-document.getElementById('play').addEventListener('click', play);
+const button = (id, k) => {
+  const b = document.getElementById(id);
+  if (b) b.addEventListener('click', () => { key(panels[active], k); report(); });
+};
+button('fit', '0'); button('zoom-in', '+'); button('zoom-out', '-'); button('play', ' ');
+button('collapse-failed', 'x'); button('expand-all', 'e'); button('readable', 'r');
+button('together', 't'); button('shared', 'g'); button('boards', 'b');
 document.getElementById('speed').addEventListener('change', () => { if (playing) { play(); play(); } });
-document.getElementById('collapse-failed').addEventListener('click', () => key(panels[active], 'x'));
-document.getElementById('expand-all').addEventListener('click', () => key(panels[active], 'e'));
 window.addEventListener('resize', () => { for (const P of panels) draw(P); });
 
-diverge();
 activate(panels[0]);
+divergences();
+showPartings();
+settings();
 const prepared = performance.now();
 // The side panels first: their size decides the canvases'.
 const start = /node=(\d+)/.exec(location.hash);
@@ -799,11 +1157,16 @@ for (const P of panels) {
   P.selected = start ? Math.min(Number(start[1]), P.n - 1) : 0;
   describe(P);
 }
+const t0 = performance.now();
+for (const P of panels) readable(P);
+document.body.dataset.readablems = (performance.now() - t0).toFixed(0);
+if (partings.length) panels.forEach((P, i) => { P.diverge = partings[0].nodes[i]; });
 fit(true);
 for (const P of panels) select(P, P.selected);
 const query = new URLSearchParams(location.search);
 const target = panels[Math.min(Number(query.get('panel') || 0), panels.length - 1)];
 activate(target);
+if (query.get('together') === 'no') { together = false; settings(); }
 const NAMED = { R: 'ArrowRight', L: 'ArrowLeft', U: 'ArrowUp', D: 'ArrowDown', H: 'Home', _: ' ' };
 for (const k of query.get('keys') || '') {
   document.dispatchEvent(new KeyboardEvent('keydown', { key: NAMED[k] || k }));
