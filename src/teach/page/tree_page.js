@@ -181,8 +181,9 @@ function layout(P) {
     visible.push(v);
     if (row[v] > maxRow) maxRow = row[v];
   }
-  // Each row names the variable of most of its branches once, at the left; the other
-  // branches of the row (below a fold, or under another variable order) keep full labels.
+  // Each row names the variable of most of its branches (two or more, or all) once, at the
+  // left; the other branches of the row (below a fold, or under another variable order) keep
+  // full labels.
   const rowVar = new Int32Array(maxRow + 2).fill(-1);
   const tally = new Map();
   for (let i = 1; i < visible.length; i++) {
@@ -195,6 +196,10 @@ function layout(P) {
     const r = Math.floor(key / D.names.length);
     if (c > most[r]) { most[r] = c; rowVar[r] = key - r * D.names.length; }
   }
+  // A row of one branch per variable is named by none (full labels throughout).
+  const kinds = new Int32Array(maxRow + 2);
+  for (const key of tally.keys()) kinds[Math.floor(key / D.names.length)]++;
+  for (let r = 0; r < rowVar.length; r++) if (most[r] < 2 && kinds[r] > 1) rowVar[r] = -1;
   P.rowVar = rowVar;
   P.namesW = 0;
   for (let r = 1; r < rowVar.length; r++) {
