@@ -649,6 +649,14 @@ fn readable_at_open(dom: &str, what: &str) {
         }
     }
     assert_eq!(state(dom, "overlaps"), 0.0, "{what}");
+    let (width, height) = (state(dom, "cw"), state(dom, "ch"));
+    for b in &boxes {
+        let inside = b[0] >= 0.0 && b[1] >= 0.0 && b[2] <= width && b[3] <= height;
+        assert!(
+            inside,
+            "{what}: label box {b:?} outside the {width} x {height} canvas"
+        );
+    }
     inside_canvas(dom, what);
 }
 
@@ -960,4 +968,93 @@ fn four_panels_share_the_page_in_a_grid() {
     // The boards are folded away, shown with `b`.
     assert!(shown.contains("class=\"no-boards\""));
     assert!(!dom(&browser, &path, "?keys=b").contains("class=\"no-boards\""));
+}
+
+#[test]
+fn every_panel_of_a_comparison_page_opens_readable() {
+    let Some(browser) = browser_or_skip("the panels of a comparison page in Chromium") else {
+        return;
+    };
+    // 8-Queens by plain backtracking (877 tree nodes) beside forward checking (89), each
+    // panel about half the page wide: rows of failed leaves up to 8 wide under the path.
+    let path = page(
+        "compare8-readable.html",
+        &[
+            "compare",
+            "queens",
+            "8",
+            "--var-order",
+            "input",
+            "--value-order",
+            "asc",
+            "--branching",
+            "dway",
+            "--propagation",
+            "none,fc",
+        ],
+    );
+    for panel in 0..2 {
+        // The body describes the active panel: each one in turn, checked on its boxes.
+        let shown = dom(&browser, &path, &format!("?panel={panel}"));
+        assert_eq!(state(&shown, "active"), panel as f64);
+        readable_at_open(&shown, &format!("compare 8-Queens, panel {panel}"));
+        assert!(
+            state(&shown, "scale") >= 1.0,
+            "panel {panel} at scale {}",
+            state(&shown, "scale")
+        );
+        // The per-panel summary agrees: no panel has a node without its label, overlapping
+        // labels, or a label reaching out of its canvas.
+        let key = "data-panels=\"";
+        let at = shown.find(key).expect("the body sums up each panel") + key.len();
+        let list = &shown[at..at + shown[at..].find('"').unwrap()];
+        let rows: Vec<&str> = list.split(';').collect();
+        assert_eq!(rows.len(), 2, "{list}");
+        for row in rows {
+            assert!(row.starts_with("0,0,0,"), "{list}");
+        }
+    }
+}
+
+#[test]
+fn runs_of_failed_leaves_open_as_one_counted_mark() {
+    let Some(browser) = browser_or_skip("runs of failed leaves in Chromium") else {
+        return;
+    };
+    // a = 1 … 39 each fail at once (a >= 40): 39 failed leaves side by side under the root,
+    // far wider than the canvas at 18 px labels; then a = 40, b = 1, the solution.
+    let model = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-page-wide.fzn");
+    std::fs::write(
+        &model,
+        "var 1..40: a :: output_var;\nvar 1..40: b :: output_var;\n\
+         constraint int_lin_eq([1, 1], [a, b], 41);\nconstraint int_le(40, a);\n\
+         solve satisfy;\n",
+    )
+    .unwrap();
+    let path = page(
+        "wide.html",
+        &[
+            "fzn",
+            model.to_str().unwrap(),
+            "--propagation",
+            "none",
+            "--branching",
+            "dway",
+        ],
+    );
+    let shown = dom(&browser, &path, "");
+    // The root, one mark for the 39 failures, a = 40 and b = 1: every one labelled.
+    assert_eq!(state(&shown, "visible"), 4.0);
+    readable_at_open(&shown, "39 failed leaves");
+    assert!(state(&shown, "scale") >= 1.0);
+    // Selecting a failure inside the mark opens it; the arrows walk through the leaves.
+    let first = dom(&browser, &path, "?keys=R");
+    assert_eq!(selected(&first), 1);
+    assert_eq!(state(&first, "visible"), 42.0);
+    let third = dom(&browser, &path, "?keys=RRR");
+    assert_eq!(selected(&third), 3);
+    assert!(text_of(&third, "label").contains("a = 3"));
+    // Expanding everything opens it; the readable view (`r`) closes it again.
+    assert_eq!(state(&dom(&browser, &path, "?keys=e"), "visible"), 42.0);
+    assert_eq!(state(&dom(&browser, &path, "?keys=er"), "visible"), 4.0);
 }

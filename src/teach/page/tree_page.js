@@ -86,6 +86,9 @@ function prepare(D, index) {
   P.path.reverse();
   for (const u of P.path) P.onPath[u] = 1;
   P.collapsed = new Uint8Array(n);
+  P.bunch = new Uint8Array(n);    // a node whose runs of failed leaves are drawn as one mark each
+  P.lead = new Int32Array(n).fill(-1); // a failed leaf in a run drawn as one: the run's first
+  P.run = new Int32Array(n);      // at a run's first leaf: the leaves in the run
   P.skip = new Uint8Array(n);     // a path node folded away (its off-path subtrees too)
   P.hidden = new Uint8Array(n);
   P.row = new Int32Array(n);
@@ -111,6 +114,7 @@ function valueText(D, x, value) {
 function label(P, v) {
   const D = P.D;
   if (v === 0) return 'root';
+  if (P.run[v] > 1) return D.names[D.var[v]] + ': ' + P.run[v] + '✗';
   return D.names[D.var[v]] + ' ' + SYMBOL[D.kind[v]] + ' ' + valueText(D, D.var[v], D.value[v]);
 }
 
@@ -119,9 +123,31 @@ function label(P, v) {
 function shortLabel(P, v) {
   if (v === 0) return 'root';
   const D = P.D;
-  if (P.rowVar[P.row[v]] < 0) return label(P, v);
+  if (P.rowVar[P.row[v]] !== D.var[v]) return label(P, v);
+  if (P.run[v] > 1) return P.run[v] + '✗';
   const value = valueText(D, D.var[v], D.value[v]);
   return D.kind[v] === 1 ? value : SYMBOL[D.kind[v]] + ' ' + value;
+}
+
+// Finds the runs (two or more) of consecutive failed leaves under each node of `bunch`: each
+// is drawn as one mark, at its first leaf, that says how many failed (`4✗`).
+function findRuns(P) {
+  const D = P.D, lead = P.lead, run = P.run;
+  lead.fill(-1); run.fill(0);
+  for (let p = 0; p < P.n; p++) {
+    if (!P.bunch[p]) continue;
+    const a = P.first[p], b = P.first[p + 1];
+    for (let i = a; i < b;) {
+      let j = i;
+      while (j < b && P.size[P.kids[j]] === 1 && D.status[P.kids[j]] === 'f') j++;
+      if (j - i >= 2) {
+        const first = P.kids[i];
+        run[first] = j - i;
+        for (let k = i; k < j; k++) lead[P.kids[k]] = first;
+      }
+      i = Math.max(j, i + 1);
+    }
+  }
 }
 
 // What a collapsed subtree's triangle says, as Gist counts: the nodes it hides, and its
@@ -139,12 +165,15 @@ function isDead(P, v) { return P.size[v] > 1 && P.sols[v] === 0 && P.opens[v] ==
 function layout(P) {
   const n = P.n, D = P.D;
   const hidden = P.hidden, skip = P.skip, dpar = P.dpar, row = P.row, collapsed = P.collapsed;
+  findRuns(P);
+  const lead = P.lead;
   const visible = [0];
   dpar[0] = -1; row[0] = 0; hidden[0] = 0;
   let maxRow = 0;
   for (let v = 1; v < n; v++) {
     const p = D.parent[v];
-    hidden[v] = hidden[p] || collapsed[p] || (skip[p] && !P.onPath[v]) ? 1 : 0;
+    hidden[v] = hidden[p] || collapsed[p] || (skip[p] && !P.onPath[v]) ||
+      (lead[v] >= 0 && lead[v] !== v) ? 1 : 0;
     if (hidden[v]) continue;
     dpar[v] = skip[p] ? dpar[p] : p;
     row[v] = row[dpar[v]] + 1;
@@ -152,12 +181,25 @@ function layout(P) {
     visible.push(v);
     if (row[v] > maxRow) maxRow = row[v];
   }
-  // Rows where every branch is on one variable name it once, at the left.
-  const rowVar = new Int32Array(maxRow + 2).fill(-2);
+  // Each row names the variable of most of its branches (two or more, or all) once, at the
+  // left; the other branches of the row (below a fold, or under another variable order) keep
+  // full labels.
+  const rowVar = new Int32Array(maxRow + 2).fill(-1);
+  const tally = new Map();
   for (let i = 1; i < visible.length; i++) {
-    const v = visible[i], r = row[v], x = D.var[v];
-    rowVar[r] = rowVar[r] === -2 || rowVar[r] === x ? x : -1;
+    const v = visible[i], key = row[v] * D.names.length + D.var[v];
+    const c = (tally.get(key) || 0) + 1;
+    tally.set(key, c);
   }
+  const most = new Int32Array(maxRow + 2);
+  for (const [key, c] of tally) {
+    const r = Math.floor(key / D.names.length);
+    if (c > most[r]) { most[r] = c; rowVar[r] = key - r * D.names.length; }
+  }
+  // A row of one branch per variable is named by none (full labels throughout).
+  const kinds = new Int32Array(maxRow + 2);
+  for (const key of tally.keys()) kinds[Math.floor(key / D.names.length)]++;
+  for (let r = 0; r < rowVar.length; r++) if (most[r] < 2 && kinds[r] > 1) rowVar[r] = -1;
   P.rowVar = rowVar;
   P.namesW = 0;
   for (let r = 1; r < rowVar.length; r++) {
@@ -265,6 +307,7 @@ function fitsReadable(P) {
 function readable(P) {
   const { h } = sizeCanvas(P.ui.canvas);
   foldPath(P, Math.floor((h - TOP - 12) / ROW));
+  P.bunch.fill(0);
   const attempt = (limit, dead) => { collapseBeyond(P, limit, dead); layout(P); return fitsReadable(P); };
   // A tree with more leaves than the canvas has room for side by side cannot fit whole: its
   // layout is not tried (the costly one on a large tree).
@@ -272,6 +315,9 @@ function readable(P) {
   let leaves = 0;
   for (let v = 0; v < P.n; v++) if (P.first[v] === P.first[v + 1]) leaves++;
   if (leaves * 18 <= w && attempt(Infinity, false)) return;
+  if (attempt(Infinity, true)) return;
+  // Then runs of failed sibling leaves drawn as one counted mark each.
+  P.bunch.fill(1);
   if (attempt(Infinity, true)) return;
   const sizes = [];
   for (let v = 1; v < P.n; v++) if (!P.onPath[v] && P.size[v] > 1) sizes.push(P.size[v]);
@@ -561,7 +607,8 @@ function draw(P) {
       if (!inView(x, y)) continue;
       drawn++;
       if (r < 2.5) { ctx.rect(x - r, y - r, 2 * r, 2 * r); continue; }
-      if (s === 'f') ctx.rect(x - r, y - r, 2 * r, 2 * r);
+      if (s === 'f' && P.run[v] > 1) { ctx.rect(x - r * 1.6, y - r, r * 1.2, 2 * r); ctx.rect(x + r * 0.4, y - r, r * 1.2, 2 * r); }
+      else if (s === 'f') ctx.rect(x - r, y - r, 2 * r, 2 * r);
       else if (s === 's') { ctx.moveTo(x, y - r * 1.3); ctx.lineTo(x + r * 1.3, y); ctx.lineTo(x, y + r * 1.3); ctx.lineTo(x - r * 1.3, y); ctx.closePath(); }
       else { ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
     }
@@ -636,7 +683,8 @@ function draw(P) {
   // Nodes on the screen without their label.
   P.unlabelled = drawn - labelled;
   P.ui.fold.textContent = P.folded
-    ? 'The dashed edge folds ' + P.folded + ' levels of the path (e opens them)' : '';
+    ? 'The dashed edge folds ' + P.folded + (P.folded === 1 ? ' level' : ' levels') +
+      ' of the path (e opens ' + (P.folded === 1 ? 'it)' : 'them)') : '';
   report();
 }
 
@@ -757,6 +805,7 @@ function select(P, v) {
   P.selected = v;
   // A node inside a collapsed subtree or a fold opens the way to it; the tree is fitted again.
   let opened = false;
+  if (P.lead[v] >= 0) { P.bunch[P.D.parent[v]] = 0; layout(P); opened = true; }
   if (P.skip[v] || P.hidden[v]) {
     for (let u = P.D.parent[v]; u >= 0; u = P.D.parent[u]) {
       if (P.collapsed[u]) { P.collapsed[u] = 0; opened = true; }
@@ -810,6 +859,7 @@ function collapseFailed(P) {
 
 function expandAll(P) {
   P.collapsed.fill(0);
+  P.bunch.fill(0);
   P.skip.fill(0);
   layout(P);
   refit(P);
@@ -819,7 +869,7 @@ function expandAll(P) {
 function reread(P) {
   readable(P);
   let u = P.selected;
-  while (u > 0 && (P.hidden[u] || P.skip[u])) u = P.D.parent[u];
+  while (u > 0 && (P.hidden[u] || P.skip[u] || P.lead[u] >= 0)) u = P.D.parent[u];
   P.selected = u;
   describe(P);
   refit(P);
@@ -1032,6 +1082,14 @@ function report() {
   b.together = together ? 'yes' : 'no';
   b.shared = shared ? 'yes' : 'no';
   b.active = String(active);
+  // Per panel: nodes on the screen without their label, overlapping label boxes, label boxes
+  // reaching out of the canvas, runs drawn as one mark, and the scale.
+  b.panels = panels.map((Q) => {
+    const out = (Q.boxes || []).filter((q) => q[0] < 0 || q[1] < 0 || q[2] > Q.w || q[3] > Q.h).length;
+    let runs = 0;
+    for (const v of Q.visible) if (Q.run[v] > 1) runs++;
+    return [Q.unlabelled || 0, overlaps(Q.boxes || []), out, runs, Q.scale.toFixed(4)].join(',');
+  }).join(';');
 }
 
 // ---- the page ----------------------------------------------------------------------------
