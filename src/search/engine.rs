@@ -558,10 +558,23 @@ impl<'m> Engine<'m> {
             self.branched = Some(var);
         }
         if self.assigns_all {
-            self.decided[var.index()] = true;
+            // The value the decision assigns: `x = v`'s, or a split `x ≤ v`'s when it leaves
+            // one value. A split that leaves more assigns nothing, and `x` stays to branch on.
+            let assigned = match self.branching {
+                Branching::Assign | Branching::DWay => Some(value),
+                Branching::Split => branch
+                    .is_ok()
+                    .then(|| self.domains[var.index()].value())
+                    .flatten(),
+            };
+            if assigned.is_some() {
+                self.decided[var.index()] = true;
+            }
             if self.textbook {
                 self.rejected = false;
-                if branch.is_ok() && self.forward_check(run, var, value).is_err() {
+                if let (true, Some(value)) = (branch.is_ok(), assigned)
+                    && self.forward_check(run, var, value).is_err()
+                {
                     self.queue.clear();
                     self.count_assignment(run, self.rejected);
                     return true;

@@ -473,3 +473,48 @@ fn every_convention_finds_the_same_solutions() {
         }
     }
 }
+
+#[test]
+fn a_split_assigns_a_variable_only_when_it_leaves_one_value() {
+    // `x ≤ v` with v above the minimum (a descending or middle-out value order) leaves `x`
+    // open: under AIMA's counting it must stay to branch on, and forward checking must not
+    // read the split's bound as the variable's value.
+    let queens = Queens::new(6).unwrap();
+    let expected: usize = 4;
+    for propagation in Propagation::ALL {
+        let config = SearchConfig::new()
+            .with_propagation(propagation)
+            .with_branching(Branching::Split)
+            .with_counting(Counting::Aima);
+        let check = |solutions: Vec<Vec<i32>>, order: &str| {
+            assert_eq!(solutions.len(), expected, "{propagation}, {order}");
+            for s in &solutions {
+                // Queens' rules, independently of the model: columns and diagonals apart.
+                for i in 0..s.len() {
+                    for j in i + 1..s.len() {
+                        let (a, b) = (s[i], s[j]);
+                        assert!(a != b && (a - b).unsigned_abs() as usize != j - i, "{s:?}");
+                    }
+                }
+            }
+        };
+        let descending: Vec<Vec<i32>> = queens
+            .model()
+            .solver_with(config.clone())
+            .unwrap()
+            .with_value_order(cspkit::Descending)
+            .solutions()
+            .map(|s| s.values().to_vec())
+            .collect();
+        check(descending, "descending");
+        let middle: Vec<Vec<i32>> = queens
+            .model()
+            .solver_with(config)
+            .unwrap()
+            .with_value_order(cspkit::MiddleOut)
+            .solutions()
+            .map(|s| s.values().to_vec())
+            .collect();
+        check(middle, "middle out");
+    }
+}

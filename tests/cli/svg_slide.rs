@@ -214,4 +214,11 @@ fn a_bad_tree_size_is_named() {
         assert!(stderr.contains("--tree-size"), "{stderr}");
         assert!(!Path::new("never.svg").exists());
     }
+    // A size with no picture to give it to is a usage error, not silently ignored.
+    let output = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(["queens", "4", "--tree-size", "800x600"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--tree <FILE>"));
 }

@@ -1234,7 +1234,12 @@ pub struct ShowArgs {
     pub tree_limit: u64,
     /// The size of the --tree .svg picture, WIDTHxHEIGHT: the whole tree fits it with text
     /// at least 18 units high, failed subtrees drawn as counted triangles when it must.
-    #[arg(long, value_name = "WxH", default_value = "1920x1080")]
+    #[arg(
+        long,
+        value_name = "WxH",
+        default_value = "1920x1080",
+        requires = "tree"
+    )]
     pub tree_size: cspkit::teach::svg::Slide,
     /// With --propagation ac3: write an HTML page of the constraint graph that steps through
     /// the search and AC-3's queue and revisions, with auto-play.
