@@ -486,11 +486,9 @@ fn a_comparison_page_shows_two_searches_on_one_scale() {
     let Some(browser) = browser_or_skip("the comparison page in Chromium") else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-page");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("compare.html");
-    let output = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args([
+    let path = page(
+        "compare.html",
+        &[
             "compare",
             "queens",
             "6",
@@ -500,15 +498,7 @@ fn a_comparison_page_shows_two_searches_on_one_scale() {
             "asc",
             "--propagation",
             "none,forward",
-            "--tree",
-            path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
     );
     // Both trees start with row 1 = 1; without propagation node 2 is row 2 = 1, with
     // forward checking row 2 = 3: they part at node 2.
@@ -815,11 +805,9 @@ fn a_comparison_page_names_where_the_searches_part() {
     let Some(browser) = browser_or_skip("the divergences of a comparison page in Chromium") else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-page");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("compare-partings.html");
-    let output = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args([
+    let path = page(
+        "compare-partings.html",
+        &[
             "compare",
             "queens",
             "6",
@@ -831,15 +819,7 @@ fn a_comparison_page_names_where_the_searches_part() {
             "dway",
             "--propagation",
             "none,forward",
-            "--tree",
-            path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
     );
     // The same two searches, recorded through the library.
     let queens = Queens::new(6).unwrap();
@@ -932,11 +912,9 @@ fn four_panels_share_the_page_in_a_grid() {
     let Some(browser) = browser_or_skip("four panels in Chromium") else {
         return;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-page");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("compare-four.html");
-    let output = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args([
+    let path = page(
+        "compare-four.html",
+        &[
             "compare",
             "queens",
             "6",
@@ -946,15 +924,7 @@ fn four_panels_share_the_page_in_a_grid() {
             "asc,desc",
             "--propagation",
             "none,forward",
-            "--tree",
-            path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
     );
     let shown = dom(&browser, &path, "");
     assert!(shown.contains("id=\"panel-3\""));
