@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -74,6 +75,62 @@ pub enum Command {
     /// Solve a MiniZinc model (compiled by the installed `minizinc`), and watch its search.
     #[command(after_help = MZN_HELP)]
     Mzn(MznArgs),
+    /// Serve the live page (the search in the browser) on a local web server, or export it as
+    /// a static site.
+    #[command(after_help = SERVE_HELP)]
+    Serve(ServeArgs),
+}
+
+const SERVE_HELP: &str = "\
+The site is built by `bash web/build.sh` (in the cspkit repository; it needs node and npm)
+into web/dist/. cspkit serves the first of: --site DIR; the folder named by the environment
+variable CSPKIT_SITE; web/dist/ of the source tree cspkit was built from; cspkit-site/ beside
+the cspkit program. Without an index.html there, it says where it looked and stops.
+
+The first line printed is the page's address (http://127.0.0.1:7878/); Ctrl-C (or SIGTERM)
+stops the server. It listens on loopback only, unless --bind names another address: then
+every machine that can reach this one can read the site. GET and HEAD only; no folder
+listings; nothing outside the site is served (`..`, links that lead out: 403).
+
+Examples:
+  cspkit serve --open                     serve the page, open it in the browser
+  cspkit serve --port 0                   on a free port (the address says which)
+  cspkit serve --site path/to/site -v     another copy of the site; log each request
+  cspkit serve --export course-page       copy the site for any static web host
+
+Exit codes: 0 stopped by Ctrl-C or SIGTERM, or exported; 2 no site, the port is taken, or
+the export folder is refused.";
+
+/// The port `cspkit serve` listens on unless told.
+pub const DEFAULT_PORT: u16 = 7878;
+
+/// Arguments of `cspkit serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, value_name = "PORT", default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on. Anything but loopback (127.0.0.1, ::1) makes the site
+    /// visible to other machines.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// Open the page in the default browser (a failure is only a warning).
+    #[arg(long)]
+    pub open: bool,
+    /// The site's folder (the web build's output, with its index.html).
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
+    /// Copy the site into DIR (new or empty, not inside the site) instead of serving it, and
+    /// list the files written.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["port", "bind", "open", "verbose"])]
+    pub export: Option<PathBuf>,
+    /// With --export: write into a folder that is not empty, replacing the files of the same
+    /// names (others are left).
+    #[arg(long, requires = "export")]
+    pub force: bool,
+    /// Log each request on standard error (method, path, status); quiet by default.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 const FZN_HELP: &str = "\

@@ -4,10 +4,10 @@
 //!
 //! This file is the entry point: it parses the arguments and hands each command to its module
 //! (`commands` for one Sudoku, N-Queens or colouring puzzle, `batch`, `puzzles`, `compare`,
-//! `minizinc` for `fzn` and `mzn`). What they share lives in `run` (the solver the flags
-//! configure, the observers, the modes of search), `input` (reading a puzzle, refusing options
-//! that clash), `output` (exit codes, errors, statistics) and `limits` (the start time and the
-//! flag that stops a search).
+//! `minizinc` for `fzn` and `mzn`, `serve` for the browser page). What they share lives in
+//! `run` (the solver the flags configure, the observers, the modes of search), `input`
+//! (reading a puzzle, refusing options that clash), `output` (exit codes, errors, statistics)
+//! and `limits` (the start time and the flag that stops a search).
 
 /// Writes a line on standard error, like `eprintln!`, but without panicking when standard
 /// error is closed or full (`cspkit … 2>&1 | head`): there is nowhere left to report that.
@@ -34,6 +34,7 @@ mod output_item;
 mod ozn;
 mod puzzles;
 mod run;
+mod serve;
 mod step;
 
 use std::process::ExitCode;
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Fzn(args)) => minizinc::fzn(&args),
         Some(Command::Mzn(args)) => minizinc::mzn(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     };
     ExitCode::from(code)
 }
