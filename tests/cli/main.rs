@@ -18,6 +18,7 @@ mod mzn;
 mod mzn_enums;
 mod puzzles;
 mod readme;
+mod serve;
 mod stopping;
 mod strategies;
 mod svg_slide;

@@ -177,8 +177,8 @@ fn serve(site: &Path, args: &ServeArgs) -> u8 {
                 while !stop.load(Ordering::Relaxed) {
                     match server.recv_timeout(POLL) {
                         Ok(Some(request)) => {
-                            answer(request, &site, verbose);
                             served.fetch_add(1, Ordering::Relaxed);
+                            answer(request, &site, verbose);
                         }
                         Ok(None) => {}
                         Err(error) => {
@@ -571,26 +571,19 @@ fn slashed(path: &Path) -> String {
 /// `path` made absolute with the links of its existing part resolved, and `.` and `..`
 /// applied to the rest: where a folder that may not exist yet would be.
 fn resolved_path(path: &Path) -> io::Result<PathBuf> {
-    let absolute = std::path::absolute(path)?;
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    while !existing.exists() {
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_owned());
-                existing = parent;
-            }
-            _ => break,
-        }
-    }
-    let mut resolved = existing.canonicalize()?;
-    for part in rest.iter().rev() {
-        match Path::new(part).components().next() {
-            Some(Component::ParentDir) => {
+    let mut resolved = PathBuf::new();
+    for part in std::path::absolute(path)?.components() {
+        match part {
+            Component::ParentDir => {
                 resolved.pop();
             }
-            Some(Component::CurDir) | None => {}
-            Some(_) => resolved.push(part),
+            Component::CurDir => {}
+            _ => {
+                resolved.push(part);
+                if let Ok(real) = resolved.canonicalize() {
+                    resolved = real;
+                }
+            }
         }
     }
     Ok(resolved)
