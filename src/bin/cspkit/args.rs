@@ -27,6 +27,8 @@ Examples:
   cspkit queens 13 --count --jobs 2               count on two threads
   cspkit fzn samples/minizinc/queens8.fzn         a FlatZinc model
   cspkit mzn model.mzn data.dzn                   a MiniZinc model (compiled by minizinc)
+  cspkit serve --open                             the live page in the browser (once
+                                                  `bash web/build.sh` has built it)
   cspkit help sudoku                              every option of a subcommand, with examples
 (The files are in the repository's samples/ folder.)
 
