@@ -332,6 +332,10 @@ pub use search::stepping::SearchStep;
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
 
+/// This library's version (`CARGO_PKG_VERSION`), for programs built on it that report it, such
+/// as the WebAssembly module of the live page.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 // The kernel's items at their old paths, `cspkit::Constraint` and so on: they are for writing
 // constraints and propagators, and `cspkit::kernel` is their one documented path.
 #[deprecated(since = "0.3.0", note = "use `cspkit::kernel::` and the same name")]
