@@ -23,6 +23,7 @@
 //! The work is done by the modules below over cspkit's public API; this file only converts
 //! to and from JavaScript.
 
+pub mod bench;
 pub mod error;
 pub mod pages;
 pub mod puzzle;
@@ -133,6 +134,24 @@ pub fn version() -> String {
 #[wasm_bindgen]
 pub fn count(spec: &str) -> Result<String, JsValue> {
     pages::count(&spec_of(spec)?)
+        .map(|v| v.to_string())
+        .map_err(thrown)
+}
+
+/// The benchmark: counts the solutions of `n` queens as `cspkit queens N --count` (JSON:
+/// solutions, nodes).
+#[wasm_bindgen]
+pub fn bench_queens_count(n: u32) -> Result<String, JsValue> {
+    bench::queens_count(n as usize)
+        .map(|v| v.to_string())
+        .map_err(thrown)
+}
+
+/// The benchmark: the Sudoku workload on the first `limit` puzzles of `text` (JSON: puzzles,
+/// solved, nodes, checksum).
+#[wasm_bindgen]
+pub fn bench_sudoku(text: &str, limit: u32) -> Result<String, JsValue> {
+    bench::sudoku_workload(text, limit as usize)
         .map(|v| v.to_string())
         .map_err(thrown)
 }
