@@ -16,7 +16,12 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |text: &str| text.parse::<usize>().map_err(|e| format!("{text:?}: {e}"));
     let run = || -> Result<(), String> {
-        match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        match args
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
             ["queens", n, runs] => {
                 let n = number(n)?;
                 for _ in 0..number(runs)? {

@@ -196,7 +196,10 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits) -> Result<String, WebError>
     let givens = format!("givens {}{minimal}", names.join(", "));
     match path.as_slice() {
         [only] => {
-            let text = only.text.strip_prefix("contradiction: ").unwrap_or(&only.text);
+            let text = only
+                .text
+                .strip_prefix("contradiction: ")
+                .unwrap_or(&only.text);
             let _ = writeln!(out, "{givens}: {text}");
         }
         _ => {

@@ -124,8 +124,14 @@ impl Puzzle {
         if let Some(counting) = spec.counting {
             config = config.with_counting(counting);
         }
-        let named_variables = spec.var_order.as_deref().and_then(ChosenVariableOrder::by_name);
-        let named_values = spec.value_order.as_deref().and_then(ChosenValueOrder::by_name);
+        let named_variables = spec
+            .var_order
+            .as_deref()
+            .and_then(ChosenVariableOrder::by_name);
+        let named_values = spec
+            .value_order
+            .as_deref()
+            .and_then(ChosenValueOrder::by_name);
         let (variables, values) = match self {
             Puzzle::FlatZinc(fzn) => (
                 named_variables
@@ -263,7 +269,11 @@ fn nested(flat: &[Value], ranges: &[(i64, i64)]) -> Value {
             if inner == 0 {
                 return Value::Array(Vec::new());
             }
-            Value::Array(flat.chunks(inner).map(|chunk| nested(chunk, rest)).collect())
+            Value::Array(
+                flat.chunks(inner)
+                    .map(|chunk| nested(chunk, rest))
+                    .collect(),
+            )
         }
     }
 }

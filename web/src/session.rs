@@ -250,8 +250,12 @@ impl SearchSession {
             return;
         }
         let text = String::from_utf8_lossy(&written);
-        self.lines
-            .extend(text.strip_suffix('\n').unwrap_or(&text).split('\n').map(str::to_owned));
+        self.lines.extend(
+            text.strip_suffix('\n')
+                .unwrap_or(&text)
+                .split('\n')
+                .map(str::to_owned),
+        );
     }
 }
 

@@ -141,8 +141,7 @@ impl Spec {
             .map(|name| name.parse::<Counting>())
             .transpose()
             .map_err(|e| WebError::spec(format!("counting: {e}")))?;
-        if counting == Some(Counting::Cspkit) && propagation == Some(Propagation::TextbookForward)
-        {
+        if counting == Some(Counting::Cspkit) && propagation == Some(Propagation::TextbookForward) {
             return Err(WebError::spec(
                 "propagation fc assigns every variable by a decision (it propagates from \
                  decisions only): it cannot be combined with counting cspkit; propagation \
@@ -188,8 +187,9 @@ fn model_spec(value: &Value) -> Result<ModelSpec, WebError> {
         )));
     };
     let kinds = ["queens", "sudoku", "colouring", "flatzinc"];
-    let kind = optional_name(object, "kind", &kinds)?
-        .ok_or_else(|| WebError::spec("model: no \"kind\" (queens, sudoku, colouring, flatzinc)"))?;
+    let kind = optional_name(object, "kind", &kinds)?.ok_or_else(|| {
+        WebError::spec("model: no \"kind\" (queens, sudoku, colouring, flatzinc)")
+    })?;
     match kind.as_str() {
         "queens" => {
             check_keys(object, &["kind", "n", "model"], "the queens model")?;
@@ -289,8 +289,8 @@ mod tests {
 
     #[test]
     fn an_unknown_key_is_named_with_the_keys_accepted() {
-        let error = Spec::parse(r#"{"model": {"kind": "queens", "n": 8}, "nodes": 5}"#)
-            .unwrap_err();
+        let error =
+            Spec::parse(r#"{"model": {"kind": "queens", "n": 8}, "nodes": 5}"#).unwrap_err();
         assert!(error.message.contains("\"nodes\""), "{error}");
         assert!(error.message.contains("node_limit"), "{error}");
     }

@@ -7,8 +7,8 @@
 use cspkit::flatzinc::{AnnotatedOrder, AnnotatedValues};
 use cspkit::{
     Ascending, Branching, ConstraintId, Counting, Descending, DomWdeg, DomainOverDegree,
-    InputOrder, LeastConstraining, MiddleOut, Propagation, RandomValue, SearchView,
-    SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
+    InputOrder, LeastConstraining, MiddleOut, Propagation, RandomValue, SearchView, SmallestDomain,
+    SmallestDomainRandomTies, ValueOrder, VarId, VariableOrder,
 };
 
 /// The variable orders by their CLI names.
