@@ -277,3 +277,67 @@ pub fn count(spec: &Spec) -> Result<Value, WebError> {
         "failures": stats.failures,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Baekjoon 2239 example of `cspkit`'s demo.
+    const SUDOKU: &str = "103000509\n002109400\n000704000\n300502006\n060000050\n\
+                          700803004\n000401000\n009205800\n804000107\n";
+
+    fn spec(text: &str) -> Spec {
+        Spec::parse(text).unwrap()
+    }
+
+    fn sudoku_spec() -> Spec {
+        spec(&json!({"model": {"kind": "sudoku", "grid": SUDOKU}}).to_string())
+    }
+
+    #[test]
+    fn a_hint_is_the_first_line_of_the_explanation() {
+        let hint = explain(&sudoku_spec(), "hint").unwrap();
+        let whole = explain(&sudoku_spec(), "explain").unwrap();
+        assert_eq!(hint.lines().count(), 1);
+        assert!(whole.lines().count() > 1);
+        assert_eq!(whole.lines().next(), hint.lines().next());
+        let why = explain(&sudoku_spec(), "why").unwrap();
+        assert_eq!(why, "the puzzle has a solution: no givens clash\n");
+    }
+
+    #[test]
+    fn explanations_are_for_a_sudoku_and_named_tasks_only() {
+        let queens = spec(r#"{"model": {"kind": "queens", "n": 8}}"#);
+        assert_eq!(explain(&queens, "hint").unwrap_err().what, What::Spec);
+        let error = explain(&sudoku_spec(), "solve").unwrap_err();
+        assert!(error.message.contains("\"solve\""), "{error}");
+    }
+
+    #[test]
+    fn compare_draws_both_strategies_of_one_model() {
+        let a = spec(r#"{"model": {"kind": "queens", "n": 5}}"#);
+        let b = spec(r#"{"model": {"kind": "queens", "n": 5}, "value_order": "desc"}"#);
+        let page = compare(&a, &b).unwrap();
+        assert!(page.contains("input, asc, forward, assign"));
+        assert!(page.contains("input, desc, forward, assign"));
+        let other = spec(r#"{"model": {"kind": "queens", "n": 6}}"#);
+        assert_eq!(compare(&a, &other).unwrap_err().what, What::Spec);
+    }
+
+    #[test]
+    fn every_menu_name_is_accepted_in_a_spec() {
+        let menus = models();
+        for (key, names) in [
+            ("propagation", &menus["propagation"]),
+            ("var_order", &menus["var_order"]),
+            ("value_order", &menus["value_order"]),
+            ("branching", &menus["branching"]),
+            ("counting", &menus["counting"]),
+        ] {
+            for name in names.as_array().unwrap() {
+                let text = json!({"model": {"kind": "queens", "n": 4}, key: name}).to_string();
+                assert!(Spec::parse(&text).is_ok(), "{key} {name}");
+            }
+        }
+    }
+}

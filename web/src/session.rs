@@ -289,3 +289,86 @@ pub fn tree_title(tree: &SearchTree<'_>) -> String {
         format!("cspkit: the search tree ({held} tree nodes)")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace_run::run_trace;
+
+    fn session(spec: &str) -> SearchSession {
+        SearchSession::new(&Spec::parse(spec).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_count_finds_every_solution_and_steps_through_the_cli_trace() {
+        // 6-Queens has 4 solutions (OEIS A000170).
+        let spec = r#"{"model": {"kind": "queens", "n": 6}, "solutions": 0, "propagation": "fc"}"#;
+        let mut stepped = session(spec);
+        let mut progress = stepped.step();
+        while progress["state"] == "running" {
+            progress = stepped.step();
+        }
+        assert_eq!(progress["answer"], "all solutions");
+        assert_eq!(progress["solutions"], 4);
+        assert_eq!(stepped.solutions().as_array().map(Vec::len), Some(4));
+        // The CLI's output: the trace, then the count.
+        let whole = run_trace(&Spec::parse(spec).unwrap()).unwrap();
+        assert_eq!(format!("{}\n4\n", stepped.trace(0)), whole);
+    }
+
+    #[test]
+    fn advancing_and_stepping_reach_the_same_end() {
+        let spec = r#"{"model": {"kind": "colouring", "map": "australia"}, "solutions": 0}"#;
+        let mut advanced = session(spec);
+        while advanced.advance(1.0)["state"] == "running" {}
+        let mut stepped = session(spec);
+        while stepped.step()["state"] == "running" {}
+        // Australia in 3 colours: 18 colourings (3! ways to colour the mainland triangle
+        // WA-NT-SA, then Q, NSW, V forced, and T free: 6 x 3).
+        assert_eq!(advanced.progress()["solutions"], 18);
+        assert_eq!(advanced.trace(0), stepped.trace(0));
+        assert_eq!(advanced.progress()["nodes"], stepped.progress()["nodes"]);
+    }
+
+    #[test]
+    fn a_search_stops_at_the_node_limit_and_says_so() {
+        let mut limited = session(
+            r#"{"model": {"kind": "queens", "n": 12}, "solutions": 0, "propagation": "none",
+                "node_limit": 50}"#,
+        );
+        let progress = limited.advance(10_000.0);
+        assert_eq!(progress["answer"], "node limit");
+        assert_eq!(progress["nodes"], 50);
+    }
+
+    #[test]
+    fn a_first_solution_is_named_by_the_model_and_drawn_on_the_page() {
+        let mut first = session(r#"{"model": {"kind": "queens", "n": 4}}"#);
+        assert_eq!(first.advance(10_000.0)["answer"], "solution");
+        let solutions = first.solutions();
+        // The first placement of 4 queens in row order: columns 2 4 1 3.
+        assert_eq!(solutions[0]["row 1"], 2);
+        assert_eq!(solutions[0]["row 4"], 3);
+        let page = first.page(3);
+        assert!(page.starts_with("<!DOCTYPE html>"));
+        assert!(
+            page.contains("the first 3 of"),
+            "the title says the tree was cut"
+        );
+    }
+
+    #[test]
+    fn flatzinc_solutions_carry_the_output_arrays_names() {
+        let text = "array [1..2] of int: X_INTRODUCED_2_ = [1, 1];\n\
+                    var 1..2: a;\nvar 1..2: b;\n\
+                    array [1..2] of var int: q :: output_array([1..2]) = [a, b];\n\
+                    constraint int_ne(a, b);\nsolve satisfy;\n";
+        let spec = serde_json::json!({"model": {"kind": "flatzinc", "text": text}, "solutions": 0});
+        let mut search = session(&spec.to_string());
+        assert_eq!(search.advance(10_000.0)["answer"], "all solutions");
+        assert_eq!(
+            search.solutions(),
+            serde_json::json!([{"q": [1, 2]}, {"q": [2, 1]}])
+        );
+    }
+}
