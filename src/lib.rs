@@ -262,6 +262,12 @@
 //! - `cli` (default): builds the `cspkit` command-line program (it pulls in `clap` and
 //!   `indicatif`). Library users can depend on `cspkit` with `default-features = false`; the
 //!   library itself only needs `fixedbitset`, `smallvec` and `thiserror`.
+//!
+//! The library builds and runs in the browser's WebAssembly (`wasm32-unknown-unknown`, after
+//! `rustup target add wasm32-unknown-unknown`), default features included: the CLI's crates
+//! are not dependencies of that target, time limits read the page's clock (through the
+//! `web-time` crate, that target's one extra dependency), and a parallel search
+//! ([`Solver::count_parallel`]) runs on the calling thread, which cannot start others there.
 
 pub mod conformance;
 pub mod constraints;
