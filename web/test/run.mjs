@@ -1,6 +1,6 @@
 // The live page's browser tests: the built site (web/dist) served on a loopback port and
 // driven in headless Chromium. Run from the repository's root by web/test.sh:
-//   node web/test/run.mjs [--screenshots] [--only a,b,...]
+//   node web/test/run.mjs [--screenshots] [--only a,b,...] [--site DIR]
 // Prints one line per check (PASS/FAIL, with the measured figures) and exits 1 on any failure.
 
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
@@ -17,8 +17,10 @@ const args = process.argv.slice(2);
 const screenshots = args.includes('--screenshots');
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set(args[onlyAt + 1].split(',')) : null;
+const siteAt = args.indexOf('--site');
+const site = siteAt >= 0 ? args[siteAt + 1] : 'web/dist';
 
-const server = await startServer('web/dist');
+const server = await startServer(site);
 console.log(`site: ${server.url} (${server.how})`);
 const profile = mkdtempSync(join(tmpdir(), 'cspkit-page-test-'));
 const context = await chromium.launchPersistentContext(profile, {
