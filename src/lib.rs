@@ -262,6 +262,12 @@
 //! - `cli` (default): builds the `cspkit` command-line program (it pulls in `clap` and
 //!   `indicatif`). Library users can depend on `cspkit` with `default-features = false`; the
 //!   library itself only needs `fixedbitset`, `smallvec` and `thiserror`.
+//!
+//! The library builds and runs in the browser's WebAssembly (`wasm32-unknown-unknown`, after
+//! `rustup target add wasm32-unknown-unknown`), default features included: the CLI's crates
+//! are not dependencies of that target, time limits read the page's clock (through the
+//! `web-time` crate, that target's one extra dependency), and a parallel search
+//! ([`Solver::count_parallel`]) runs on the calling thread, which cannot start others there.
 
 pub mod conformance;
 pub mod constraints;
@@ -331,6 +337,10 @@ pub use search::stepping::SearchStep;
 #[allow(deprecated, reason = "the deprecated `StepEvent` stays public")]
 pub use search::stepping::StepEvent;
 pub use search::{Branching, Count, Outcome, PropagationLevel, Solutions, Solver};
+
+/// This library's version (`CARGO_PKG_VERSION`), for programs built on it that report it, such
+/// as the WebAssembly module of the live page.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 // The kernel's items at their old paths, `cspkit::Constraint` and so on: they are for writing
 // constraints and propagators, and `cspkit::kernel` is their one documented path.

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::util::clock::Instant;
 use crate::{Limit, SearchObserver, Solver, ValueOrder, VariableOrder};
 
 /// The limits of a puzzle tool's searches ([`grade_within`](super::grade_within),

@@ -10,7 +10,9 @@
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::util::clock::Instant;
 
 /// Why a search stopped before it was finished.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

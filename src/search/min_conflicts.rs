@@ -69,9 +69,10 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::model::{Model, Solution};
+use crate::util::clock::Instant;
 use crate::util::random::SplitMix64;
 use crate::{Constraint, Limit, VarId};
 

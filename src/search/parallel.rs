@@ -37,6 +37,10 @@ use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::model::Model;
 
+/// Whether this target can start threads: not the browser's WebAssembly
+/// (`wasm32-unknown-unknown`), where a parallel search runs on the calling thread alone.
+const THREADS_AVAILABLE: bool = !cfg!(all(target_arch = "wasm32", target_os = "unknown"));
+
 /// The number of subtrees per thread a split aims for.
 const SUBTREES_PER_THREAD: usize = 32;
 
@@ -163,7 +167,8 @@ where
     /// into many more subtrees than threads (32 per thread, or as close as the tree allows);
     /// the threads take subtrees one at a time from a shared counter, each with its own copy
     /// of the orders (hence `Clone + Send`) and its own search state. With one thread, it is
-    /// the sequential search, on the calling thread.
+    /// the sequential search, on the calling thread; so it is on a target that cannot start
+    /// threads (the browser's WebAssembly, `wasm32-unknown-unknown`), whatever `threads` says.
     ///
     /// - Limits count over the life of the solver, as for the sequential search. The decision
     ///   limit counts the decisions of all threads together and is never overrun (each thread
@@ -297,34 +302,36 @@ where
         };
         // Subtrees split below the projected variables could hold the same projected
         // solution: a projected search runs on one thread.
-        let (result, stats) = if threads.get() == 1 || self.plan.project.is_some() {
-            sequential(
-                &context,
-                &self.fixes,
-                self.variable_order.clone(),
-                self.value_order.clone(),
-                &mut want,
-            )
-        } else {
-            let split = split(
-                &context,
-                &self.fixes,
-                self.variable_order.clone(),
-                self.value_order.clone(),
-                threads.get(),
-            );
-            if let Some(shared) = &shared_nodes {
-                shared.add(split.stats.decisions);
-            }
-            share_out(
-                &context,
-                split,
-                &self.variable_order,
-                &self.value_order,
-                threads,
-                &mut want,
-            )
-        };
+        // Without threads (the browser's WebAssembly), the same search on the calling thread.
+        let (result, stats) =
+            if threads.get() == 1 || !THREADS_AVAILABLE || self.plan.project.is_some() {
+                sequential(
+                    &context,
+                    &self.fixes,
+                    self.variable_order.clone(),
+                    self.value_order.clone(),
+                    &mut want,
+                )
+            } else {
+                let split = split(
+                    &context,
+                    &self.fixes,
+                    self.variable_order.clone(),
+                    self.value_order.clone(),
+                    threads.get(),
+                );
+                if let Some(shared) = &shared_nodes {
+                    shared.add(split.stats.decisions);
+                }
+                share_out(
+                    &context,
+                    split,
+                    &self.variable_order,
+                    &self.value_order,
+                    threads,
+                    &mut want,
+                )
+            };
         let elapsed = context.clock.elapsed();
         self.stats.add(&stats);
         self.stats.elapsed = elapsed;

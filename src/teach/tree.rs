@@ -239,6 +239,43 @@ impl<'m> SearchTree<'m> {
         self.cut
     }
 
+    /// The tree cut to its first `nodes` nodes (at least the root), in search order, as
+    /// [`with_limit`](SearchTree::with_limit) cuts it: the others are counted in
+    /// [`cut`](SearchTree::cut), and each kept node keeps its status; the overview still
+    /// shows the whole search. For drawing a part of a large tree (a live page that draws the
+    /// first nodes of a search it keeps whole).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::teach::tree::SearchTree;
+    ///
+    /// let queens = Queens::new(6)?;
+    /// let mut whole = SearchTree::new(queens.model());
+    /// let _ = queens.model().solver().with_observer(&mut whole).count();
+    /// let mut limited = SearchTree::new(queens.model()).with_limit(10);
+    /// let _ = queens.model().solver().with_observer(&mut limited).count();
+    /// let first = whole.truncated(10);
+    /// assert_eq!(first.nodes().len(), 10);
+    /// assert_eq!(first.cut(), limited.cut());
+    /// assert_eq!(first.nodes()[0].children, limited.nodes()[0].children);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn truncated(&self, nodes: usize) -> SearchTree<'m> {
+        let keep = nodes.max(1);
+        let mut tree = self.clone();
+        if tree.nodes.len() > keep {
+            tree.cut += (tree.nodes.len() - keep) as u64;
+            tree.nodes.truncate(keep);
+            for node in &mut tree.nodes {
+                node.children.retain(|&child| (child as usize) < keep);
+            }
+        }
+        tree.limit = keep;
+        tree
+    }
+
     /// The whole search, recorded nodes and those beyond the limit, as a pixel tree.
     pub fn overview(&self) -> &Overview {
         &self.overview

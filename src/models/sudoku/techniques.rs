@@ -21,6 +21,7 @@ use std::fmt;
 use crate::kernel::Literal;
 use crate::models::sudoku::{Grid, Sudoku};
 use crate::puzzle::{Explainer, Grade, GradeError, Limits, Step, describe_literals, grade_within};
+use crate::util::clock::Instant;
 use crate::{ConstraintId, Domain, Limit, ModelError, Outcome, VarId};
 
 /// A Sudoku solving technique, from the easiest.
@@ -251,7 +252,7 @@ impl Sudoku {
         limits: &Limits,
     ) -> Result<Explanation, ModelError> {
         let clues = self.clues_of(puzzle)?;
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let solve = || -> Result<Outcome, ModelError> {
             let limits = limits.after(started.elapsed());
             let mut solver = self.model().solver();
@@ -370,7 +371,7 @@ impl Sudoku {
         limits: &Limits,
         count: bool,
     ) -> Result<SudokuGrade, GradeError> {
-        let started = std::time::Instant::now();
+        let started = Instant::now();
         let clues = self.clues_of(puzzle)?;
         let grade = grade_within(self.model(), &clues, limits)?;
         let explained = self.walk(puzzle, Search::First, &limits.after(started.elapsed()))?;
