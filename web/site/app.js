@@ -23,7 +23,8 @@
 //   #explain #hint #why     Sudoku explanations, shown in #explain-text
 //   #share-link       the link to the current model and settings
 //   #state            idle | compiling | running | done | stopped | stepping | error
-//   #count-nodes #count-failures #count-solutions #answer #elapsed   the search's counts
+//   #count-decisions #count-nodes (tree nodes) #count-failures #count-solutions #answer #elapsed
+//                     the search's counts, named as `--stats` names them
 //   #run-error        an error that is not about the editor (a bad setting)
 //   #tree             the iframe holding the tree page
 //   #trace            the trace lines of Step
@@ -247,7 +248,7 @@ function stateToFragment() {
   }
   if (kind === 'flatzinc') p.set('fzn', toBase64Url($('fzn-source').value));
   for (const name of STRATEGY) if ($(name).value) p.set(URL_KEYS[name], $(name).value);
-  if ($('counting').value !== 'cspkit') p.set('counting', $('counting').value);
+  if ($('counting').value) p.set('counting', $('counting').value);
   const mode = $('solutions-mode').value;
   p.set('solutions', mode === 'n' ? String(solutionsWanted()) : mode);
   p.set('nodes', $('node-limit').value);
@@ -320,7 +321,7 @@ async function buildSpec(strategyPrefix = '') {
   const spec = {
     model,
     ...strategy(strategyPrefix),
-    counting: $('counting').value,
+    ...($('counting').value ? { counting: $('counting').value } : {}),
     solutions: solutionsWanted(),
     ...limits(),
     tree_limit: TREE_LIMIT,
@@ -380,6 +381,7 @@ function showError(error) {
   const what = error.what || 'model';
   if (what === 'spec') {
     showRunError(`Setting: ${error.error}`);
+    setState('error');
     return;
   }
   const box = $('editor-error');
@@ -409,7 +411,9 @@ function showError(error) {
   }
   const head = document.createElement('strong');
   head.textContent = `${where}: `;
-  box.append(head, document.createTextNode(error.error));
+  // The module's messages may start with their own `line L, column C: `: said once, above.
+  const message = String(error.error).replace(/^line \d+(, column \d+)?: /, '');
+  box.append(head, document.createTextNode(message));
   if (editor && line !== null) {
     const text = $(editor).value.split('\n')[line - 1];
     if (text !== undefined) {
@@ -442,7 +446,8 @@ function setState(state) {
 }
 
 function showProgress(p) {
-  $('count-nodes').textContent = String(p.nodes);
+  $('count-decisions').textContent = String(p.nodes);
+  $('count-nodes').textContent = String(p.tree_nodes ?? p.nodes);
   $('count-failures').textContent = String(p.failures);
   $('count-solutions').textContent = String(p.solutions);
   $('answer').textContent = p.answer || '–';

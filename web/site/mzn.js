@@ -3,7 +3,8 @@
 //
 // cspkit's MiniZinc library (which global constraints to keep whole) is added to the
 // compiler's virtual files with a solver configuration naming it, as `cspkit mzn` does with
-// the installed compiler; without it the compiler's standard decompositions are used.
+// the installed compiler. The library comes from the module's `mznlib()` when it has one;
+// without it the compiler's standard decompositions are used.
 
 let loading = null;
 
@@ -57,24 +58,25 @@ export async function compileMiniZinc(source, data, library) {
     for (const [name, text] of library) {
       if (!TWO_DIMENSIONAL.test(text)) model.addFile(`cspkit/mznlib/${name}`, text, false);
     }
-    const config = {
-      id: 'org.cspkit.cspkit',
-      name: 'cspkit',
-      version: '0',
-      mznlib: 'cspkit/mznlib',
-      executable: 'fzn-cspkit',
-      tags: ['cp', 'int'],
-      stdFlags: [],
-      supportsMzn: false,
-      supportsFzn: true,
-      needsSolns2Out: true,
-    };
-    model.addFile('cspkit.msc', JSON.stringify(config), false);
-    options.solver = 'cspkit.msc';
   } else {
-    // Gecode's library keeps the most globals whole among those the package brings.
-    options.solver = 'gecode';
+    // No library from the module: the standard library's decompositions (FlatZinc
+    // builtins only, which cspkit reads), not another solver's globals.
+    model.addFile('cspkit/mznlib/redefinitions.mzn', '% the standard decompositions\n', false);
   }
+  const config = {
+    id: 'org.cspkit.cspkit',
+    name: 'cspkit',
+    version: '0',
+    mznlib: 'cspkit/mznlib',
+    executable: 'fzn-cspkit',
+    tags: ['cp', 'int'],
+    stdFlags: [],
+    supportsMzn: false,
+    supportsFzn: true,
+    needsSolns2Out: true,
+  };
+  model.addFile('cspkit.msc', JSON.stringify(config), false);
+  options.solver = 'cspkit.msc';
   model.addFile(MODEL_FILE, source);
   if (data && data.trim()) model.addFile(DATA_FILE, data);
   const errors = [];
