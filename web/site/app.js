@@ -22,7 +22,7 @@
 //   #b-propagation #b-var-order #b-value-order #b-branching   strategy B; #compare
 //   #explain #hint #why     Sudoku explanations, shown in #explain-text
 //   #share-link       the link to the current model and settings
-//   #state            idle | compiling | running | done | stopped | stepping | error
+//   #state            idle | compiling | running | done | stopped | stepping | comparing | compared | error
 //   #count-decisions #count-nodes (tree nodes) #count-failures #count-solutions #answer #elapsed
 //                     the search's counts, named as `--stats` names them
 //   #run-error        an error that is not about the editor (a bad setting)
@@ -593,7 +593,7 @@ async function onCompare() {
   setState('comparing');
   try {
     const answer = await ask({ type: 'compare', specA, specB });
-    setState('done');
+    setState('compared');
     showTree(answer.html, 0);
   } catch (e) {
     showError(e);
