@@ -50,8 +50,9 @@ const STRATEGY = ['propagation', 'var-order', 'value-order', 'branching'];
 /** Keys of the address for each setting. */
 const URL_KEYS = { propagation: 'propagation', 'var-order': 'var', 'value-order': 'value', branching: 'branching' };
 
+// samples/sudoku/2239.txt of the repository.
 const SAMPLE_SUDOKU =
-  '1.3...5.9..21.94.....7.4...3..5.4..9..6...1..7..2.6..3...4.7.....96.23..8.5...7.2';
+  '103000509002109400000704000300502006060000050700803004000401000009205800804000107';
 const SAMPLE_MINIZINC = `% Place n queens; q[i] is the column of the queen in row i.
 include "globals.mzn";
 int: n = 6;
@@ -556,13 +557,16 @@ async function onStep(reset) {
     const answer = await ask({ type: 'step', spec, reset: reset || !stepping, draw: LIVE_NODES });
     stepping = true;
     const trace = $('trace');
-    if (answer.event && answer.event.line) {
-      trace.textContent += `${answer.event.line}\n`;
+    // The trace's lines of the event; an event that prints none is named.
+    const step = answer.event || {};
+    const text = step.line || (step.event ? `(${step.event})` : '');
+    if (text) {
+      trace.textContent += `${text}\n`;
       trace.scrollTop = trace.scrollHeight;
     }
     showProgress(answer.progress);
     setState(answer.progress.state === 'done' ? 'done' : 'stepping');
-    showTree(answer.html, Math.max(0, answer.progress.nodes - 1));
+    showTree(answer.html, Math.max(0, (answer.progress.tree_nodes ?? answer.progress.nodes) - 1));
   } catch (e) {
     showError(e);
   }
