@@ -470,11 +470,23 @@ function selectedNode() {
   }
 }
 
-/** Shows a tree page (HTML text); keeps the selected node unless `select` names one. */
-function showTree(html, select = null, onLoad = null) {
-  const node = select !== null ? select : selectedNode();
+/** The node selected when the tree was last readable (a live page's frame is not). */
+let lastSelected = null;
+
+/**
+ * Shows a tree page (HTML text); keeps the selected node unless `select` names one.
+ * A `live` page (while the search runs) is loaded sandboxed: in a frame of its own origin,
+ * which the browser may run off this page's thread, so its drawing never holds up input;
+ * the others are same-origin, so the page can read the selected node and drive the player.
+ */
+function showTree(html, select = null, onLoad = null, live = false) {
+  const current = selectedNode();
+  if (current !== null) lastSelected = current;
+  const node = select !== null ? select : lastSelected;
   const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
   const frame = $('tree');
+  if (live) frame.setAttribute('sandbox', 'allow-scripts');
+  else frame.removeAttribute('sandbox');
   const old = treeUrl;
   treeUrl = url;
   treeLoading = true;
@@ -512,7 +524,7 @@ async function onRun(event) {
   const id = send({ type: 'run', spec, live: LIVE_NODES, every: LIVE_EVERY_MS, full: TREE_LIMIT }, (m) => {
     if (!running || running.id !== id) return true;
     if (m.type === 'progress') showProgress(m.progress);
-    else if (m.type === 'page') { if (!treeLoading) showTree(m.html); } else if (m.type === 'done') {
+    else if (m.type === 'page') { if (!treeLoading) showTree(m.html, null, null, true); } else if (m.type === 'done') {
       running = null;
       showProgress(m.progress);
       setState('done');

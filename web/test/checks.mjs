@@ -216,6 +216,7 @@ export const CHECKS = [
       const later = await counts(page);
       const state = await page.textContent('#state');
       const drawnNodes = await drawn(page);
+      const treeLoad = await (await treeFrame(page)).evaluate(() => document.body.dataset.loadms);
       const max = (xs) => Math.max(...xs);
       const p95 = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length * 0.95) - 1];
       expect(delays.length === 25, `${delays.length} of 25 clicks reached the page`);
@@ -226,7 +227,7 @@ export const CHECKS = [
       expect(afterStop.nodes < 100000000, 'the search reached its node limit');
       expect(drawnNodes > 0, 'the drawn tree is gone after Stop');
       return `input delay max ${max(delays).toFixed(1)} ms, 95% ${p95(delays).toFixed(1)} ms over 25 clicks; `
-        + `click round trip max ${max(trips)} ms; longest frame gap ${max(gaps).toFixed(0)} ms; ${pagesDuring} tree refreshes meanwhile; `
+        + `click round trip max ${max(trips)} ms; longest frame gap ${max(gaps).toFixed(0)} ms; ${pagesDuring} tree refreshes meanwhile (the last loaded in ${treeLoad} ms); `
         + `stopped at ${afterStop.nodes} nodes, ${drawnNodes} nodes still drawn`;
     },
   },
