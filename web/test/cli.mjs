@@ -2,8 +2,8 @@
 
 import { spawnSync } from 'node:child_process';
 
-/** The built CLI, relative to the repository's root. */
-export const CLI = 'target/release/cspkit';
+/** The built CLI, relative to the repository's root (or the CSPKIT_CLI environment variable). */
+export const CLI = process.env.CSPKIT_CLI || 'target/release/cspkit';
 
 /**
  * Runs `cspkit ARGS --stats` and returns the figures of its statistics line
