@@ -516,6 +516,7 @@ async function onRun(event) {
   }
   writeState();
   stepping = false;
+  lastSelected = null;
   $('trace').textContent = '';
   setState('running');
   $('stop').disabled = false;

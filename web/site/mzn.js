@@ -40,6 +40,9 @@ export async function miniZincVersion() {
 // decomposed by the compiler instead of reaching cspkit whole.
 const TWO_DIMENSIONAL = /array\s*\[\s*int\s*,\s*int\s*\]/;
 
+/** The longest a compilation may take. */
+const COMPILE_LIMIT_MS = 60000;
+
 /** The model file name, as errors and `mzn_path` annotations name it. */
 export const MODEL_FILE = 'model.mzn';
 /** The data file name. */
@@ -82,9 +85,18 @@ export async function compileMiniZinc(source, data, library) {
   const errors = [];
   const compilation = model.compile({ options });
   compilation.on('error', (e) => errors.push(e));
+  // The page never hangs: a compilation that runs away is cancelled.
+  let timedOut = false;
+  const timer = setTimeout(() => { timedOut = true; compilation.cancel(); }, COMPILE_LIMIT_MS);
   try {
     return await compilation;
   } catch (exit) {
+    if (timedOut) {
+      throw {
+        error: `MiniZinc's compiler did not finish within ${COMPILE_LIMIT_MS / 1000} s: stopped`,
+        line: null, column: null, file: null, what: 'model',
+      };
+    }
     const first = errors[0];
     const location = first && first.location;
     const message = first ? first.message : (exit && exit.message) || 'MiniZinc could not compile the model';
@@ -95,6 +107,8 @@ export async function compileMiniZinc(source, data, library) {
       file: location ? location.filename.replace(/^.*\//, '') : null,
       what: first && first.what ? first.what : 'model',
     };
+  } finally {
+    clearTimeout(timer);
   }
 }
 
