@@ -48,7 +48,7 @@ fn spec_of(text: &str) -> Result<Spec, JsValue> {
     Spec::parse(text).map_err(thrown)
 }
 
-/// One search, run a slice at a time (`advance`) or an event at a time (`step`).
+/// One search, run a slice at a time (`advance`) or a trace line at a time (`step`).
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct Session {
@@ -72,7 +72,8 @@ impl Session {
         self.inner.advance(budget_ms).to_string()
     }
 
-    /// Runs one event of the search; its trace lines, its name and the progress (JSON).
+    /// Runs the search to its next trace line; the new lines, the last event's name and the
+    /// progress (JSON).
     pub fn step(&mut self) -> String {
         self.inner.step().to_string()
     }
@@ -127,6 +128,19 @@ pub fn models() -> String {
 #[wasm_bindgen]
 pub fn version() -> String {
     cspkit::VERSION.to_owned()
+}
+
+/// cspkit's MiniZinc library (the globals the MiniZinc compiler keeps whole for cspkit), for
+/// compiling a model in the page: JSON `[[file name, text], ...]`.
+#[wasm_bindgen]
+pub fn mznlib() -> String {
+    serde_json::Value::from(
+        cspkit::flatzinc::MZNLIB
+            .iter()
+            .map(|(name, text)| serde_json::json!([name, text]))
+            .collect::<Vec<_>>(),
+    )
+    .to_string()
 }
 
 /// Counts the solutions of a spec at full speed, with nothing recorded (the benchmark's

@@ -141,14 +141,15 @@ impl SearchSession {
         self.progress()
     }
 
-    /// Runs one event of the search: its trace lines, its name, and the progress.
+    /// Runs the search to its next trace line (the events that make none, such as the
+    /// propagation before a line's outcome is known, are run on the way): the new lines, the
+    /// name of the last event run, and the progress.
     pub fn step(&mut self) -> Value {
         let before = self.lines.len();
-        let event = if self.is_done() {
-            "done"
-        } else {
-            self.next_event()
-        };
+        let mut event = "done";
+        while !self.is_done() && self.lines.len() == before {
+            event = self.next_event();
+        }
         let mut value = self.progress();
         value["line"] = json!(self.lines[before..].join("\n"));
         value["event"] = json!(event);
@@ -306,6 +307,10 @@ mod tests {
         let mut stepped = session(spec);
         let mut progress = stepped.step();
         while progress["state"] == "running" {
+            assert_ne!(
+                progress["line"], "",
+                "a step that shows no line: {progress}"
+            );
             progress = stepped.step();
         }
         assert_eq!(progress["answer"], "all solutions");
