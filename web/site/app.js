@@ -570,7 +570,7 @@ async function onStep(reset) {
     const answer = await ask({ type: 'step', spec, reset: reset || !stepping, draw: LIVE_NODES });
     stepping = true;
     const trace = $('trace');
-    // The trace's lines of the event; an event that prints none is named.
+    // The step's trace lines (a step runs to the next line); the search's end is named.
     const step = answer.event || {};
     const text = step.line || (step.event ? `(${step.event})` : '');
     if (text) {

@@ -3,7 +3,8 @@
 // native CLI run on the same problem, never from the page itself.
 
 import { mkdirSync } from 'node:fs';
-import { cliStats } from './cli.mjs';
+import { spawnSync } from 'node:child_process';
+import { CLI, cliStats } from './cli.mjs';
 
 /** Fails the check with `message` unless `condition`. */
 function expect(condition, message) {
@@ -315,6 +316,31 @@ export const CHECKS = [
       expect(restored.text === model, 'MiniZinc link: the model text differs');
       expect(restored.mode === 'n' && restored.n === '2', `MiniZinc link: solutions ${restored.mode} ${restored.n}`);
       return `queens link restored 9 settings; Run wrote n=7 into the address; MiniZinc link restored the model text (${model.length} chars) and solutions=2`;
+    },
+  },
+  {
+    key: 'i',
+    name: 'Step: one trace line per click, the CLI\'s --trace lines in order',
+    async run(t) {
+      const run = spawnSync(CLI, ['queens', '5', '--propagation', 'fc', '--count', '--trace'], { encoding: 'utf8' });
+      expect(run.status === 0, `${CLI} queens 5 --trace failed: ${run.stderr}`);
+      const wanted = run.stdout.split('\n').filter((l) => l.trim() !== '');
+      const page = await t.open();
+      await setup(page, { model: 'queens', n: 5, propagation: 'fc', solutions: 'all' });
+      const clicks = 12;
+      for (let i = 0; i < clicks; i++) {
+        const before = await page.textContent('#trace');
+        await page.click('#step');
+        await page.waitForFunction((b) => document.getElementById('trace').textContent !== b, before, { timeout: 5000 })
+          .catch(() => { throw new Error(`click ${i + 1} of Step showed nothing new`); });
+      }
+      const shown = (await page.textContent('#trace')).split('\n').filter((l) => l.trim() !== '');
+      expect(shown.length >= clicks, `${clicks} steps showed ${shown.length} lines`);
+      for (let i = 0; i < shown.length; i++) {
+        expect(shown[i] === wanted[i], `line ${i + 1}: the page shows ${JSON.stringify(shown[i])}, the CLI prints ${JSON.stringify(wanted[i])}`);
+      }
+      expect(page.problems.length === 0, page.problems.join('; '));
+      return `${clicks} steps, ${shown.length} lines, each the CLI's`;
     },
   },
 ];
