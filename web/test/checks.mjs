@@ -2,7 +2,9 @@
 // returns what it measured, or throws saying what differed. Expected figures come from the
 // native CLI run on the same problem, never from the page itself.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { CLI, cliStats } from './cli.mjs';
 
@@ -341,6 +343,37 @@ export const CHECKS = [
       }
       expect(page.problems.length === 0, page.problems.join('; '));
       return `${clicks} steps, ${shown.length} lines, each the CLI's`;
+    },
+  },
+  {
+    key: 'j',
+    name: 'Hint and Why on a Sudoku: the CLI\'s words',
+    async run(t) {
+      const cli = (file, flag) => spawnSync(CLI, ['sudoku', file, flag], { encoding: 'utf8' }).stdout.trim();
+      const ask = async (page, file, what) => {
+        await page.fill('#sudoku-line', t.read(file));
+        await page.click('#sudoku-load');
+        await page.click(`#${what}`);
+        await page.waitForFunction(() => !['', '…'].includes(document.getElementById('explain-text').textContent), null, { timeout: 10000 })
+          .catch(() => { throw new Error(`${what} on ${file} showed nothing`); });
+        return (await page.textContent('#explain-text')).trim();
+      };
+      const page = await t.open();
+      await setup(page, { model: 'sudoku' });
+      await page.click('#explain-box summary');
+      const hintFile = 'samples/sudoku/2239.txt';
+      const hint = await ask(page, hintFile, 'hint');
+      const wantedHint = cli(hintFile, '--hint');
+      expect(wantedHint !== '' && hint === wantedHint, `hint: the page shows ${JSON.stringify(hint)}, the CLI prints ${JSON.stringify(wantedHint)}`);
+      // Two 5s in row 1: no solution, and Why names the clash.
+      const dir = mkdtempSync(join(tmpdir(), 'cspkit-why-'));
+      const clash = join(dir, 'two-fives.txt');
+      writeFileSync(clash, `5.5......\n${'.........\n'.repeat(8)}`);
+      const why = await ask(page, clash, 'why');
+      const wantedWhy = cli(clash, '--why');
+      expect(wantedWhy !== '' && why.includes(wantedWhy), `why: the page shows ${JSON.stringify(why)}, the CLI prints ${JSON.stringify(wantedWhy)}`);
+      expect(page.problems.length === 0, page.problems.join('; '));
+      return `hint "${hint}"; why "${wantedWhy}"`;
     },
   },
 ];
