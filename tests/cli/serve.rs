@@ -432,6 +432,11 @@ fn no_request_reads_a_file_outside_the_site() {
         assert_eq!(reply.status, 403, "{target}");
         assert!(!reply.text().contains(SECRET), "{target}");
     }
+    // An encoded slash is part of a name, never a separator: no folder is reached through it.
+    for target in ["/sub%2findex.html", "/sub%2F", "/sub%2f"] {
+        let reply = get(server.address, target);
+        assert_eq!(reply.status, 403, "{target}");
+    }
     // An absolute path is a path inside the site.
     let absolute = format!("/{}", outside.display());
     let reply = get(server.address, &absolute);
@@ -824,6 +829,65 @@ fn export_refuses_a_folder_that_is_not_empty_unless_forced() {
     assert_eq!(
         std::fs::read_to_string(destination.join("course.txt")).unwrap(),
         "the course's own file\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn export_never_writes_into_the_site_through_a_link_in_the_folder() {
+    let root = scratch("export-through-links");
+    let site = root.join("site");
+    put(&site.join("index.html"), INDEX);
+    put(&site.join("sub/index.html"), "the sub page\n");
+    let export = |destination: &Path| {
+        cspkit(&["serve", "--force", "--export"])
+            .arg(destination)
+            .arg("--site")
+            .arg(&site)
+            .output()
+            .unwrap()
+    };
+    // A file of the folder linked to the site's own file: the link is replaced, the site's
+    // file is left whole.
+    let linked_file = root.join("out-file");
+    std::fs::create_dir_all(&linked_file).unwrap();
+    std::os::unix::fs::symlink(site.join("index.html"), linked_file.join("index.html")).unwrap();
+    let output = export(&linked_file);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).unwrap(),
+        INDEX
+    );
+    assert!(
+        !std::fs::symlink_metadata(linked_file.join("index.html"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(linked_file.join("index.html")).unwrap(),
+        INDEX
+    );
+    // A folder of the folder linked to a folder of the site: refused before anything is written.
+    let linked_folder = root.join("out-folder");
+    std::fs::create_dir_all(&linked_folder).unwrap();
+    std::os::unix::fs::symlink(site.join("sub"), linked_folder.join("sub")).unwrap();
+    let output = export(&linked_folder);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("leads into the site"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(site.join("sub/index.html")).unwrap(),
+        "the sub page\n"
+    );
+    assert!(
+        !linked_folder.join("index.html").exists(),
+        "a file was written before the refusal"
     );
 }
 

@@ -350,14 +350,15 @@ fn resolve(site: &Path, target: &str) -> Result<Target, StatusCode> {
     if !path.starts_with('/') {
         return Err(StatusCode(400));
     }
-    let decoded = percent_decode(path).ok_or(StatusCode(400))?;
-    let decoded = String::from_utf8(decoded).map_err(|_| StatusCode(400))?;
+    // Split before decoding: an encoded `/` (`%2F`) is part of a name, never a separator.
     let mut segments = Vec::new();
-    for segment in decoded.split('/') {
-        match segment {
+    for raw in path.split('/') {
+        let decoded = percent_decode(raw).ok_or(StatusCode(400))?;
+        let segment = String::from_utf8(decoded).map_err(|_| StatusCode(400))?;
+        match segment.as_str() {
             "" | "." => {}
             ".." => return Err(StatusCode(403)),
-            _ if segment.contains(['\\', '\0', ':']) => return Err(StatusCode(403)),
+            _ if segment.contains(['/', '\\', '\0', ':']) => return Err(StatusCode(403)),
             _ => segments.push(segment),
         }
     }
@@ -370,7 +371,7 @@ fn resolve(site: &Path, target: &str) -> Result<Target, StatusCode> {
             Err(StatusCode(404))
         };
     }
-    if !decoded.ends_with('/') {
+    if !path.ends_with('/') {
         let mut location = String::new();
         for segment in &segments {
             location.push('/');
@@ -484,6 +485,22 @@ fn export(site: &Path, destination: &Path, force: bool) -> u8 {
             site.display()
         ));
     }
+    // A folder of DIR may be a link: never write through one into the site (checked for
+    // every file before the first is written).
+    for (relative, _) in &files {
+        let target = destination.join(relative);
+        if target
+            .parent()
+            .is_some_and(|parent| leads_into(site, parent))
+        {
+            return bad_input(format_args!(
+                "cannot write {}: a symbolic link in {} leads into the site {}",
+                target.display(),
+                destination.display(),
+                site.display()
+            ));
+        }
+    }
     let mut stdout = io::stdout().lock();
     let mut total = 0;
     for (relative, source) in &files {
@@ -491,6 +508,7 @@ fn export(site: &Path, destination: &Path, force: bool) -> u8 {
         let copied = target
             .parent()
             .map_or(Ok(()), fs::create_dir_all)
+            .and_then(|()| replace_link(&target))
             .and_then(|()| fs::copy(source, &target));
         match copied {
             Ok(bytes) => {
@@ -566,6 +584,23 @@ fn slashed(path: &Path) -> String {
         .map(|part| part.as_os_str().to_string_lossy())
         .collect();
     parts.join("/")
+}
+
+/// Whether `path`, or the nearest of its folders that exists, is inside `site` once its
+/// symbolic links are followed.
+fn leads_into(site: &Path, path: &Path) -> bool {
+    path.ancestors()
+        .find_map(|folder| folder.canonicalize().ok())
+        .is_some_and(|real| real.starts_with(site))
+}
+
+/// Removes `target` if it is a symbolic link, so that a copy replaces the link instead of
+/// writing into the file it points at.
+fn replace_link(target: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(target) {
+        Ok(metadata) if metadata.file_type().is_symlink() => fs::remove_file(target),
+        _ => Ok(()),
+    }
 }
 
 /// `path` made absolute with the links of its existing part resolved, and `.` and `..`
