@@ -23,6 +23,8 @@ The search runs in Rust with the GIL released; Ctrl-C stops it and raises
 
 from __future__ import annotations
 
+import builtins
+
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Optional, Union
 
@@ -47,6 +49,7 @@ __all__ = [
     "element",
     "queens",
     "sudoku",
+    "sum",
     "table",
 ]
 
@@ -77,7 +80,8 @@ class LinearExpr:
 
     def value(self, solution: "Solution") -> int:
         """The expression's value in `solution`."""
-        return self._constant + sum(c * solution._values[i] for i, c in self._terms.items())
+        return self._constant + builtins.sum(
+            c * solution._values[i] for i, c in self._terms.items())
 
     def _combine(self, other: Any, sign: int) -> "LinearExpr":
         other = _as_expr(other)
@@ -200,6 +204,26 @@ def _as_expr(value: Any) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         return LinearExpr(None, {}, value)
     return NotImplemented
+
+
+def sum(items: Iterable[Union[LinearExpr, int]]) -> LinearExpr:  # noqa: A001
+    """The sum of variables, expressions and integers, built in one pass.
+
+    Python's built-in ``sum`` works too, but copies the growing expression at each ``+``:
+    this one is linear in the number of terms, for long sums.
+    """
+    model: Optional[Model] = None
+    terms: dict = {}
+    constant = 0
+    for item in items:
+        expr = _as_expr(item)
+        if expr is NotImplemented:
+            raise CspkitError(f"sum: expected variables, expressions or integers, got {item!r}")
+        model = _same_model(model, expr._model)
+        for index, coefficient in expr._terms.items():
+            terms[index] = terms.get(index, 0) + coefficient
+        constant += expr._constant
+    return LinearExpr(model, terms, constant)
 
 
 def _same_model(a: Optional["Model"], b: Optional["Model"]) -> Optional["Model"]:

@@ -161,3 +161,38 @@ def test_sudoku_solution_reads_as_a_valid_board_keeping_the_givens():
         if char != ".":
             assert board[index // 9][index % 9] == int(char)
     assert model.count() == 1
+
+
+def test_cspkit_sum_equals_the_builtin_sum():
+    m = cspkit.Model()
+    xs = m.int_vars(5, 0, 3, "x")
+    mine, builtin = cspkit.sum(xs + [2, 2 * xs[0]]), sum(xs) + 2 + 2 * xs[0]
+    m += mine == 7
+    count = m.count()
+    other = cspkit.Model()
+    ys = other.int_vars(5, 0, 3, "y")
+    other += sum(ys) + 2 + 2 * ys[0] == 7
+    assert count == other.count() > 0
+    assert [(c, v.index) for c, v in mine.terms()] == [(c, v.index) for c, v in builtin.terms()]
+
+
+def test_the_gil_is_released_during_a_search():
+    import threading
+
+    started, done = threading.Event(), threading.Event()
+    ticks = 0
+
+    def search():
+        model = cspkit.queens(11)
+        started.set()
+        model.count(propagation="none")  # about 0.3 s
+        done.set()
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    started.wait()
+    while not done.is_set():
+        ticks += 1  # Python code running while Rust searches
+    worker.join()
+    # Were the GIL held, this thread would get at most a switch interval (5 ms) of the search.
+    assert ticks > 100_000
