@@ -80,8 +80,8 @@ class LinearExpr:
 
     def value(self, solution: "Solution") -> int:
         """The expression's value in `solution`."""
-        return self._constant + builtins.sum(
-            c * solution._values[i] for i, c in self._terms.items())
+        values = solution._values
+        return self._constant + builtins.sum(c * values[i] for i, c in self._terms.items())
 
     def _combine(self, other: Any, sign: int) -> "LinearExpr":
         other = _as_expr(other)
@@ -428,6 +428,12 @@ class Model:
     model as it is when the search starts.
     """
 
+    #: Options a search of this kind of model uses unless told otherwise.
+    default_options: dict = {}
+
+    def _options(self, options: dict) -> dict:
+        return {**self.default_options, **options}
+
     def __init__(self) -> None:
         """An empty model."""
         self._raw = _cspkit.RawModel()
@@ -513,7 +519,7 @@ class Model:
 
     def search(self, **options: Any) -> SearchResult:
         """Searches for one solution; the result says ``solved``, ``infeasible`` or ``limit``."""
-        status, values, stats = self._raw.solve(**options)
+        status, values, stats = self._raw.solve(**self._options(options))
         self.last_stats, self.last_status = stats, status
         return SearchResult(status, None if values is None else Solution(self, values), stats)
 
@@ -523,11 +529,11 @@ class Model:
 
     def solutions(self, **options: Any) -> Solutions:
         """The solutions as a lazy iterator: each ``next`` resumes the search in Rust."""
-        return Solutions(self, self._raw.solutions(**options))
+        return Solutions(self, self._raw.solutions(**self._options(options)))
 
     def count(self, **options: Any) -> Count:
         """The number of solutions (a lower bound when ``status`` is ``"limit"``)."""
-        solutions, status, stats = self._raw.count(**options)
+        solutions, status, stats = self._raw.count(**self._options(options))
         self.last_stats, self.last_status = stats, status
         return Count(solutions, status, stats)
 
@@ -538,7 +544,7 @@ class Model:
         _same_model(self, objective._model)
         terms = [(c, i) for i, c in objective._terms.items() if c != 0]
         status, values, value, stats = self._raw.optimize(
-            terms, objective._constant, maximize, **options
+            terms, objective._constant, maximize, **self._options(options)
         )
         self.last_stats, self.last_status = stats, status
         solution = None if values is None else Solution(self, values)
@@ -561,7 +567,12 @@ class Model:
 
 
 class QueensModel(Model):
-    """The N-Queens model: ``rows[i]`` is the column of row `i`'s queen."""
+    """The N-Queens model: ``rows[i]`` is the column of row `i`'s queen.
+
+    Its searches use forward checking unless told otherwise, as the command line's do.
+    """
+
+    default_options = {"propagation": "forward"}
 
     rows: list
 

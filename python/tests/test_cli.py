@@ -19,7 +19,7 @@ def test_queens_first_solution_equals_the_cli_board_rows(cli):
     # The CLI's first solution under its default strategy, compared by the queens' columns.
     for n in [5, 8]:
         model = cspkit.queens(n)
-        ours = model.solve(propagation="forward").board.splitlines()
+        ours = model.solve().board.splitlines()
         text = run_cli(cli, "queens", str(n))
         lines = [line for line in text.splitlines() if line.strip()]
         rows = [line.replace(" ", "") for line in lines if set(line.replace(" ", "")) <= set("Q.")]
@@ -31,7 +31,7 @@ def test_queens_12_count_time_is_printed_against_the_cli(cli):
     native = int(run_cli(cli, "queens", "12", "--count").split()[0])
     native_time = time.perf_counter() - started
     started = time.perf_counter()
-    ours = cspkit.queens(12).count(propagation="forward")
+    ours = cspkit.queens(12).count()
     our_time = time.perf_counter() - started
     print(f"\nqueens 12 --count: native {native_time:.3f} s, Python {our_time:.3f} s")
     assert ours == native
