@@ -94,24 +94,31 @@ class LinearExpr:
         return LinearExpr(model, terms, self._constant + sign * other._constant)
 
     def __add__(self, other: Any) -> "LinearExpr":
+        """The expression plus `other` (a variable, expression or integer)."""
         return self._combine(other, 1)
 
     def __radd__(self, other: Any) -> "LinearExpr":
+        """`other` plus the expression."""
         return self._combine(other, 1)
 
     def __sub__(self, other: Any) -> "LinearExpr":
+        """The expression minus `other`."""
         return self._combine(other, -1)
 
     def __rsub__(self, other: Any) -> "LinearExpr":
+        """`other` minus the expression."""
         return (-self)._combine(other, 1)
 
     def __neg__(self) -> "LinearExpr":
+        """The expression negated."""
         return self * -1
 
     def __pos__(self) -> "LinearExpr":
+        """The expression itself."""
         return self
 
     def __mul__(self, factor: Any) -> "LinearExpr":
+        """The expression times an integer constant."""
         if isinstance(factor, bool) or not isinstance(factor, int):
             if isinstance(factor, (IntVar, LinearExpr)):
                 raise CspkitError(
@@ -125,6 +132,7 @@ class LinearExpr:
         )
 
     def __rmul__(self, factor: Any) -> "LinearExpr":
+        """An integer constant times the expression."""
         return self.__mul__(factor)
 
     def _compare(self, other: Any, op: str) -> "Constraint":
@@ -136,26 +144,33 @@ class LinearExpr:
         )
 
     def __eq__(self, other: Any) -> "Constraint":  # type: ignore[override]
+        """The constraint `self == other` (not a truth value: post it)."""
         return self._compare(other, "==")
 
     def __ne__(self, other: Any) -> "Constraint":  # type: ignore[override]
+        """The constraint `self != other`."""
         return self._compare(other, "!=")
 
     def __le__(self, other: Any) -> "Constraint":
+        """The constraint `self <= other`."""
         return self._compare(other, "<=")
 
     def __lt__(self, other: Any) -> "Constraint":
+        """The constraint `self < other`."""
         return self._compare(other, "<")
 
     def __ge__(self, other: Any) -> "Constraint":
+        """The constraint `self >= other`."""
         return self._compare(other, ">=")
 
     def __gt__(self, other: Any) -> "Constraint":
+        """The constraint `self > other`."""
         return self._compare(other, ">")
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        """A short description."""
         parts = [f"{c}*{self._model._raw.var_name(i)}" for i, c in self._terms.items() if c]
         if self._constant or not parts:
             parts.append(str(self._constant))
@@ -183,9 +198,11 @@ class IntVar(LinearExpr):
         return self._model._raw.bounds(self.index)
 
     def __hash__(self) -> int:
+        """A hash of the model and the variable's index."""
         return hash((id(self._model), self.index))
 
     def __repr__(self) -> str:
+        """A short description."""
         return f"IntVar({self.name})"
 
 
@@ -195,6 +212,7 @@ class BoolVar(IntVar):
     __slots__ = ()
 
     def __repr__(self) -> str:
+        """A short description."""
         return f"BoolVar({self.name})"
 
 
@@ -248,11 +266,13 @@ class Constraint:
         self._text = text
 
     def __bool__(self) -> bool:
+        """Raises TypeError: a constraint is posted, not tested."""
         raise TypeError(
             "a constraint has no truth value: post it with `model += constraint`"
         )
 
     def __repr__(self) -> str:
+        """A short description."""
         return f"Constraint({self.kind}: {self._text})"
 
 
@@ -303,6 +323,7 @@ class Solution(Mapping):
         return self[var]
 
     def __getitem__(self, key: Union[IntVar, LinearExpr, str]) -> int:
+        """The value of a variable, a variable's name, or an expression."""
         if isinstance(key, IntVar):
             if key._model is not self._model:
                 raise KeyError(f"{key!r} is not a variable of this solution's model")
@@ -314,12 +335,15 @@ class Solution(Mapping):
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[IntVar]:
+        """The variables (or the iterator itself, for an iterator)."""
         return iter(self._model.variables())
 
     def __len__(self) -> int:
+        """The number of variables."""
         return len(self._values)
 
     def __eq__(self, other: object) -> bool:
+        """The constraint `self == other` (not a truth value: post it)."""
         if isinstance(other, Solution):
             return self._model is other._model and self._values == other._values
         return super().__eq__(other)
@@ -337,6 +361,7 @@ class Solution(Mapping):
         return self._model.board(self)
 
     def __repr__(self) -> str:
+        """A short description."""
         shown = ", ".join(
             f"{self._model._raw.var_name(i)}={v}" for i, v in enumerate(self._values[:20])
         )
@@ -361,9 +386,11 @@ class SearchResult:
         self.objective = objective
 
     def __bool__(self) -> bool:
+        """Raises TypeError: a constraint is posted, not tested."""
         return self.solution is not None
 
     def __repr__(self) -> str:
+        """A short description."""
         extra = f", objective={self.objective}" if self.objective is not None else ""
         return f"SearchResult(status={self.status!r}{extra}, solution={self.solution!r})"
 
@@ -403,9 +430,11 @@ class Solutions(Iterator):
         self._raw = raw
 
     def __iter__(self) -> "Solutions":
+        """The variables (or the iterator itself, for an iterator)."""
         return self
 
     def __next__(self) -> Solution:
+        """The next solution; StopIteration when the search ends."""
         values = next(self._raw)
         self._model.last_stats = self._raw.stats
         return Solution(self._model, values)
@@ -515,6 +544,7 @@ class Model:
         return self
 
     def __iadd__(self, constraint: Union[Constraint, Iterable[Constraint]]) -> "Model":
+        """Posts the constraint(s): ``model += constraint``."""
         return self.add(constraint)
 
     def search(self, **options: Any) -> SearchResult:
@@ -563,6 +593,7 @@ class Model:
         return solution.values_list
 
     def __repr__(self) -> str:
+        """A short description."""
         return f"Model({len(self._vars)} variables, {self.num_constraints} constraints)"
 
 
