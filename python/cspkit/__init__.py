@@ -47,6 +47,9 @@ __all__ = [
     "all_different",
     "circuit",
     "element",
+    "global_cardinality",
+    "inverse",
+    "lex_less_eq",
     "queens",
     "sudoku",
     "sum",
@@ -308,6 +311,30 @@ def circuit(successors: Iterable[IntVar]) -> Constraint:
     """The successor variables (0-based) form one circuit through every node."""
     model, indices = _indices(None, successors, "circuit")
     return Constraint("circuit", model, (indices,), f"{len(indices)} nodes")
+
+
+def global_cardinality(
+    vars: Iterable[IntVar], values: Iterable[int], counts: Iterable[IntVar]
+) -> Constraint:
+    """Exactly ``counts[k]`` of the variables take the value ``values[k]``."""
+    vars, counts, values = list(vars), list(counts), [int(v) for v in values]
+    model, indices = _indices(None, vars + counts, "global_cardinality")
+    payload = (indices[: len(vars)], values, indices[len(vars):])
+    return Constraint("global_cardinality", model, payload, f"{len(values)} values")
+
+
+def inverse(f: Iterable[IntVar], g: Iterable[IntVar]) -> Constraint:
+    """``f[i] == j`` if and only if ``g[j] == i`` (0-based): `g` is the inverse of `f`."""
+    f, g = list(f), list(g)
+    model, indices = _indices(None, f + g, "inverse")
+    return Constraint("inverse", model, (indices[: len(f)], indices[len(f):]), "f, g")
+
+
+def lex_less_eq(xs: Iterable[IntVar], ys: Iterable[IntVar]) -> Constraint:
+    """The sequence `xs` is lexicographically at most `ys` (symmetry breaking)."""
+    xs, ys = list(xs), list(ys)
+    model, indices = _indices(None, xs + ys, "lex_less_eq")
+    return Constraint("lex_less_eq", model, (indices[: len(xs)], indices[len(xs):]), "xs <= ys")
 
 
 class Solution(Mapping):

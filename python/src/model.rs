@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use cspkit::{
-    AllDifferent, Circuit, Comparison, Element, LinearExpr, Model, Optimum, Outcome, Table, VarId,
+    AllDifferent, Circuit, Comparison, Element, GlobalCardinality, Inverse, LexLessEq, LinearExpr,
+    Model, Optimum, Outcome, Table, VarId,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -203,6 +204,31 @@ impl RawModel {
     fn post_circuit(&mut self, vars: Vec<usize>) -> PyResult<()> {
         let vars = self.vars(&vars)?;
         self.post(Circuit::new(&vars))
+    }
+
+    /// Posts that `counts[k]` variables of `vars` take the value `values[k]`.
+    fn post_global_cardinality(
+        &mut self,
+        vars: Vec<usize>,
+        values: Vec<i32>,
+        counts: Vec<usize>,
+    ) -> PyResult<()> {
+        let (vars, counts) = (self.vars(&vars)?, self.vars(&counts)?);
+        let constraint = GlobalCardinality::new(&vars, &values, &counts).map_err(raised)?;
+        self.post(constraint)
+    }
+
+    /// Posts `f[i] == j` if and only if `g[j] == i` (0-based).
+    fn post_inverse(&mut self, f: Vec<usize>, g: Vec<usize>) -> PyResult<()> {
+        let (f, g) = (self.vars(&f)?, self.vars(&g)?);
+        let constraint = Inverse::new(&f, &g).map_err(raised)?;
+        self.post(constraint)
+    }
+
+    /// Posts that `xs` is lexicographically less than or equal to `ys`.
+    fn post_lex_less_eq(&mut self, xs: Vec<usize>, ys: Vec<usize>) -> PyResult<()> {
+        let (xs, ys) = (self.vars(&xs)?, self.vars(&ys)?);
+        self.post(LexLessEq::new(&xs, &ys))
     }
 
     /// Searches for one solution: `(status, values or None, stats)`, status one of

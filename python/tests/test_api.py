@@ -68,6 +68,31 @@ def test_element_table_and_circuit_constraints():
     assert m.count() == 6  # (n - 1)! Hamiltonian circuits on 4 nodes
 
 
+def test_global_cardinality_inverse_and_lex_have_the_brute_force_solutions():
+    m = cspkit.Model()
+    xs = m.int_vars(3, 0, 2, "x")
+    ones, twos = m.int_var(0, 3, "ones"), m.int_var(0, 3, "twos")
+    m += cspkit.global_cardinality(xs, [1, 2], [ones, twos])
+    found = sorted(tuple(s[v] for v in xs + [ones, twos]) for s in m.solutions())
+    expected = sorted(
+        (*t, t.count(1), t.count(2)) for t in itertools.product(range(3), repeat=3)
+    )
+    assert found == expected
+
+    m = cspkit.Model()
+    f, g = m.int_vars(3, 0, 2, "f"), m.int_vars(3, 0, 2, "g")
+    m += cspkit.inverse(f, g)
+    for s in m.solutions():
+        assert all(s[g[s[f[i]]]] == i for i in range(3))
+    assert m.count() == 6  # one per permutation f
+
+    m = cspkit.Model()
+    xs, ys = m.int_vars(2, 0, 2, "x"), m.int_vars(2, 0, 2, "y")
+    m += cspkit.lex_less_eq(xs, ys)
+    expected = brute_force([range(3)] * 4, lambda a, b, c, d: (a, b) <= (c, d))
+    assert sorted(tuple(s[v] for v in xs + ys) for s in m.solutions()) == expected
+
+
 def test_solution_reads_by_variable_name_and_expression():
     m = cspkit.Model()
     x = m.int_var(3, 3, "x")
