@@ -1,0 +1,14 @@
+#!/bin/sh
+# Builds and installs the Python package into python/.venv, then runs its pytest suite
+# against the native `cspkit` command (built here in release mode).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+(cd .. && cargo build --release --bin cspkit)
+python3 -m venv .venv
+.venv/bin/pip install --quiet --upgrade pip
+start=$(date +%s)
+.venv/bin/pip install --quiet ./ pytest
+echo "pip install ./python: $(( $(date +%s) - start )) s"
+# Run from tests/ so that `import cspkit` is the installed package, not the source tree.
+cd tests && ../.venv/bin/pytest -q -s . "$@"
