@@ -877,7 +877,7 @@ impl<'m> Engine<'m> {
                 .collect();
             if values.len() < scope.len() || !constraint.check(&values) {
                 self.rejected = true;
-                let failed = Some(ConstraintId(c as u32));
+                let failed = Some(ConstraintId(c));
                 report_failure(run, self.node, failed, None, self.frames.len());
                 return Err(Conflict);
             }
