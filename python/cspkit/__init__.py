@@ -30,6 +30,8 @@ from typing import Any, Optional, Union
 
 from . import _cspkit
 from ._cspkit import CspkitError
+from . import _views
+from ._views import TreeSession, compare, compare_html, sudoku_generate
 
 __all__ = [
     "BoolVar",
@@ -44,14 +46,18 @@ __all__ = [
     "Solution",
     "Solutions",
     "SudokuModel",
+    "TreeSession",
     "all_different",
     "circuit",
+    "compare",
+    "compare_html",
     "element",
     "global_cardinality",
     "inverse",
     "lex_less_eq",
     "queens",
     "sudoku",
+    "sudoku_generate",
     "sum",
     "table",
 ]
@@ -623,6 +629,67 @@ class Model:
         """A short description."""
         return f"Model({len(self._vars)} variables, {self.num_constraints} constraints)"
 
+
+    # --- The teaching views: trace, tree, compare (the work is in cspkit/_views.py) ---
+
+    def trace(
+        self, max_lines: int = 1000, *, domains: bool = False, solutions: int = 1,
+        **options: Any,
+    ) -> list:
+        """The lines ``cspkit ... --trace`` prints for a search of this model: at most
+        `max_lines`, then one saying what was cut (the search itself runs on).
+
+        `solutions` is how many to search for (0: all, as ``--count``); `domains` adds the
+        domains of the unfixed variables after each node (``--trace-domains``); `options`
+        are the search options.
+        """
+        return _views.trace(self, max_lines, domains, solutions, options)
+
+    def trace_events(
+        self, max_events: int = 100_000, *, domains: bool = False, solutions: int = 1,
+        **options: Any,
+    ) -> list:
+        """The events of a search of this model, one dict each, at most `max_events` (the
+        search stops there).
+
+        Every dict has ``kind``: ``node`` (``node``, ``parent``, ``var``, ``var_index``,
+        ``value``, ``branch`` one of ``= ≠ ≤ >``, ``depth``), ``failure`` (``node``,
+        ``constraint``, ``var``, ``depth``), ``backtrack`` (``var``, ``var_index``,
+        ``value``, ``depth``), ``solution`` (``node``, ``depth``), ``arc_queue`` and
+        ``revise`` (AC-3), ``improved``; with `domains`, also ``pruned`` (``var``,
+        ``before``, ``after``, ``constraint``) and ``propagated`` (``domains``, every
+        variable's values by index). Variables and constraints are named.
+        """
+        return _views.trace_events(self, max_events, domains, solutions, options)
+
+    def tree_html(
+        self, *, tree_limit: int = _views.TREE_LIMIT, solutions: int = 1, **options: Any
+    ) -> str:
+        """The search tree as the self-contained page ``--tree page.html`` writes (the
+        board and domains at each node, keys to walk it), at most `tree_limit` nodes
+        recorded; `solutions` to search for (0: all)."""
+        return _views.tree_html(self, tree_limit, solutions, options)
+
+    def tree_svg(
+        self, *, tree_limit: int = _views.TREE_LIMIT, width: Optional[int] = None,
+        height: Optional[int] = None, solutions: int = 1, **options: Any,
+    ) -> str:
+        """The search tree as the SVG picture ``--tree tree.svg`` draws, fitting `width` x
+        `height` (the 16:9 slide of ``--tree-size`` by default)."""
+        return _views.tree_svg(self, tree_limit, width, height, solutions, options)
+
+    def tree_session(
+        self, *, tree_limit: int = _views.SESSION_TREE_LIMIT, solutions: int = 1,
+        **options: Any,
+    ) -> "TreeSession":
+        """A search of this model to run a slice at a time (:class:`TreeSession`), its tree
+        page drawn at any moment: what the notebook widget shows live."""
+        return TreeSession(self, tree_limit=tree_limit, solutions=solutions, **options)
+
+    def compare(self, *strategies: dict, solutions: int = 1, **keywords: Any) -> list:
+        """One row per strategy (a dict of search options) of the searches of this model:
+        see :func:`cspkit.compare`."""
+        return _views.compare(self, strategies, solutions, **keywords)
 
 class QueensModel(Model):
     """The N-Queens model: ``rows[i]`` is the column of row `i`'s queen.

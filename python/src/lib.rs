@@ -12,6 +12,9 @@ mod options;
 mod run;
 mod solutions;
 mod stats;
+mod trace;
+mod tree;
+mod views;
 
 use pyo3::prelude::*;
 
@@ -23,5 +26,11 @@ fn _cspkit(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<solutions::RawSolutions>()?;
     module.add_function(wrap_pyfunction!(builtin::queens, module)?)?;
     module.add_function(wrap_pyfunction!(builtin::sudoku, module)?)?;
+    // The teaching views: trace, tree, compare, the Sudoku tools.
+    module.add_class::<tree::RawTreeSession>()?;
+    module.add_function(wrap_pyfunction!(tree::tree_html, module)?)?;
+    module.add_function(wrap_pyfunction!(tree::tree_svg, module)?)?;
+    module.add_function(wrap_pyfunction!(trace::trace_lines, module)?)?;
+    module.add_function(wrap_pyfunction!(trace::trace_events, module)?)?;
     Ok(())
 }
