@@ -686,10 +686,10 @@ class Model:
         page drawn at any moment: what the notebook widget shows live."""
         return TreeSession(self, tree_limit=tree_limit, solutions=solutions, **options)
 
-    def compare(self, *strategies: dict, solutions: int = 1, **keywords: Any) -> list:
-        """One row per strategy (a dict of search options) of the searches of this model:
-        see :func:`cspkit.compare`."""
-        return _views.compare(self, strategies, solutions, **keywords)
+    def compare(self, *strategies: dict, solutions: int = 1) -> list:
+        """One row per strategy (a dict of search options) of the searches of this model,
+        for ``pandas.DataFrame(rows)``: see :func:`cspkit.compare`."""
+        return _views.compare(self, *strategies, solutions=solutions)
 
 class QueensModel(Model):
     """The N-Queens model: ``rows[i]`` is the column of row `i`'s queen.
@@ -719,6 +719,57 @@ class SudokuModel(Model):
     def board(self, solution: Solution) -> list:
         """The solved grid as a list of rows of digits."""
         return [[solution[cell] for cell in row] for row in self.cells]
+
+    # --- The puzzle tools of `cspkit sudoku` (the work is in cspkit/_views.py) ---
+    # They read the givens (the cells fixed when the model was made), not constraints posted
+    # since.
+
+    def grade(
+        self, *, decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> dict:
+        """How hard the puzzle is, as ``--grade`` says: a dict of ``difficulty``
+        (``given``, ``forward``: naked singles solve it, ``full``: single-unit reasoning
+        does, ``search``: it needs a guess), ``hardest`` (the hardest technique, or None),
+        ``rounds``, ``decisions``, ``guesses``, ``techniques`` ({name: times used}) and
+        ``unique`` (None when a limit stopped the count of solutions).
+
+        Raises CspkitError when the puzzle has no solution or a limit stopped the grading.
+        """
+        return _views.sudoku_grade(self, decision_limit, time_limit)
+
+    def explain(
+        self, *, decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> list:
+        """A solving path, one deduction a line, as ``--explain`` prints it: each line
+        places or removes values with the reason, guesses (from the solution) where no
+        deduction is left, and the last says ``solved`` or gives the contradiction of a
+        puzzle without solution. Raises CspkitError when a limit stopped it."""
+        return _views.sudoku_explain(self, decision_limit, time_limit)
+
+    def hint(
+        self, *, decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> Optional[str]:
+        """The next deduction, as ``--hint`` prints it (the first line of the path without
+        guesses)."""
+        return _views.sudoku_hint(self, decision_limit, time_limit)
+
+    def why(
+        self, row: Optional[int] = None, col: Optional[int] = None, *,
+        decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> Any:
+        """Why, in Sudoku's words.
+
+        With no cell: which givens clash, as ``--why`` finds them: None when the puzzle has
+        a solution, else a dict of ``givens`` ((row, col, value) triples, 1-based), whether
+        the set is proved ``minimal``, and the ``lines`` ``--why`` prints (the deductions
+        that show the clash). With a cell (1-based `row`, `col`): the line of the solving
+        path (:meth:`explain`) that places it, or None for a given.
+        """
+        return _views.sudoku_why(self, row, col, decision_limit, time_limit)
 
 
 def queens(n: int) -> QueensModel:

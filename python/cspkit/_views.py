@@ -169,16 +169,151 @@ class TreeSession:
         )
 
 
-def compare(model: Any, strategies: tuple, solutions: int = 1, **keywords: Any) -> list:
-    """Not yet: the rows of the searches of `model`, one per strategy."""
-    raise NotImplementedError("compare")
+
+def _strategies(model: Any, strategies: tuple) -> list:
+    """Each strategy's options with the model's defaults under them, checked to be dicts."""
+    if not strategies:
+        raise CspkitError("compare: give at least one strategy (a dict of search options)")
+    out = []
+    for k, strategy in enumerate(strategies, 1):
+        if not isinstance(strategy, dict):
+            raise CspkitError(
+                f"compare: strategy {k} must be a dict of search options, got {strategy!r}"
+            )
+        out.append(model._options(strategy))
+    return out
 
 
-def compare_html(model: Any, *strategies: dict, **keywords: Any) -> str:
-    """Not yet: the comparison page."""
-    raise NotImplementedError("compare_html")
+def compare(model: Any, *strategies: dict, solutions: int = 1) -> list:
+    """One row per strategy of the searches of `model`: the columns of ``cspkit compare
+    --format json`` as a dict, ready for ``pandas.DataFrame(rows)``.
+
+    Each strategy is a dict of search options (``var_order``, ``value_order``,
+    ``propagation``, ``branching``, limits, ``seed``); a model's own defaults (forward
+    checking for N-Queens) apply where a strategy says nothing. Each search looks for
+    `solutions` solutions (0: all, as ``cspkit compare --count``). A row has ``strategy``
+    (the four names joined), ``var_order``, ``value_order``, ``propagation``, ``branching``,
+    ``decisions``, ``nodes`` and ``tree_nodes`` (the same: tree nodes, the root included),
+    ``failures``, ``nassigns``, ``propagations``, ``arc_revisions``, ``values_removed``,
+    ``domain_changes``, ``solutions``, ``time`` (seconds) and ``status`` (``done``, or the
+    limit that stopped the search).
+    """
+    rows, _ = _cspkit.compare(
+        model._raw, _strategies(model, strategies), _count("solutions", solutions), None,
+        None, "",
+    )
+    return rows
 
 
-def sudoku_generate(**keywords: Any) -> str:
-    """Not yet: a Sudoku puzzle."""
-    raise NotImplementedError("sudoku_generate")
+def compare_html(
+    model: Any,
+    *strategies: dict,
+    solutions: int = 1,
+    tree_limit: int = TREE_LIMIT,
+    title: str = "cspkit compare",
+) -> str:
+    """The page of the search trees of `model` under 1 to 4 strategies side by side, as
+    ``cspkit compare ... --tree page.html`` writes it: each tree with its statistics, and
+    where they part named and marked. Strategies and `solutions` as :func:`compare`."""
+    _, page = _cspkit.compare(
+        model._raw, _strategies(model, strategies), _count("solutions", solutions),
+        _count("tree_limit", tree_limit), _board(model), str(title),
+    )
+    return page
+
+
+#: Decisions each search of a Sudoku tool may take unless told (the command line's default).
+PUZZLE_DECISION_LIMIT = 1_000_000
+
+
+def sudoku_generate(
+    clues: Optional[int] = None,
+    difficulty: Optional[str] = None,
+    symmetric: bool = False,
+    seed: int = 0,
+    size: int = 9,
+    decision_limit: Optional[int] = None,
+    time_limit: Optional[float] = None,
+) -> str:
+    """A Sudoku puzzle with one solution, as ``cspkit sudoku --generate`` makes it (the same
+    seed makes the same puzzle): the grid on one line, ``.`` for an empty cell; read it with
+    :func:`cspkit.sudoku`.
+
+    `clues`: stop removing clues at this many; `difficulty`: ``easy`` (naked singles solve
+    it), ``medium`` (single-unit reasoning does) or ``hard`` (it needs a guess); `symmetric`:
+    clues in pairs symmetric about the centre; `size`: 4, 9, 16 or 25 rows;
+    `decision_limit`: decisions of each search; `time_limit`: seconds for the whole.
+    """
+    return _cspkit.sudoku_generate(
+        _count("size", size),
+        None if clues is None else _count("clues", clues),
+        difficulty,
+        bool(symmetric),
+        _count("seed", seed),
+        None if decision_limit is None else _count("decision_limit", decision_limit),
+        time_limit,
+    )
+
+
+def _cells(model: Any) -> list:
+    """The givens of a Sudoku model, row by row, 0 for an open cell."""
+    cells = []
+    for row in model.cells:
+        for cell in row:
+            lo, hi = cell.bounds
+            cells.append(lo if lo == hi else 0)
+    return cells
+
+
+def sudoku_grade(model: Any, decision_limit: int, time_limit: Optional[float]) -> dict:
+    """See :meth:`cspkit.SudokuModel.grade`."""
+    return _cspkit.sudoku_grade(
+        _cells(model), _count("decision_limit", decision_limit), time_limit
+    )
+
+
+def sudoku_explain(model: Any, decision_limit: int, time_limit: Optional[float]) -> list:
+    """See :meth:`cspkit.SudokuModel.explain`."""
+    lines, _ = _cspkit.sudoku_explain(
+        _cells(model), True, _count("decision_limit", decision_limit), time_limit
+    )
+    return lines
+
+
+def sudoku_hint(
+    model: Any, decision_limit: int, time_limit: Optional[float]
+) -> Optional[str]:
+    """See :meth:`cspkit.SudokuModel.hint`."""
+    lines, _ = _cspkit.sudoku_explain(
+        _cells(model), False, _count("decision_limit", decision_limit), time_limit
+    )
+    return lines[0] if lines else None
+
+
+def sudoku_why(
+    model: Any,
+    row: Optional[int],
+    col: Optional[int],
+    decision_limit: int,
+    time_limit: Optional[float],
+) -> Any:
+    """See :meth:`cspkit.SudokuModel.why`."""
+    decision_limit = _count("decision_limit", decision_limit)
+    if row is None and col is None:
+        found = _cspkit.sudoku_why(_cells(model), decision_limit, time_limit)
+        if found is None:
+            return None
+        givens, minimal, lines = found
+        return {
+            "givens": [(r + 1, c + 1, v) for r, c, v in givens],
+            "minimal": minimal,
+            "lines": lines,
+        }
+    if row is None or col is None:
+        raise CspkitError("why: give both row and col (1-based), or neither")
+    for name, value in (("row", row), ("col", col)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise CspkitError(f"why: {name} is 1-based, got {value!r}")
+    return _cspkit.sudoku_why_cell(
+        _cells(model), row - 1, col - 1, decision_limit, time_limit
+    )

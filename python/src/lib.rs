@@ -6,9 +6,11 @@
 //! with operators, constraints, solutions read by variable) is `cspkit/__init__.py`.
 
 mod builtin;
+mod compare;
 mod errors;
 mod model;
 mod options;
+mod puzzle;
 mod run;
 mod solutions;
 mod stats;
@@ -32,5 +34,11 @@ fn _cspkit(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(tree::tree_svg, module)?)?;
     module.add_function(wrap_pyfunction!(trace::trace_lines, module)?)?;
     module.add_function(wrap_pyfunction!(trace::trace_events, module)?)?;
+    module.add_function(wrap_pyfunction!(compare::compare, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_generate, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_grade, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_explain, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_why, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_why_cell, module)?)?;
     Ok(())
 }
