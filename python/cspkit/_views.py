@@ -236,7 +236,7 @@ def sudoku_generate(
     time_limit: Optional[float] = None,
 ) -> str:
     """A Sudoku puzzle with one solution, as ``cspkit sudoku --generate`` makes it (the same
-    seed makes the same puzzle): the grid on one line, ``.`` for an empty cell; read it with
+    seed makes the same puzzle): the grid on one line, ``0`` for an empty cell; read it with
     :func:`cspkit.sudoku`.
 
     `clues`: stop removing clues at this many; `difficulty`: ``easy`` (naked singles solve
