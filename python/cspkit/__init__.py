@@ -18,7 +18,11 @@ The search runs in Rust with the GIL released; Ctrl-C stops it and raises
 (``none``, ``fc``, ``forward``, ``full``/``mac``, ``ac3``), ``var_order`` (``input``,
 ``mrv``, ``mrv-random``, ``dom-deg``, ``dom-wdeg``), ``value_order`` (``asc``, ``desc``,
 ``middle``, ``random``, ``lcv``), ``branching`` (``assign``, ``split``, ``dway``),
-``node_limit`` (decisions), ``time_limit`` (seconds) and ``seed``.
+``counting`` (``cspkit``, ``aima``: whether a variable propagation fixed is still assigned by
+a decision of its own, as AIMA's BACKTRACKING-SEARCH does), ``restarts`` (``luby``,
+``geometric``) with ``restart_base`` (failures, 100) and ``restart_factor`` (1.5),
+``node_limit`` (decisions), ``time_limit`` (seconds) and ``seed``; ``minimize`` and
+``maximize`` also take ``lns=True`` (large neighbourhood search).
 """
 
 from __future__ import annotations

@@ -240,7 +240,7 @@ impl RawModel {
         py: Python<'py>,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(String, Option<Vec<i32>>, Bound<'py, PyDict>)> {
-        let options = SearchOptions::from_keywords(options)?;
+        let options = SearchOptions::from_keywords(options)?.without_objective()?;
         let (outcome, stats) = interruptible(py, Arc::clone(&self.model), options, |solver| {
             Ok(solver.next_solution())
         })?;
@@ -263,7 +263,7 @@ impl RawModel {
         py: Python<'py>,
         options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(u64, String, Bound<'py, PyDict>)> {
-        let options = SearchOptions::from_keywords(options)?;
+        let options = SearchOptions::from_keywords(options)?.without_objective()?;
         let (count, stats) = interruptible(py, Arc::clone(&self.model), options, |solver| {
             Ok(solver.count())
         })?;
@@ -334,7 +334,7 @@ impl RawModel {
     /// The solutions, lazily, as a `RawSolutions` iterator of value lists.
     #[pyo3(signature = (**options))]
     fn solutions(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<RawSolutions> {
-        let options = SearchOptions::from_keywords(options)?;
+        let options = SearchOptions::from_keywords(options)?.without_objective()?;
         Ok(RawSolutions::start(Arc::clone(&self.model), options))
     }
 }

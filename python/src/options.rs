@@ -1,15 +1,16 @@
 //! The search options a Python call passes as keywords, checked once on the calling thread,
 //! with the names the command line accepts (`--propagation`, `--var-order`, `--value-order`,
-//! `--branching`, `--node-limit`, `--time-limit`).
+//! `--branching`, `--count-as`, `--restarts`, `--restart-base`, `--node-limit`, `--time-limit`,
+//! `--seed`), and `lns` for the optimising searches.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cspkit::{
-    Ascending, Branching, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining,
-    MiddleOut, Model, ModelError, Propagation, RandomValue, SearchConfig, SmallestDomain,
-    SmallestDomainRandomTies, Solver, ValueOrder, VariableOrder,
+    Ascending, Branching, Counting, Descending, DomWdeg, DomainOverDegree, InputOrder,
+    LeastConstraining, Lns, MiddleOut, Model, ModelError, Propagation, RandomValue, RestartPolicy,
+    SearchConfig, SmallestDomain, SmallestDomainRandomTies, Solver, ValueOrder, VariableOrder,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -20,12 +21,23 @@ use crate::errors::raised;
 const VARIABLE_ORDERS: [&str; 5] = ["input", "mrv", "mrv-random", "dom-deg", "dom-wdeg"];
 /// The value orders by their command-line names.
 const VALUE_ORDERS: [&str; 5] = ["asc", "desc", "middle", "random", "lcv"];
+/// The restart policies by their command-line names.
+const RESTARTS: [&str; 2] = ["luby", "geometric"];
+/// The failures of the first run with restarts, as the command line's `--restart-base`.
+const DEFAULT_RESTART_BASE: u64 = 100;
+/// The growth factor of geometric restarts, as the command line's.
+const GEOMETRIC_FACTOR: f64 = 1.5;
 /// The option names a search accepts.
-const OPTION_NAMES: [&str; 8] = [
+const OPTION_NAMES: [&str; 13] = [
     "propagation",
     "var_order",
     "value_order",
     "branching",
+    "counting",
+    "restarts",
+    "restart_base",
+    "restart_factor",
+    "lns",
     "node_limit",
     "decision_limit",
     "time_limit",
@@ -46,6 +58,11 @@ pub struct SearchOptions {
     variable_order: Option<&'static str>,
     value_order: Option<&'static str>,
     branching: Option<Branching>,
+    counting: Option<Counting>,
+    restarts: Option<&'static str>,
+    restart_base: Option<u64>,
+    restart_factor: Option<f64>,
+    lns: bool,
     decision_limit: Option<u64>,
     time_limit: Option<Duration>,
     seed: u64,
@@ -86,6 +103,54 @@ impl SearchOptions {
                             .map_err(|error| raised(format!("branching: {error}")))?,
                     );
                 }
+                "counting" => {
+                    let name: String = value.extract()?;
+                    options.counting = Some(
+                        name.parse::<Counting>()
+                            .map_err(|error| raised(format!("counting: {error}")))?,
+                    );
+                }
+                "restarts" => {
+                    let text: String = value.extract()?;
+                    options.restarts = Some(
+                        RESTARTS
+                            .iter()
+                            .find(|name| **name == text)
+                            .copied()
+                            .ok_or_else(|| {
+                                raised(format!(
+                                    "restarts: unknown policy {text:?} (the policies are {})",
+                                    RESTARTS.join(", ")
+                                ))
+                            })?,
+                    );
+                }
+                "restart_base" => {
+                    let failures: u64 =
+                        value
+                            .extract()
+                            .ok()
+                            .filter(|base| *base > 0)
+                            .ok_or_else(|| {
+                                raised(format!(
+                                    "restart_base: expected a positive integer, got {value}"
+                                ))
+                            })?;
+                    options.restart_base = Some(failures);
+                }
+                "restart_factor" => {
+                    let factor: f64 = value
+                        .extract()
+                        .ok()
+                        .filter(|factor: &f64| factor.is_finite() && *factor > 1.0)
+                        .ok_or_else(|| {
+                            raised(format!(
+                                "restart_factor: expected a finite number greater than 1, got {value}"
+                            ))
+                        })?;
+                    options.restart_factor = Some(factor);
+                }
+                "lns" => options.lns = value.extract()?,
                 "node_limit" | "decision_limit" => {
                     let nodes: u64 = value.extract().map_err(|_| {
                         raised(format!(
@@ -112,7 +177,34 @@ impl SearchOptions {
                 }
             }
         }
+        if options.restarts.is_none()
+            && (options.restart_base.is_some() || options.restart_factor.is_some())
+        {
+            return Err(raised(
+                "restart_base and restart_factor need restarts=\"luby\" or \"geometric\"",
+            ));
+        }
+        if options.restart_factor.is_some() && options.restarts != Some("geometric") {
+            return Err(raised(
+                "restart_factor is the growth of restarts=\"geometric\" only",
+            ));
+        }
         Ok(options)
+    }
+
+    /// These options for a search without an objective: an error if they ask for large
+    /// neighbourhood search (`lns=True`), which only `minimize` and `maximize` run.
+    ///
+    /// # Errors
+    ///
+    /// `CspkitError` when `lns` is set.
+    pub fn without_objective(self) -> PyResult<SearchOptions> {
+        if self.lns {
+            return Err(raised(
+                "lns=True needs an objective: it is an option of minimize and maximize",
+            ));
+        }
+        Ok(self)
     }
 
     /// A solver of `model` with these options, stopped early when `cancel` is raised.
@@ -132,6 +224,21 @@ impl SearchOptions {
         }
         if let Some(branching) = self.branching {
             config = config.with_branching(branching);
+        }
+        if let Some(counting) = self.counting {
+            config = config.with_counting(counting);
+        }
+        let base = self.restart_base.unwrap_or(DEFAULT_RESTART_BASE);
+        match self.restarts {
+            Some("luby") => config = config.with_restarts(RestartPolicy::luby(base)),
+            Some(_) => {
+                let factor = self.restart_factor.unwrap_or(GEOMETRIC_FACTOR);
+                config = config.with_restarts(RestartPolicy::geometric(base, factor));
+            }
+            None => {}
+        }
+        if self.lns {
+            config = config.with_lns(Lns::new().with_seed(self.seed));
         }
         if let Some(decisions) = self.decision_limit {
             config = config.with_decision_limit(decisions);
