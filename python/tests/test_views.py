@@ -29,6 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
         (["--var-order", "mrv", "--value-order", "desc"], {"var_order": "mrv", "value_order": "desc"}),
         (["--propagation", "ac3"], {"propagation": "ac3"}),
         (["--branching", "split"], {"branching": "split"}),
+        (["--count-as", "aima", "--propagation", "fc", "--branching", "dway"],
+         {"counting": "aima", "propagation": "fc", "branching": "dway"}),
     ],
 )
 def test_the_trace_of_a_count_is_the_command_lines(cli, args, options):
@@ -48,6 +50,17 @@ def test_the_trace_of_a_first_solution_is_the_command_lines(cli):
     # The trace, then the solved grid.
     assert native.splitlines()[: len(lines)] == lines
     assert lines[-1].strip() == "✓ solution"
+
+
+def test_the_trace_of_a_first_solution_with_restarts_is_the_command_lines(cli):
+    native = run_cli(cli, "queens", "10", "--trace", "--trace-limit", "100000", "--restarts",
+                     "luby", "--restart-base", "2", "--var-order", "mrv-random", "--seed", "3")
+    lines = cspkit.queens(10).trace(
+        100_000, restarts="luby", restart_base=2, var_order="mrv-random", seed=3
+    )
+    # The trace, then the board (10 lines) and the columns (1 line).
+    assert native.splitlines() == lines + native.splitlines()[len(lines):]
+    assert len(native.splitlines()) == len(lines) + 11
 
 
 def test_a_cut_trace_ends_with_the_command_lines_note_and_the_domains_option_agrees(cli):
