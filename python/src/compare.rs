@@ -107,7 +107,7 @@ fn strategy(dict: &Bound<'_, PyDict>) -> PyResult<Strategy> {
         }
     };
     Ok(Strategy {
-        options: SearchOptions::from_keywords(Some(dict))?,
+        options: SearchOptions::from_keywords(Some(dict))?.without_objective()?,
         var_order: name("var_order", "input")?,
         value_order: name("value_order", "asc")?,
     })

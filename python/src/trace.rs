@@ -24,7 +24,7 @@ pub fn trace_lines(
     wanted: u64,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<String>> {
-    let options = SearchOptions::from_keywords(options)?;
+    let options = SearchOptions::from_keywords(options)?.without_objective()?;
     let model = model.shared_model();
     let text = off_the_gil(py, move |cancel| {
         let solver = options.solver(&model, cancel)?;
@@ -55,7 +55,7 @@ pub fn trace_events<'py>(
     wanted: u64,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-    let options = SearchOptions::from_keywords(options)?;
+    let options = SearchOptions::from_keywords(options)?.without_objective()?;
     let shared = model.shared_model();
     let model = std::sync::Arc::clone(&shared);
     let events = off_the_gil(py, move |cancel| {

@@ -33,7 +33,7 @@ pub fn tree_html(
     wanted: u64,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let options = SearchOptions::from_keywords(options)?;
+    let options = SearchOptions::from_keywords(options)?.without_objective()?;
     let model = model.shared_model();
     let board = board(&model, board_spec)?;
     let page = off_the_gil(py, move |cancel| {
@@ -60,7 +60,7 @@ pub fn tree_svg(
     height: Option<u32>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let options = SearchOptions::from_keywords(options)?;
+    let options = SearchOptions::from_keywords(options)?.without_objective()?;
     let slide = match (width, height) {
         (None, None) => Slide::default(),
         (width, height) => {
@@ -144,7 +144,7 @@ impl RawTreeSession {
         wanted: u64,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let options = SearchOptions::from_keywords(options)?;
+        let options = SearchOptions::from_keywords(options)?.without_objective()?;
         let model = model.shared_model();
         let board = board(&model, board_spec)?;
         let (commands, requests) = mpsc::sync_channel::<Command>(0);

@@ -302,6 +302,9 @@ def test_bad_arguments_raise_cspkit_errors_naming_them():
         m.tree_svg(width=1, height=1)
     with pytest.raises(cspkit.CspkitError, match="nodes"):
         m.tree_session().advance(-5)
+    for view in (m.trace, m.trace_events, m.tree_html, m.tree_svg, m.tree_session):
+        with pytest.raises(cspkit.CspkitError, match="lns=True needs an objective"):
+            view(lns=True)
 
 
 def test_ac3_on_a_constraint_it_cannot_read_is_the_librarys_error_not_a_panic():
