@@ -633,7 +633,6 @@ class Model:
         """A short description."""
         return f"Model({len(self._vars)} variables, {self.num_constraints} constraints)"
 
-
     # --- The teaching views: trace, tree, compare (the work is in cspkit/_views.py) ---
 
     def trace(

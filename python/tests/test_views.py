@@ -3,7 +3,6 @@ the tree page and picture, the live session, compare."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
 
