@@ -20,10 +20,15 @@ const WAITING = '<!doctype html><meta charset="utf-8"><body style="font:14px san
 /** Statuses after which the search no longer runs. */
 const ENDED = new Set(['solved', 'complete', 'infeasible', 'limit', 'stopped', 'error']);
 
-/** `html` opening on node `node`: the tree page reads `#node=N` from its address. */
+/**
+ * `html` opening on node `node`: the tree page reads `#node=N` from its address. A srcdoc
+ * document's address is about:srcdoc; its fragment is set without a new history entry (a
+ * relative '#node=N' would resolve against the notebook's address), else by `location.hash`.
+ */
 function openingOn(html, node) {
   if (!(node > 0)) return html;
-  const script = `<script>try{history.replaceState(null,'','#node=${node}')}catch(e){}</script>`;
+  const script = '<script>try{history.replaceState(null,"",location.href.split("#")[0]+' +
+    `"#node=${node}")}catch(e){location.hash="node=${node}"}</script>`;
   const head = /<head[^>]*>/i.exec(html);
   return head
     ? html.slice(0, head.index + head[0].length) + script + html.slice(head.index + head[0].length)
