@@ -73,3 +73,14 @@ def test_runs_headless(tmp_path, monkeypatch):
     assert "S=9 E=5 N=6 D=7 M=1 O=0 R=8 Y=2" in text
     widgets = [o for o in outputs if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
     assert len(widgets) >= 4, "the tree widgets were not displayed"
+    # The live widget's updates, sent from its search thread, went through the real kernel
+    # (nbclient keeps the last state each widget sent while a cell ran: here, the cell that
+    # waits for the 11-Queens search).
+    states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    live = [
+        s["state"] for s in states.values()
+        if s["state"].get("solutions") == 2680 and "page" in s["state"]
+    ]
+    assert len(live) == 1, "no state of the live widget reached the notebook"
+    assert live[0]["status"] == "complete" and live[0]["pages"] >= 2 and not live[0]["live"]
+    assert "(the first 100000 of" in live[0]["page"]
