@@ -170,6 +170,12 @@ class TreeWidget(anywidget.AnyWidget):
             return not self._thread.is_alive()
         return self.status != "running"
 
+    def close(self) -> None:
+        """Stops the search and closes the widget (its views in the notebook go)."""
+        if hasattr(self, "_stop"):  # not when __init__ failed (ipywidgets closes on delete)
+            self.stop()
+        super().close()
+
     @property
     def running(self) -> bool:
         """Whether the search thread is running."""

@@ -120,6 +120,11 @@ def test_stop_from_python_and_other_messages():
     assert w.running
     w.stop()
     assert w.wait(10) and w.status == "stopped"
+    # Closing the widget (its views go) stops its search too.
+    w = TreeWidget(cspkit.queens(13), solutions=0, slice_nodes=200)
+    assert w.running
+    w.close()
+    assert w.wait(10) and not w.running
 
 
 def test_limits_and_infeasible_models():

@@ -19,7 +19,7 @@ if ! "$python" -c 'import cspkit.widget' 2>/dev/null; then
   fi
   echo "run.sh: installing cspkit[notebook] into python/.venv" >&2
   [[ -x "$python" ]] || python3 -m venv "$here/../.venv"
-  "$python" -m pip install --quiet "$here/..[notebook]"
+  "$python" -m pip install --quiet "$(cd "$here/.." && pwd)[notebook]"
 fi
 if [[ ! -d "$here/node_modules/playwright-core" && ! -d "$here/../../web/node_modules/playwright-core" ]]; then
   (cd "$here" && npm ci --no-audit --no-fund)
