@@ -61,6 +61,10 @@ fn seconds(time_limit: Option<f64>) -> PyResult<Option<f64>> {
     }
 }
 
+/// Givens that clash: each as (0-based row, column, value), whether the set is proved
+/// minimal, and the lines `--why` prints.
+type Clash = (Vec<(usize, usize, i32)>, bool, Vec<String>);
+
 /// A limit in words, naming the keyword that set it.
 fn limit_words(limit: Limit) -> String {
     match limit {
@@ -75,6 +79,10 @@ fn limit_words(limit: Limit) -> String {
 /// the same puzzle): the grid on one line, `.` for an empty cell.
 #[pyfunction]
 #[pyo3(signature = (size, clues, difficulty, symmetric, seed, decision_limit, time_limit))]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the keywords of the Python function, one each"
+)]
 pub fn sudoku_generate(
     py: Python<'_>,
     size: usize,
@@ -296,7 +304,7 @@ pub fn sudoku_why(
     cells: Vec<u8>,
     decision_limit: u64,
     time_limit: Option<f64>,
-) -> PyResult<Option<(Vec<(usize, usize, i32)>, bool, Vec<String>)>> {
+) -> PyResult<Option<Clash>> {
     let (grid, empty) = grid_and_empty(&cells)?;
     let time_limit = seconds(time_limit)?;
     let answer = off_the_gil(py, move |cancel| {

@@ -202,6 +202,32 @@ print(session.stats["nodes"] > before, flush=True)
     assert done.stdout.split() == ["interrupted", "running", "True"], done.stderr
 
 
+def test_sigint_during_a_view_raises_keyboard_interrupt_and_the_next_search_works():
+    script = """
+import cspkit, os, signal, threading, time
+m = cspkit.queens(40)
+views = [
+    lambda: m.tree_html(solutions=0, propagation="none"),
+    lambda: m.trace(solutions=0, propagation="none"),
+    lambda: m.trace_events(10**9, solutions=0, propagation="none"),
+    lambda: cspkit.compare(m, {"propagation": "none"}, solutions=0),
+]
+for view in views:
+    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    start = time.monotonic()
+    try:
+        view()
+        print("finished", flush=True)
+    except KeyboardInterrupt:
+        print("interrupted", time.monotonic() - start < 1.5, flush=True)
+print(len(cspkit.queens(6).trace(solutions=0)) > 0, flush=True)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, cwd=HERE
+    )
+    assert done.stdout.split() == ["interrupted", "True"] * 4 + ["True"], done.stderr
+
+
 # --- Compare -----------------------------------------------------------------------------
 
 
