@@ -10,5 +10,7 @@ python3 -m venv .venv
 start=$(date +%s)
 .venv/bin/pip install --quiet ./ pytest
 echo "pip install ./python: $(( $(date +%s) - start )) s"
+# The notebook widget's extra (anywidget) and what runs the tutorial notebook headless.
+.venv/bin/pip install --quiet nbclient ipykernel "./[notebook]"
 # Run from tests/ so that `import cspkit` is the installed package, not the source tree.
 cd tests && ../.venv/bin/pytest -q -s . "$@"

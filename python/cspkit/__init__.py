@@ -694,6 +694,22 @@ class Model:
         for ``pandas.DataFrame(rows)``: see :func:`cspkit.compare`."""
         return _views.compare(self, *strategies, solutions=solutions)
 
+    # --- The notebook widget (the work is in cspkit/widget.py, which needs anywidget) ---
+
+    def tree(self, **options: Any) -> Any:
+        """The notebook widget of a search of this model: its tree page, drawn live as the
+        search runs in the background, the board and domains of the node clicked, the
+        counts and a Stop button; ``display(model.tree(solutions=0))`` or a cell's last
+        line. `options` are :class:`cspkit.widget.TreeWidget`'s (``slice_nodes``,
+        ``every``, ``live_nodes``, ``final_nodes``, ``height``, ``start``) and
+        :meth:`tree_session`'s (``solutions``, ``tree_limit``, the search options).
+
+        Raises ImportError naming ``pip install "cspkit[notebook]"`` without anywidget.
+        """
+        from .widget import TreeWidget
+
+        return TreeWidget(self, **options)
+
 class QueensModel(Model):
     """The N-Queens model: ``rows[i]`` is the column of row `i`'s queen.
 

@@ -3,6 +3,8 @@
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Optional, Union
 
+from .widget import TreeWidget
+
 class CspkitError(ValueError):
     """A model or a search option cspkit cannot accept; the message names what and where."""
 
@@ -130,6 +132,8 @@ class Model:
         self, *, tree_limit: int = 100_000, solutions: int = 1, **options: Any
     ) -> TreeSession: ...
     def compare(self, *strategies: dict[str, Any], solutions: int = 1) -> list[dict[str, Any]]: ...
+    # The notebook widget (needs the notebook extra: pip install "cspkit[notebook]").
+    def tree(self, **options: Any) -> TreeWidget: ...
 
 class TreeSession:
     """A search run a slice at a time, its tree page drawn at any moment."""
