@@ -11,6 +11,7 @@ mod model;
 mod options;
 mod run;
 mod solutions;
+mod spec;
 mod stats;
 
 use pyo3::prelude::*;
