@@ -570,6 +570,8 @@ _NEGATED = {"==": "!=", "!=": "==", "<=": ">", "<": ">=", ">=": "<", ">": "<="}
 def minimum(vars: Iterable[Any], result: Any) -> "Constraint":
     """``min(vars) == result`` (operands: variables, expressions or integers)."""
     model, values = _operands(vars, "minimum")
+    if not values:
+        raise CspkitError("minimum: no variables (the min of nothing is undefined)")
     model, (result,) = _operands([result], "minimum", model)
     return Constraint("minimum", model, (values, result), f"min of {len(values)}")
 
@@ -577,6 +579,8 @@ def minimum(vars: Iterable[Any], result: Any) -> "Constraint":
 def maximum(vars: Iterable[Any], result: Any) -> "Constraint":
     """``max(vars) == result``."""
     model, values = _operands(vars, "maximum")
+    if not values:
+        raise CspkitError("maximum: no variables (the max of nothing is undefined)")
     model, (result,) = _operands([result], "maximum", model)
     return Constraint("maximum", model, (values, result), f"max of {len(values)}")
 
