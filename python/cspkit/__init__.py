@@ -1234,7 +1234,7 @@ def queens(n: int) -> QueensModel:
     """The library's N-Queens model with `n` queens (one variable per row)."""
     raw, rows = _cspkit.queens(n)
     model = QueensModel._wrapping(raw)
-    model.rows = [model._var(i) for i in rows]
+    model.rows = [model._vars[i] for i in rows]
     return model
 
 
@@ -1243,5 +1243,6 @@ def sudoku(grid_text: str) -> SudokuModel:
     ``.`` or ``0`` for an empty cell, or the grid drawn on lines)."""
     raw, cells, side = _cspkit.sudoku(grid_text)
     model = SudokuModel._wrapping(raw)
-    model.cells = [[model._var(cells[r * side + c]) for c in range(side)] for r in range(side)]
+    model.cells = [[model._vars[cells[r * side + c]] for c in range(side)]
+                   for r in range(side)]
     return model
