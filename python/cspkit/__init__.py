@@ -13,6 +13,16 @@ constraints, post them with ``m += constraint``, and search::
     solution = m.solve(var_order="mrv")
     print(solution[x], solution[y])
 
+Boolean variables combine as literals (``b``, ``~b``) in ``any_of``, ``all_of``, ``xor``,
+``at_least``...; any constraint can be reified (``b == (x + y <= 3)``, ``reified(c, b)``) or
+half-reified (``b.implies(x != 2)``, ``implies(c, b)``) or negated (``~c``); the rest of the
+catalogue (``element`` over variables, ``count``, ``member``, ``minimum``, ``times``,
+``regular``, ``cumulative``, ...) takes variables, linear expressions or integers::
+
+    b = m.bool_var("b")
+    m += b == (x + y <= 3)
+    m += cspkit.any_of([b, ~m.reify(cspkit.member(x, [1, 3]))])
+
 The search runs in Rust with the GIL released; Ctrl-C stops it and raises
 ``KeyboardInterrupt``. Search options have the command line's names: ``propagation``
 (``none``, ``fc``, ``forward``, ``full``/``mac``, ``ac3``), ``var_order`` (``input``,
