@@ -284,16 +284,25 @@ fn negated(linear: &Linear) -> Linear {
     Linear::new(&terms, linear.comparison().negated(), linear.constant())
 }
 
+/// The error of a constraint over no literal, which never holds (reify it to get false).
+fn empty(constraint: &str) -> ModelError {
+    ModelError::EmptyScope {
+        constraint: constraint.into(),
+    }
+}
+
 /// Posts `spec`.
 pub fn post(model: &mut Model, spec: Spec) -> Result<(), ModelError> {
     match spec {
         Spec::Linear(linear) => model.post(linear).map(drop),
         Spec::Member(x, values) => model.post(Member::new(x, &values)).map(drop),
         Spec::Boxed(constraint) => model.post_boxed(None, constraint).map(drop),
+        Spec::AnyOf(literals) if literals.is_empty() => Err(empty("any_of")),
         Spec::AnyOf(literals) => model.clause(&literals, &[]),
         Spec::AllOf(literals) => literals
             .into_iter()
             .try_for_each(|b| model.fix(b.var(), b.true_value())),
+        Spec::Xor(literals) if literals.is_empty() => Err(empty("xor")),
         Spec::Xor(_) => {
             let truth = new_bool(model, Some(true))?;
             reify_into(model, spec, truth)

@@ -235,6 +235,12 @@ def test_describe_names_the_variables_and_the_constraints_by_kind():
 @pytest.mark.parametrize("bad, error", [
     (lambda m, v: cspkit.any_of([v[1]]), cspkit.CspkitError),  # not a 0/1 variable
     (lambda m, v: cspkit.any_of([3]), TypeError),
+    (lambda m, v: cspkit.any_of([]), cspkit.CspkitError),  # the empty clause never holds
+    (lambda m, v: cspkit.xor([]), cspkit.CspkitError),
+    (lambda m, v: cspkit.table([v[1], v[1]], [[1, 2, 3]]), cspkit.CspkitError),
+    (lambda m, v: cspkit.disjunctive([v[1]], [1, 2]), cspkit.CspkitError),
+    (lambda m, v: cspkit.circuit([]), cspkit.CspkitError),
+    (lambda m, v: m.div(v[1], 0) == 1, cspkit.CspkitError),
     (lambda m, v: cspkit.reified(v[0] <= 1, 5), TypeError),
     (lambda m, v: cspkit.regular([v[1]], [(0, 1, 1), (0, 1, 0)], 0, [1]), cspkit.CspkitError),
     (lambda m, v: cspkit.global_cardinality([v[1]], [1, 1], [v[1], v[1]]), cspkit.CspkitError),
@@ -249,6 +255,11 @@ def test_bad_constraints_raise_a_python_error(bad, error):
     variables = [m.bool_var("b"), m.int_var(0, 5, "x")]
     with pytest.raises(error):
         m += bad(m, variables)
+
+
+def test_reified_empty_clause_and_parity_are_false():
+    check(lambda m, v: v[0] == cspkit.any_of([]), [B], lambda b: b == 0)
+    check(lambda m, v: v[0] == cspkit.xor([]), [B], lambda b: b == 0)
 
 
 def test_mixing_two_models_is_an_error():
