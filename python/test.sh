@@ -10,5 +10,10 @@ python3 -m venv .venv
 start=$(date +%s)
 .venv/bin/pip install --quiet ./ pytest
 echo "pip install ./python: $(( $(date +%s) - start )) s"
+# The notebook widget's extra (anywidget) and what runs the tutorial notebook headless.
+.venv/bin/pip install --quiet nbclient ipykernel "./[notebook]"
+# aima-python (the PyPI package aima3, its csp.py imports nothing beyond the standard library;
+# its declared dependencies are for its notebooks): the reference of tests/test_aima.py.
+.venv/bin/pip install --quiet --no-deps aima3==1.0.11
 # Run from tests/ so that `import cspkit` is the installed package, not the source tree.
 cd tests && ../.venv/bin/pytest -q -s . "$@"

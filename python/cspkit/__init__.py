@@ -44,6 +44,8 @@ from typing import Any, Optional, Union
 
 from . import _cspkit
 from ._cspkit import CspkitError
+from . import _views
+from ._views import TreeSession, compare, compare_html, sudoku_generate
 
 __all__ = [
     "BoolVar",
@@ -59,6 +61,7 @@ __all__ = [
     "Solution",
     "Solutions",
     "SudokuModel",
+    "TreeSession",
     "abs_eq",
     "all_different",
     "all_different_except0",
@@ -68,6 +71,8 @@ __all__ = [
     "at_least",
     "at_most",
     "circuit",
+    "compare",
+    "compare_html",
     "count",
     "cumulative",
     "disjunctive",
@@ -92,6 +97,7 @@ __all__ = [
     "reified",
     "subcircuit",
     "sudoku",
+    "sudoku_generate",
     "sum",
     "table",
     "times",
@@ -1209,6 +1215,82 @@ class Model:
         """A short description."""
         return f"Model({len(self._vars)} variables, {self.num_constraints} constraints)"
 
+    # --- The teaching views: trace, tree, compare (the work is in cspkit/_views.py) ---
+
+    def trace(
+        self, max_lines: int = 1000, *, domains: bool = False, solutions: int = 1,
+        **options: Any,
+    ) -> list:
+        """The lines ``cspkit ... --trace`` prints for a search of this model: at most
+        `max_lines`, then one saying what was cut (the search itself runs on).
+
+        `solutions` is how many to search for (0: all, as ``--count``); `domains` adds the
+        domains of the unfixed variables after each node (``--trace-domains``); `options`
+        are the search options.
+        """
+        return _views.trace(self, max_lines, domains, solutions, options)
+
+    def trace_events(
+        self, max_events: int = 100_000, *, domains: bool = False, solutions: int = 1,
+        **options: Any,
+    ) -> list:
+        """The events of a search of this model, one dict each, at most `max_events` (the
+        search stops there).
+
+        Every dict has ``kind``: ``node`` (``node``, ``parent``, ``var``, ``var_index``,
+        ``value``, ``branch`` one of ``= ≠ ≤ >``, ``depth``), ``failure`` (``node``,
+        ``constraint``, ``var``, ``depth``), ``backtrack`` (``var``, ``var_index``,
+        ``value``, ``depth``), ``solution`` (``node``, ``depth``), ``arc_queue`` and
+        ``revise`` (AC-3), ``improved``; with `domains`, also ``pruned`` (``var``,
+        ``before``, ``after``, ``constraint``) and ``propagated`` (``domains``, every
+        variable's values by index). Variables and constraints are named.
+        """
+        return _views.trace_events(self, max_events, domains, solutions, options)
+
+    def tree_html(
+        self, *, tree_limit: int = _views.TREE_LIMIT, solutions: int = 1, **options: Any
+    ) -> str:
+        """The search tree as the self-contained page ``--tree page.html`` writes (the
+        board and domains at each node, keys to walk it), at most `tree_limit` nodes
+        recorded; `solutions` to search for (0: all)."""
+        return _views.tree_html(self, tree_limit, solutions, options)
+
+    def tree_svg(
+        self, *, tree_limit: int = _views.TREE_LIMIT, width: Optional[int] = None,
+        height: Optional[int] = None, solutions: int = 1, **options: Any,
+    ) -> str:
+        """The search tree as the SVG picture ``--tree tree.svg`` draws, fitting `width` x
+        `height` (the 16:9 slide of ``--tree-size`` by default)."""
+        return _views.tree_svg(self, tree_limit, width, height, solutions, options)
+
+    def tree_session(
+        self, *, tree_limit: int = _views.SESSION_TREE_LIMIT, solutions: int = 1,
+        **options: Any,
+    ) -> "TreeSession":
+        """A search of this model to run a slice at a time (:class:`TreeSession`), its tree
+        page drawn at any moment: what the notebook widget shows live."""
+        return TreeSession(self, tree_limit=tree_limit, solutions=solutions, **options)
+
+    def compare(self, *strategies: dict, solutions: int = 1) -> list:
+        """One row per strategy (a dict of search options) of the searches of this model,
+        for ``pandas.DataFrame(rows)``: see :func:`cspkit.compare`."""
+        return _views.compare(self, *strategies, solutions=solutions)
+
+    # --- The notebook widget (the work is in cspkit/widget.py, which needs anywidget) ---
+
+    def tree(self, **options: Any) -> Any:
+        """The notebook widget of a search of this model: its tree page, drawn live as the
+        search runs in the background, the board and domains of the node clicked, the
+        counts and a Stop button; ``display(model.tree(solutions=0))`` or a cell's last
+        line. `options` are :class:`cspkit.widget.TreeWidget`'s (``slice_nodes``,
+        ``every``, ``live_nodes``, ``final_nodes``, ``height``, ``start``) and
+        :meth:`tree_session`'s (``solutions``, ``tree_limit``, the search options).
+
+        Raises ImportError naming ``pip install "cspkit[notebook]"`` without anywidget.
+        """
+        from .widget import TreeWidget
+
+        return TreeWidget(self, **options)
 
 class QueensModel(Model):
     """The N-Queens model: ``rows[i]`` is the column of row `i`'s queen.
@@ -1238,6 +1320,57 @@ class SudokuModel(Model):
     def board(self, solution: Solution) -> list:
         """The solved grid as a list of rows of digits."""
         return [[solution[cell] for cell in row] for row in self.cells]
+
+    # --- The puzzle tools of `cspkit sudoku` (the work is in cspkit/_views.py) ---
+    # They read the givens (the cells fixed when the model was made), not constraints posted
+    # since.
+
+    def grade(
+        self, *, decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> dict:
+        """How hard the puzzle is, as ``--grade`` says: a dict of ``difficulty``
+        (``given``, ``forward``: naked singles solve it, ``full``: single-unit reasoning
+        does, ``search``: it needs a guess), ``hardest`` (the hardest technique, or None),
+        ``rounds``, ``decisions``, ``guesses``, ``techniques`` ({name: times used}) and
+        ``unique`` (None when a limit stopped the count of solutions).
+
+        Raises CspkitError when the puzzle has no solution or a limit stopped the grading.
+        """
+        return _views.sudoku_grade(self, decision_limit, time_limit)
+
+    def explain(
+        self, *, decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> list:
+        """A solving path, one deduction a line, as ``--explain`` prints it: each line
+        places or removes values with the reason, guesses (from the solution) where no
+        deduction is left, and the last says ``solved`` or gives the contradiction of a
+        puzzle without solution. Raises CspkitError when a limit stopped it."""
+        return _views.sudoku_explain(self, decision_limit, time_limit)
+
+    def hint(
+        self, *, decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> Optional[str]:
+        """The next deduction, as ``--hint`` prints it (the first line of the path without
+        guesses)."""
+        return _views.sudoku_hint(self, decision_limit, time_limit)
+
+    def why(
+        self, row: Optional[int] = None, col: Optional[int] = None, *,
+        decision_limit: int = _views.PUZZLE_DECISION_LIMIT,
+        time_limit: Optional[float] = None,
+    ) -> Any:
+        """Why, in Sudoku's words.
+
+        With no cell: which givens clash, as ``--why`` finds them: None when the puzzle has
+        a solution, else a dict of ``givens`` ((row, col, value) triples, 1-based), whether
+        the set is proved ``minimal``, and the ``lines`` ``--why`` prints (the deductions
+        that show the clash). With a cell (1-based `row`, `col`): the line of the solving
+        path (:meth:`explain`) that places it, or None for a given.
+        """
+        return _views.sudoku_why(self, row, col, decision_limit, time_limit)
 
 
 def queens(n: int) -> QueensModel:

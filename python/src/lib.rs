@@ -6,13 +6,18 @@
 //! with operators, constraints, solutions read by variable) is `cspkit/__init__.py`.
 
 mod builtin;
+mod compare;
 mod errors;
 mod model;
 mod options;
+mod puzzle;
 mod run;
 mod solutions;
 mod spec;
 mod stats;
+mod trace;
+mod tree;
+mod views;
 
 use pyo3::prelude::*;
 
@@ -24,5 +29,17 @@ fn _cspkit(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<solutions::RawSolutions>()?;
     module.add_function(wrap_pyfunction!(builtin::queens, module)?)?;
     module.add_function(wrap_pyfunction!(builtin::sudoku, module)?)?;
+    // The teaching views: trace, tree, compare, the Sudoku tools.
+    module.add_class::<tree::RawTreeSession>()?;
+    module.add_function(wrap_pyfunction!(tree::tree_html, module)?)?;
+    module.add_function(wrap_pyfunction!(tree::tree_svg, module)?)?;
+    module.add_function(wrap_pyfunction!(trace::trace_lines, module)?)?;
+    module.add_function(wrap_pyfunction!(trace::trace_events, module)?)?;
+    module.add_function(wrap_pyfunction!(compare::compare, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_generate, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_grade, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_explain, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_why, module)?)?;
+    module.add_function(wrap_pyfunction!(puzzle::sudoku_why_cell, module)?)?;
     Ok(())
 }

@@ -446,3 +446,11 @@ impl RawModel {
         Ok(RawSolutions::start(Arc::clone(&self.model), options))
     }
 }
+
+/// What the teaching views (`views.rs` and the files beside it) read of a model.
+impl RawModel {
+    /// The model as searches read it (shared, not copied).
+    pub fn shared_model(&self) -> Arc<Model> {
+        Arc::clone(&self.model)
+    }
+}

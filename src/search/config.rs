@@ -567,6 +567,18 @@ impl Plan {
     pub(crate) fn assigns_all(&self) -> bool {
         self.config.counting() == Counting::Aima
     }
+
+    /// Plain backtracking counted as AIMA counts ([`Propagation::None`] with
+    /// [`Counting::Aima`], a decision assigning one value): AIMA's BACKTRACKING-SEARCH with no
+    /// inference, which checks a value against the variables already *assigned* only. A
+    /// variable whose domain has one value is not assigned until its own decision, so no
+    /// constraint is checked before all its variables are decided. The engine does so on
+    /// models of unary and binary constraints only, AIMA's CSPs.
+    pub(crate) fn checks_assigned(&self) -> bool {
+        self.config.propagation == Propagation::None
+            && self.assigns_all()
+            && self.config.branching() != Branching::Split
+    }
 }
 
 /// The two lists of variables a configuration names.

@@ -122,7 +122,13 @@ pub(crate) struct Engine<'m> {
     /// forward checking): every variable is assigned by a decision, fixed or not, and
     /// `decided` marks those a decision assigned (the others are still to branch on).
     assigns_all: bool,
+    /// AIMA's plain backtracking on a binary model: a decision is checked against the
+    /// decided variables only (see [`Plan::checks_assigned`]); nothing else propagates.
+    checks_assigned: bool,
     decided: Vec<bool>,
+    /// For textbook forward checking and AIMA's plain backtracking: the constraints on each
+    /// variable, in the model's order (empty otherwise).
+    constraints_on: Vec<SmallVec<[u32; 8]>>,
     scratch: Vec<Domain>,
     /// The variables to branch on, if not all (indexed by variable); the others are fixed
     /// after them, in input order.
@@ -205,6 +211,12 @@ impl<'m> Engine<'m> {
             sibling: None,
             textbook,
             assigns_all,
+            checks_assigned: checks_assigned(model, plan),
+            constraints_on: if textbook || checks_assigned(model, plan) {
+                constraints_by_variable(model)
+            } else {
+                Vec::new()
+            },
             decided: vec![false; if assigns_all { n } else { 0 }],
             scratch: Vec::new(),
             ac3: plan.ac3.clone().map(|graph| Box::new(Ac3::new(graph))),
@@ -570,10 +582,15 @@ impl<'m> Engine<'m> {
             if assigned.is_some() {
                 self.decided[var.index()] = true;
             }
-            if self.textbook {
+            if self.textbook || self.checks_only_assigned() {
                 self.rejected = false;
                 if let (true, Some(value)) = (branch.is_ok(), assigned)
-                    && self.forward_check(run, var, value).is_err()
+                    && if self.textbook {
+                        self.forward_check(run, var, value)
+                    } else {
+                        self.check_assigned(run, var)
+                    }
+                    .is_err()
                 {
                     self.queue.clear();
                     self.count_assignment(run, self.rejected);
@@ -611,7 +628,7 @@ impl<'m> Engine<'m> {
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
-        if self.textbook {
+        if self.textbook || self.checks_only_assigned() {
             self.queue.clear();
             if run.observer.observes_propagation() {
                 run.observer.on_event(&Event::Propagated {
@@ -829,6 +846,45 @@ impl<'m> Engine<'m> {
         value
     }
 
+    /// Whether this search is AIMA's plain backtracking, which checks each decision against
+    /// the decided variables and propagates nothing (not with an objective, whose bound must
+    /// propagate).
+    #[inline]
+    fn checks_only_assigned(&self) -> bool {
+        self.checks_assigned && self.objective.is_none()
+    }
+
+    /// AIMA's consistency check of the decision on `var`: each constraint on `var` whose
+    /// variables are now all decided must hold. A variable fixed but not yet decided is not
+    /// checked against, as AIMA's BACKTRACKING-SEARCH does not check against a variable it has
+    /// not assigned.
+    fn check_assigned<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        var: VarId,
+    ) -> Result<(), Conflict> {
+        let model = run.model;
+        for &c in &self.constraints_on[var.index()] {
+            let constraint = &model.constraint_list()[c as usize];
+            let scope = constraint.scope();
+            if !scope.iter().all(|y| self.decided[y.index()]) {
+                continue;
+            }
+            run.stats.propagations += 1;
+            let values: SmallVec<[i32; 64]> = scope
+                .iter()
+                .filter_map(|y| self.domains[y.index()].value())
+                .collect();
+            if values.len() < scope.len() || !constraint.check(&values) {
+                self.rejected = true;
+                let failed = Some(ConstraintId(c));
+                report_failure(run, self.node, failed, None, self.frames.len());
+                return Err(Conflict);
+            }
+        }
+        Ok(())
+    }
+
     /// Textbook forward checking after the decision `var = value`: each constraint on `var`
     /// removes from each undecided variable `y` of its scope the values `w` such that
     /// `var = value, y = w` alone already violates it (the rest of its scope left free).
@@ -845,11 +901,10 @@ impl<'m> Engine<'m> {
         if self.scratch.is_empty() {
             self.scratch = model.initial_domains().to_vec();
         }
-        for (c, constraint) in model.constraint_list().iter().enumerate() {
+        for i in 0..self.constraints_on[var.index()].len() {
+            let c = self.constraints_on[var.index()][i] as usize;
+            let constraint = &model.constraint_list()[c];
             let scope = constraint.scope();
-            if !scope.contains(&var) {
-                continue;
-            }
             run.stats.propagations += 1;
             if scope.iter().all(|y| self.decided[y.index()]) {
                 let values: SmallVec<[i32; 64]> = scope
@@ -1129,4 +1184,31 @@ impl<O: SearchObserver> RunHook for Tracer<'_, O> {
             }
         }
     }
+}
+
+/// Whether the search is AIMA's plain backtracking ([`Plan::checks_assigned`]) on a model of
+/// unary and binary constraints, AIMA's CSPs. A constraint on more variables keeps the check
+/// against the fixed variables, which sees a clash among the assigned ones before all its
+/// variables are assigned.
+fn checks_assigned(model: &Model, plan: &Plan) -> bool {
+    plan.checks_assigned()
+        && model
+            .constraint_list()
+            .iter()
+            .all(|constraint| constraint.scope().len() <= 2)
+}
+
+/// The constraints on each variable of `model`, in the model's order (a constraint naming a
+/// variable twice is listed once).
+fn constraints_by_variable(model: &Model) -> Vec<SmallVec<[u32; 8]>> {
+    let mut on: Vec<SmallVec<[u32; 8]>> = vec![SmallVec::new(); model.num_variables()];
+    for (c, constraint) in model.constraint_list().iter().enumerate() {
+        for var in constraint.scope() {
+            let list = &mut on[var.index()];
+            if list.last() != Some(&(c as u32)) {
+                list.push(c as u32);
+            }
+        }
+    }
+    on
 }

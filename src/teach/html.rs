@@ -63,6 +63,7 @@ use super::tree::{NodeStatus, SearchTree};
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::search::observer::BranchKind;
+use crate::search::stats::SearchStats;
 
 /// How to draw the puzzle beside the tree.
 #[derive(Debug, Clone)]
@@ -514,6 +515,70 @@ pub fn render(tree: &SearchTree<'_>, board: &Board, title: &str) -> String {
 /// ```
 pub fn render_comparison(title: &str, panels: &[Panel<'_>]) -> String {
     page(title, panels)
+}
+
+/// The title `cspkit ... --tree page.html` gives the page of `tree`: how many tree nodes it
+/// holds, and of how many when the tree was cut at its limit. For a program that draws the
+/// same page ([`render`]) and wants the same words.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::queens::Queens;
+/// use cspkit::teach::html;
+/// use cspkit::teach::tree::SearchTree;
+///
+/// let queens = Queens::new(4)?;
+/// let mut tree = SearchTree::new(queens.model()).with_limit(5);
+/// let _ = queens.model().solver().with_observer(&mut tree).count();
+/// assert!(html::tree_title(&tree).starts_with("cspkit: the search tree (the first 5 of "));
+/// let root = SearchTree::new(queens.model());
+/// assert_eq!(html::tree_title(&root), "cspkit: the search tree (1 tree node)");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn tree_title(tree: &SearchTree<'_>) -> String {
+    let held = tree.nodes().len() as u64;
+    if tree.cut() > 0 {
+        format!(
+            "cspkit: the search tree (the first {} of {} tree nodes)",
+            held,
+            held + tree.cut()
+        )
+    } else {
+        format!(
+            "cspkit: the search tree ({})",
+            super::sentences::counted(held, "tree node")
+        )
+    }
+}
+
+/// The line of statistics under a panel's heading on the page `cspkit compare ... --tree
+/// page.html` writes ([`Panel::stats`]): how the run ended (`done`, or the limit that stopped
+/// it), then its decisions, tree nodes, failures and solutions.
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::models::queens::Queens;
+/// use cspkit::teach::html;
+///
+/// let queens = Queens::new(4)?;
+/// let mut solver = queens.model().solver();
+/// assert_eq!(solver.count().solutions, 2);
+/// let line = html::panel_stats(&solver.stats(), "done");
+/// assert!(line.starts_with("done; decisions "));
+/// assert!(line.ends_with(", solutions 2"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn panel_stats(stats: &SearchStats, status: &str) -> String {
+    format!(
+        "{}; decisions {}, tree nodes {}, failures {}, solutions {}",
+        status,
+        stats.decisions,
+        stats.tree_nodes(),
+        stats.failures,
+        stats.solutions
+    )
 }
 
 /// The start of a self-contained page: its head, titled `title` with the style sheet `style`,

@@ -139,14 +139,7 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                     ];
                     let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
                     if let Some(tree) = tree {
-                        let summary = format!(
-                            "{}; decisions {}, tree nodes {}, failures {}, solutions {}",
-                            status,
-                            stats.decisions,
-                            stats.tree_nodes(),
-                            stats.failures,
-                            stats.solutions
-                        );
+                        let summary = html::panel_stats(&stats, &status);
                         trees.push((names.join(", "), summary, tree));
                     }
                     rows.push(Record::new(names, &stats, &status));

@@ -8,8 +8,7 @@ use std::time::Instant;
 use cspkit::Limit;
 use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
 use cspkit::puzzle::{
-    Difficulty, GenerateError, Generator, GradeError, Limits, Step, WhyError,
-    minimal_conflict_within,
+    Difficulty, GenerateError, Generator, GradeError, Limits, WhyError, minimal_conflict_within,
 };
 
 use crate::args::{DifficultyArg, SudokuArgs};
@@ -375,34 +374,8 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io
         }
         Err(error) => return Ok(bad_input(error)),
     };
-    let model = empty.model();
-    let chosen: Vec<_> = conflict.assumptions.iter().map(|&i| clues[i]).collect();
-    let names: Vec<String> = chosen
-        .iter()
-        .map(|&(var, value)| format!("{}={value}", model.var_name(var)))
-        .collect();
-    let subset = empty.grid_of_clues(&chosen);
-    let path = empty.explain(&subset, false).unwrap_or_default();
-    let minimal = match conflict.stopped_by {
-        Some(_) => " (not shrunk to the end: a limit stopped the search)",
-        None if !conflict.minimal => " (not proved minimal: a check reached the decision limit)",
-        None => "",
-    };
-    let givens = format!("givens {}{minimal}", names.join(", "));
-    match path.as_slice() {
-        [only] => writeln!(out, "{givens}: {}", strip(&only.text))?,
-        _ => {
-            writeln!(out, "{givens} have no solution:")?;
-            for deduction in &path {
-                writeln!(out, "  {}", deduction.text)?;
-            }
-            if path.last().is_some_and(|d| matches!(d.step, Step::Stuck)) {
-                writeln!(
-                    out,
-                    "  (the search proves it: no chain of single-unit deductions does)"
-                )?;
-            }
-        }
+    for line in empty.conflict_lines(&clues, &conflict) {
+        writeln!(out, "{line}")?;
     }
     if let Some(limit) = conflict.stopped_by {
         return Ok(stopped(
@@ -412,9 +385,4 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io
         ));
     }
     Ok(exit::NO_SOLUTION)
-}
-
-/// A contradiction's line without its `contradiction: ` prefix.
-fn strip(text: &str) -> &str {
-    text.strip_prefix("contradiction: ").unwrap_or(text)
 }

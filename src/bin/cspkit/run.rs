@@ -165,7 +165,9 @@ impl<'a> TreeFile<'a> {
     pub(crate) fn write(mut self, tree: &SearchTree<'_>, board: &Board) -> Result<(), u8> {
         let text = match self.format {
             TreeFormat::Svg => cspkit::teach::svg::render_slide(tree, self.size),
-            _ => self.format.render(tree, board, &tree_title(tree)),
+            _ => self
+                .format
+                .render(tree, board, &cspkit::teach::html::tree_title(tree)),
         };
         if let Err(error) = self.file.write_all(text.as_bytes()) {
             note!(
@@ -182,20 +184,6 @@ impl<'a> TreeFile<'a> {
             );
         }
         Ok(())
-    }
-}
-
-/// The title of a tree's page: how many nodes it holds, and of how many when it was cut.
-fn tree_title(tree: &SearchTree<'_>) -> String {
-    let held = tree.nodes().len() as u64;
-    if tree.cut() > 0 {
-        format!(
-            "cspkit: the search tree (the first {} of {} tree nodes)",
-            held,
-            held + tree.cut()
-        )
-    } else {
-        format!("cspkit: the search tree ({})", counted(held, "tree node"))
     }
 }
 

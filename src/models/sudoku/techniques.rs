@@ -428,6 +428,69 @@ impl Sudoku {
         })
     }
 
+    /// The lines `cspkit sudoku --why` prints for `conflict`, a set of `clues` without a
+    /// solution as [`minimal_conflict_within`](crate::puzzle::minimal_conflict_within) finds
+    /// it on this Sudoku's model (of the empty grid) with the givens of a puzzle
+    /// ([`Sudoku::givens`]): the givens that clash, by name, then the deductions that show it
+    /// (one line when one deduction does), and a last line when only the search proves it.
+    /// The first line says when the set is not proved minimal.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::puzzle::{Limits, minimal_conflict_within};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let puzzle = Grid::parse("11..............", None)?;
+    /// let clues: Vec<_> = empty.givens(&puzzle).collect();
+    /// let conflict = minimal_conflict_within(empty.model(), &clues, &Limits::new())?;
+    /// let lines = empty.conflict_lines(&clues, &conflict);
+    /// assert!(lines[0].starts_with("givens r1c1=1, r1c2=1: "), "{lines:?}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn conflict_lines(
+        &self,
+        clues: &[(VarId, i32)],
+        conflict: &crate::puzzle::MinimalConflict,
+    ) -> Vec<String> {
+        let chosen: Vec<(VarId, i32)> = conflict
+            .assumptions
+            .iter()
+            .filter_map(|&i| clues.get(i).copied())
+            .collect();
+        let names: Vec<String> = chosen
+            .iter()
+            .map(|&(var, value)| format!("{}={value}", self.model.var_name(var)))
+            .collect();
+        let path = self
+            .explain(&self.grid_of_clues(&chosen), false)
+            .unwrap_or_default();
+        let minimal = match conflict.stopped_by {
+            Some(_) => " (not shrunk to the end: a limit stopped the search)",
+            None if !conflict.minimal => {
+                " (not proved minimal: a check reached the decision limit)"
+            }
+            None => "",
+        };
+        let givens = format!("givens {}{minimal}", names.join(", "));
+        if let [only] = path.as_slice() {
+            let text = only
+                .text
+                .strip_prefix("contradiction: ")
+                .unwrap_or(&only.text);
+            return vec![format!("{givens}: {text}")];
+        }
+        let mut lines = vec![format!("{givens} have no solution:")];
+        lines.extend(path.iter().map(|deduction| format!("  {}", deduction.text)));
+        if path.last().is_some_and(|d| matches!(d.step, Step::Stuck)) {
+            lines.push(
+                "  (the search proves it: no chain of single-unit deductions does)".to_owned(),
+            );
+        }
+        lines
+    }
+
     /// The grid whose givens are `clues` (cells of this Sudoku with their values, as a
     /// [`Generator`](crate::puzzle::Generator) or
     /// [`minimal_conflict`](crate::puzzle::minimal_conflict) give them); the reverse of
