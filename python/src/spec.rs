@@ -5,7 +5,7 @@ use cspkit::kernel::Constraint;
 use cspkit::{
     AllDifferent, Among, Arithmetic, BoolVar, Circuit, Comparison, Cumulative, Dfa, Disjunctive,
     Element, Extremum, GlobalCardinality, Inverse, LexLessEq, Linear, LinearExpr, Member, Model,
-    ModelError, Operation, Product, Regular, Subcircuit, Table, VarId,
+    ModelError, Operation, Product, Regular, Reified, Subcircuit, Table, VarId,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -332,6 +332,9 @@ pub fn reify_into(model: &mut Model, spec: Spec, b: BoolVar) -> Result<(), Model
                 model.equivalent(own, b)?;
             }
             Ok(())
+        }
+        Spec::Boxed(constraint) if !b.is_negated() => {
+            model.post(Reified::new(constraint, b.var())).map(drop)
         }
         Spec::Boxed(constraint) => {
             let own = model.reify_constraint(constraint)?;
