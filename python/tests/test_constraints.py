@@ -74,6 +74,10 @@ def test_half_reification_both_ways():
     check(lambda m, v: cspkit.implies(v[1] + v[2] <= 0, v[0]), [B, SMALL, SMALL],
           lambda b, x, y: not (x + y <= 0) or b)
     check(lambda m, v: cspkit.implies(v[0], v[1]), [B, B], lambda a, b: not a or b)
+    check(lambda m, v: cspkit.implies(cspkit.all_different(v[1:]), v[0]),
+          [B, range(3), range(3)], lambda b, x, y: x == y or b)
+    check(lambda m, v: cspkit.implies(cspkit.member(v[1], [0, 2]), ~v[0]), [B, SMALL],
+          lambda b, x: x not in (0, 2) or not b)
     check(lambda m, v: cspkit.implies(v[0], cspkit.any_of([v[1], v[2]])), [B] * 3,
           lambda a, b, c: not a or b or c)
     check(lambda m, v: cspkit.implies(v[0], cspkit.all_of([v[1], ~v[2]])), [B] * 3,
