@@ -13,6 +13,16 @@ constraints, post them with ``m += constraint``, and search::
     solution = m.solve(var_order="mrv")
     print(solution[x], solution[y])
 
+Boolean variables combine as literals (``b``, ``~b``) in ``any_of``, ``all_of``, ``xor``,
+``at_least``...; any constraint can be reified (``b == (x + y <= 3)``, ``reified(c, b)``) or
+half-reified (``b.implies(x != 2)``, ``implies(c, b)``) or negated (``~c``); the rest of the
+catalogue (``element`` over variables, ``count``, ``member``, ``minimum``, ``times``,
+``regular``, ``cumulative``, ...) takes variables, linear expressions or integers::
+
+    b = m.bool_var("b")
+    m += b == (x + y <= 3)
+    m += cspkit.any_of([b, ~m.reify(cspkit.member(x, [1, 3]))])
+
 The search runs in Rust with the GIL released; Ctrl-C stops it and raises
 ``KeyboardInterrupt``. Search options have the command line's names: ``propagation``
 (``none``, ``fc``, ``forward``, ``full``/``mac``, ``ac3``), ``var_order`` (``input``,
@@ -45,25 +55,53 @@ __all__ = [
     "IntVar",
     "LinearExpr",
     "Model",
+    "NotBoolVar",
     "QueensModel",
     "SearchResult",
     "Solution",
     "Solutions",
     "SudokuModel",
     "TreeSession",
+    "abs_eq",
     "all_different",
+    "all_different_except0",
+    "all_of",
+    "among",
+    "any_of",
+    "at_least",
+    "at_most",
     "circuit",
     "compare",
     "compare_html",
+    "count",
+    "cumulative",
+    "disjunctive",
+    "div",
     "element",
+    "exactly",
     "global_cardinality",
+    "implies",
     "inverse",
+    "lex_less",
     "lex_less_eq",
+    "maximum",
+    "member",
+    "minimum",
+    "mod",
+    "negation",
+    "negative_table",
+    "pow",
+    "product",
     "queens",
+    "regular",
+    "reified",
+    "subcircuit",
     "sudoku",
     "sudoku_generate",
     "sum",
     "table",
+    "times",
+    "xor",
 ]
 
 
@@ -149,6 +187,13 @@ class LinearExpr:
         return self.__mul__(factor)
 
     def _compare(self, other: Any, op: str) -> "Constraint":
+        if isinstance(other, Constraint):
+            if op in ("==", "!=") and isinstance(self, (BoolVar, NotBoolVar)):
+                return reified(other, self if op == "==" else ~self)
+            raise CspkitError(
+                "only a boolean variable (or its negation ~b) can be compared with a "
+                "constraint, with == (reification) or !="
+            )
         difference = self._combine(other, -1)
         if difference is NotImplemented:
             raise CspkitError(f"cannot compare an expression with {other!r}")
@@ -224,6 +269,14 @@ class BoolVar(IntVar):
 
     __slots__ = ()
 
+    def __invert__(self) -> "NotBoolVar":
+        """The negated literal ``~b`` (true when `b` is false; also the expression ``1 - b``)."""
+        return NotBoolVar(self)
+
+    def implies(self, consequence: Any) -> "Constraint":
+        """The constraint ``self -> consequence`` (a constraint or a literal)."""
+        return implies(self, consequence)
+
     def __repr__(self) -> str:
         """A short description."""
         return f"BoolVar({self.name})"
@@ -284,6 +337,10 @@ class Constraint:
             "a constraint has no truth value: post it with `model += constraint`"
         )
 
+    def __invert__(self) -> "Constraint":
+        """The negation of the constraint (see :func:`negation`)."""
+        return negation(self)
+
     def __repr__(self) -> str:
         """A short description."""
         return f"Constraint({self.kind}: {self._text})"
@@ -304,10 +361,19 @@ def all_different(vars: Iterable[IntVar]) -> Constraint:
     return Constraint("all_different", model, (indices,), f"{len(indices)} variables")
 
 
-def element(array: Iterable[int], index: IntVar, value: IntVar) -> Constraint:
-    """``array[index] == value``, with a 0-based `index`."""
-    model, (i, v) = _indices(None, [index, value], "element")
-    return Constraint("element", model, ([int(a) for a in array], i, v), "array[index] == value")
+def element(array: Iterable[Any], index: Any, value: Any) -> Constraint:
+    """``array[index] == value``, with a 0-based `index`; `array` holds integers, or variables
+    (integers among them are fixed variables)."""
+    array = list(array)
+    if all(isinstance(a, int) for a in array) and all(
+        isinstance(o, IntVar) for o in (index, value)
+    ):
+        model, (i, v) = _indices(None, [index, value], "element")
+        return Constraint("element", model, ([int(a) for a in array], i, v),
+                          "array[index] == value")
+    model, operands = _operands(array + [index, value], "element")
+    payload = (operands[:-2], operands[-2], operands[-1])
+    return Constraint("element_vars", model, payload, "array[index] == value")
 
 
 def table(vars: Iterable[IntVar], tuples: Iterable[Iterable[int]]) -> Constraint:
@@ -324,13 +390,15 @@ def circuit(successors: Iterable[IntVar]) -> Constraint:
 
 
 def global_cardinality(
-    vars: Iterable[IntVar], values: Iterable[int], counts: Iterable[IntVar]
+    vars: Iterable[IntVar], values: Iterable[int], counts: Iterable[IntVar], closed: bool = False
 ) -> Constraint:
-    """Exactly ``counts[k]`` of the variables take the value ``values[k]``."""
+    """Exactly ``counts[k]`` of the variables take the value ``values[k]``; with `closed`,
+    every variable also takes one of `values`."""
     vars, counts, values = list(vars), list(counts), [int(v) for v in values]
     model, indices = _indices(None, vars + counts, "global_cardinality")
     payload = (indices[: len(vars)], values, indices[len(vars):])
-    return Constraint("global_cardinality", model, payload, f"{len(values)} values")
+    kind = "global_cardinality_closed" if closed else "global_cardinality"
+    return Constraint(kind, model, payload, f"{len(values)} values")
 
 
 def inverse(f: Iterable[IntVar], g: Iterable[IntVar]) -> Constraint:
@@ -345,6 +413,318 @@ def lex_less_eq(xs: Iterable[IntVar], ys: Iterable[IntVar]) -> Constraint:
     xs, ys = list(xs), list(ys)
     model, indices = _indices(None, xs + ys, "lex_less_eq")
     return Constraint("lex_less_eq", model, (indices[: len(xs)], indices[len(xs):]), "xs <= ys")
+
+
+# --- Boolean literals, reification, arithmetic and the rest of the catalogue -------------
+
+
+class NotBoolVar(LinearExpr):
+    """The negation ``~b`` of a boolean variable: a literal, also the expression ``1 - b``."""
+
+    __slots__ = ("var",)
+
+    def __init__(self, var: "BoolVar") -> None:
+        """The negation of `var`."""
+        super().__init__(var._model, {var.index: -1}, 1)
+        self.var = var
+
+    def __invert__(self) -> "BoolVar":
+        """The boolean variable itself: ``~~b`` is ``b``."""
+        return self.var
+
+    def implies(self, consequence: Any) -> "Constraint":
+        """The constraint ``self -> consequence`` (a constraint or a literal)."""
+        return implies(self, consequence)
+
+    def __repr__(self) -> str:
+        """A short description."""
+        return f"~{self.var.name}"
+
+
+Literal = Union["BoolVar", NotBoolVar, bool]
+
+
+def _check_literal(value: Any, what: str) -> Optional["Model"]:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (IntVar, NotBoolVar)):
+        return value._model
+    raise TypeError(f"{what}: expected a boolean variable, its negation ~b, or True/False, "
+                    f"got {value!r}")
+
+
+def _literals(values: Iterable[Any], what: str) -> tuple:
+    values = list(values)
+    model = None
+    for value in values:
+        model = _same_model(model, _check_literal(value, what))
+    return model, values
+
+
+def _operand_model(value: Any, what: str) -> Optional["Model"]:
+    if isinstance(value, LinearExpr):
+        return value._model
+    if isinstance(value, int):
+        return None
+    raise TypeError(f"{what}: expected a variable, a linear expression or an integer, "
+                    f"got {value!r}")
+
+
+def _operands(values: Iterable[Any], what: str, model: Optional["Model"] = None) -> tuple:
+    values = list(values)
+    for value in values:
+        model = _same_model(model, _operand_model(value, what))
+    return model, values
+
+
+def _as_constraint(value: Any, what: str) -> "Constraint":
+    """A constraint, or a literal made the constraint "it is true"."""
+    if isinstance(value, Constraint):
+        return value
+    model = _check_literal(value, what)
+    return Constraint("any_of", model, ([value],), f"{value!r}")
+
+
+def any_of(literals: Iterable[Literal]) -> "Constraint":
+    """At least one of the literals is true (a clause; false for none)."""
+    model, values = _literals(literals, "any_of")
+    return Constraint("any_of", model, (values,), f"{len(values)} literals")
+
+
+def all_of(literals: Iterable[Literal]) -> "Constraint":
+    """Every literal is true."""
+    model, values = _literals(literals, "all_of")
+    return Constraint("all_of", model, (values,), f"{len(values)} literals")
+
+
+def xor(literals: Iterable[Literal]) -> "Constraint":
+    """An odd number of the literals are true."""
+    model, values = _literals(literals, "xor")
+    return Constraint("xor", model, (values,), f"{len(values)} literals")
+
+
+def at_least(k: int, literals: Iterable[Literal]) -> "Constraint":
+    """At least `k` of the literals are true."""
+    model, values = _literals(literals, "at_least")
+    return Constraint("at_least", model, (int(k), values), f">= {k} of {len(values)}")
+
+
+def at_most(k: int, literals: Iterable[Literal]) -> "Constraint":
+    """At most `k` of the literals are true."""
+    model, values = _literals(literals, "at_most")
+    return Constraint("at_most", model, (int(k), values), f"<= {k} of {len(values)}")
+
+
+def exactly(k: int, literals: Iterable[Literal]) -> "Constraint":
+    """Exactly `k` of the literals are true."""
+    model, values = _literals(literals, "exactly")
+    return Constraint("exactly", model, (int(k), values), f"== {k} of {len(values)}")
+
+
+def reified(constraint: "Constraint", b: Literal) -> "Constraint":
+    """``b <-> constraint``: the literal `b` is true exactly when `constraint` holds.
+
+    Any constraint can be reified; linear comparisons and memberships strongly (the
+    library's ``reify_into`` and ``Member::reified``), the others through their check.
+    Also written ``b == constraint``.
+    """
+    if not isinstance(constraint, Constraint):
+        raise TypeError(f"reified: expected a constraint, got {constraint!r}")
+    model = _same_model(constraint._model, _check_literal(b, "reified"))
+    return Constraint("reified", model, (constraint, b), f"{b!r} <-> {constraint!r}")
+
+
+def implies(premise: Any, consequence: Any) -> "Constraint":
+    """``premise -> consequence``: half reification.
+
+    Either `premise` is a literal and `consequence` a constraint or a literal
+    (``b -> (x != 2)``), or `premise` is a constraint and `consequence` a literal
+    (``(x + y <= 3) -> b``, posted as ``~b -> not (x + y <= 3)``).
+    """
+    if isinstance(premise, Constraint):
+        if isinstance(consequence, Constraint):
+            raise TypeError("implies: a constraint may imply a literal, not a constraint "
+                            "(reify one of them first with model.reify)")
+        _check_literal(consequence, "implies")
+        return implies(_negate_literal(consequence), negation(premise))
+    model = _check_literal(premise, "implies")
+    consequence = _as_constraint(consequence, "implies")
+    model = _same_model(model, consequence._model)
+    return Constraint("implies", model, (premise, consequence),
+                      f"{premise!r} -> {consequence!r}")
+
+
+def _negate_literal(b: Literal) -> Literal:
+    if isinstance(b, bool):
+        return not b
+    if isinstance(b, (BoolVar, NotBoolVar)):
+        return ~b
+    return NotBoolVar(b)
+
+
+def negation(constraint: "Constraint") -> "Constraint":
+    """The constraint that `constraint` does not hold (also ``~constraint``).
+
+    A linear comparison is negated exactly (``x <= 3`` becomes ``x > 3``); any other is
+    posted as its reification with a false boolean (it fails once its variables are fixed
+    to values it accepts).
+    """
+    if not isinstance(constraint, Constraint):
+        raise TypeError(f"negation: expected a constraint, got {constraint!r}")
+    if constraint.kind == "linear":
+        terms, constant, op = constraint._payload
+        return Constraint("linear", constraint._model, (terms, constant, _NEGATED[op]),
+                          _NEGATED[op])
+    if constraint.kind == "not":
+        return constraint._payload[0]
+    return Constraint("not", constraint._model, (constraint,), f"not {constraint!r}")
+
+
+_NEGATED = {"==": "!=", "!=": "==", "<=": ">", "<": ">=", ">=": "<", ">": "<="}
+
+
+def minimum(vars: Iterable[Any], result: Any) -> "Constraint":
+    """``min(vars) == result`` (operands: variables, expressions or integers)."""
+    model, values = _operands(vars, "minimum")
+    if not values:
+        raise CspkitError("minimum: no variables (the min of nothing is undefined)")
+    model, (result,) = _operands([result], "minimum", model)
+    return Constraint("minimum", model, (values, result), f"min of {len(values)}")
+
+
+def maximum(vars: Iterable[Any], result: Any) -> "Constraint":
+    """``max(vars) == result``."""
+    model, values = _operands(vars, "maximum")
+    if not values:
+        raise CspkitError("maximum: no variables (the max of nothing is undefined)")
+    model, (result,) = _operands([result], "maximum", model)
+    return Constraint("maximum", model, (values, result), f"max of {len(values)}")
+
+
+def _arithmetic(op: str, x: Any, y: Any, z: Any) -> "Constraint":
+    model, operands = _operands([x, y, z], op)
+    return Constraint("arithmetic", model, (op, *operands), op)
+
+
+def abs_eq(x: Any, z: Any) -> "Constraint":
+    """``|x| == z``."""
+    return _arithmetic("abs", x, x, z)
+
+
+def times(x: Any, y: Any, z: Any) -> "Constraint":
+    """``x * y == z`` (a product of variables, not linear)."""
+    return _arithmetic("times", x, y, z)
+
+
+def div(x: Any, y: Any, z: Any) -> "Constraint":
+    """``x div y == z``, rounded towards zero; no solution with ``y == 0``."""
+    return _arithmetic("div", x, y, z)
+
+
+def mod(x: Any, y: Any, z: Any) -> "Constraint":
+    """``x mod y == z``, with the sign of `x` (the remainder of :func:`div`)."""
+    return _arithmetic("mod", x, y, z)
+
+
+def pow(x: Any, y: Any, z: Any) -> "Constraint":  # noqa: A001
+    """``x ** y == z`` for ``y >= 0``."""
+    return _arithmetic("pow", x, y, z)
+
+
+def product(factors: Iterable[Any], z: Any) -> "Constraint":
+    """``factors[0] * factors[1] * ... == z`` (1 for no factor)."""
+    model, values = _operands(factors, "product")
+    model, (z,) = _operands([z], "product", model)
+    return Constraint("product", model, (values, z), f"product of {len(values)}")
+
+
+def count(vars: Iterable[Any], value: Any, count: Any) -> "Constraint":
+    """Exactly `count` of the variables take `value` (each an integer or a variable)."""
+    model, values = _operands(vars, "count")
+    model, (value, count) = _operands([value, count], "count", model)
+    return Constraint("count", model, (values, value, count), f"count of {len(values)}")
+
+
+def among(vars: Iterable[Any], values: Iterable[int], count: Any) -> "Constraint":
+    """Exactly `count` of the variables take a value among `values`."""
+    model, operands = _operands(vars, "among")
+    model, (count,) = _operands([count], "among", model)
+    values = [int(v) for v in values]
+    return Constraint("among", model, (operands, values, count), f"among {values}")
+
+
+def member(x: Any, values: Iterable[int]) -> "Constraint":
+    """`x` takes one of `values` (x in a set)."""
+    model, (x,) = _operands([x], "member")
+    values = sorted({int(v) for v in values})
+    return Constraint("member", model, (x, values), f"in {values}")
+
+
+def all_different_except0(vars: Iterable[Any]) -> "Constraint":
+    """The variables that are not 0 take pairwise different values."""
+    model, values = _operands(vars, "all_different_except0")
+    return Constraint("all_different_except0", model, (values,), f"{len(values)} variables")
+
+
+def negative_table(vars: Iterable[IntVar], tuples: Iterable[Iterable[int]]) -> "Constraint":
+    """The variables' values form none of the forbidden `tuples`."""
+    return negation(table(vars, tuples))
+
+
+def subcircuit(successors: Iterable[IntVar]) -> "Constraint":
+    """The successors (0-based) form one circuit through some nodes; ``succ[i] == i``
+    leaves node `i` out."""
+    model, indices = _indices(None, successors, "subcircuit")
+    return Constraint("subcircuit", model, (indices,), f"{len(indices)} nodes")
+
+
+def lex_less(xs: Iterable[IntVar], ys: Iterable[IntVar]) -> "Constraint":
+    """The sequence `xs` is lexicographically strictly less than `ys`."""
+    xs, ys = list(xs), list(ys)
+    model, indices = _indices(None, xs + ys, "lex_less")
+    return Constraint("lex_less", model, (indices[: len(xs)], indices[len(xs):]), "xs < ys")
+
+
+def cumulative(starts: Iterable[Any], durations: Iterable[Any], demands: Iterable[Any],
+               capacity: Any) -> "Constraint":
+    """Tasks starting at `starts`, lasting `durations` and using `demands` of a resource never
+    use more than `capacity` at once (each an integer or a variable)."""
+    starts, durations, demands = list(starts), list(durations), list(demands)
+    model, operands = _operands(starts + durations + demands + [capacity], "cumulative")
+    n, m = len(starts), len(durations)
+    payload = (operands[:n], operands[n:n + m], operands[n + m:-1], operands[-1])
+    return Constraint("cumulative", model, payload, f"{n} tasks")
+
+
+def disjunctive(starts: Iterable[Any], durations: Iterable[Any]) -> "Constraint":
+    """Tasks starting at `starts` and lasting `durations` never overlap."""
+    starts, durations = list(starts), list(durations)
+    model, operands = _operands(starts + durations, "disjunctive")
+    payload = (operands[: len(starts)], operands[len(starts):])
+    return Constraint("disjunctive", model, payload, f"{len(starts)} tasks")
+
+
+def regular(vars: Iterable[IntVar], transitions: Iterable[Iterable[int]], start: int,
+            accepting: Iterable[int], states: Optional[int] = None) -> "Constraint":
+    """The variables' values, in order, spell a word the automaton accepts.
+
+    `transitions` are ``(from, value, to)`` triples over states ``0..states-1`` (by default
+    one more than the largest state named); `start` is the initial state, `accepting` the
+    final ones. A missing transition rejects.
+    """
+    model, indices = _indices(None, vars, "regular")
+    transitions = [tuple(int(t) for t in triple) for triple in transitions]
+    if any(len(t) != 3 for t in transitions):
+        raise CspkitError("regular: each transition is a (from, value, to) triple")
+    accepting = [int(a) for a in accepting]
+    if states is None:
+        named = [start, *accepting, *(t[0] for t in transitions), *(t[2] for t in transitions)]
+        states = builtins.max(named) + 1
+    if builtins.min([start, *accepting, *(t[0] for t in transitions),
+                     *(t[2] for t in transitions)]) < 0:
+        raise CspkitError("regular: states are numbered from 0")
+    payload = (indices, states, int(start), accepting, transitions)
+    return Constraint("regular", model, payload, f"{states} states")
 
 
 class Solution(Mapping):
@@ -504,6 +884,7 @@ class Model:
         """An empty model."""
         self._raw = _cspkit.RawModel()
         self._vars: list = []
+        self._constants: dict = {}
         #: The statistics of the last search, as a dict.
         self.last_stats: dict = {}
         #: The status of the last :meth:`solve`: ``solved``, ``infeasible`` or ``limit``.
@@ -572,13 +953,214 @@ class Model:
             return self
         if constraint._model is not None and constraint._model is not self:
             raise CspkitError(f"{constraint!r} is over variables of another model")
-        post = getattr(self._raw, f"post_{constraint.kind}")
-        if constraint.kind == "linear":
-            terms, constant, op = constraint._payload
-            post([(c, i) for i, c in terms.items() if c != 0], constant, op)
+        payload = constraint._payload
+        if constraint.kind == "reified":
+            kind, args = self._lower(payload[0])
+            self._raw.reify_constraint(kind, args, self._literal(payload[1]))
+        elif constraint.kind == "implies":
+            kind, args = self._lower(payload[1])
+            self._raw.imply_constraint(self._literal(payload[0]), kind, args)
         else:
-            post(*constraint._payload)
+            self._raw.post_constraint(*self._lower(constraint))
         return self
+
+    # --- Lowering constraints to the extension's descriptions (variables by index) ---
+
+    def _constant(self, value: int) -> int:
+        """The index of a variable fixed to `value` (one per value and model)."""
+        index = self._constants.get(value)
+        if index is None:
+            index = self._raw.int_var(value, value, None)
+            self._constants[value] = index
+        return index
+
+    def _index(self, operand: Any) -> int:
+        """The index of a variable standing for `operand`: itself, a variable equal to a
+        linear expression, or a fixed variable for an integer."""
+        if isinstance(operand, IntVar):
+            if operand._model is not self:
+                raise CspkitError(f"{operand!r} is a variable of another model")
+            return operand.index
+        if isinstance(operand, LinearExpr):
+            _same_model(self, operand._model)
+            terms = [(c, i) for i, c in operand._terms.items() if c != 0]
+            if not terms:
+                return self._constant(operand._constant)
+            if len(terms) == 1 and terms[0][0] == 1 and operand._constant == 0:
+                return terms[0][1]
+            return self._raw.var_for(terms, operand._constant)
+        if isinstance(operand, int):
+            return self._constant(int(operand))
+        raise TypeError(f"expected a variable, a linear expression or an integer, got {operand!r}")
+
+    def _literal(self, value: Any) -> tuple:
+        """A literal as ``(index, negated)``."""
+        if isinstance(value, bool):
+            return (self._constant(int(value)), False)
+        if isinstance(value, NotBoolVar):
+            return (self._index(value.var), True)
+        if isinstance(value, IntVar):
+            return (self._index(value), False)
+        raise TypeError(f"expected a boolean variable, ~b, or True/False, got {value!r}")
+
+    def _fresh_bool(self) -> int:
+        return self._raw.bool_var(None)
+
+    def _lower(self, constraint: Constraint) -> tuple:
+        """The constraint as the extension's ``(kind, args)``, posting the definitions of
+        any auxiliary variable it needs first."""
+        kind, p = constraint.kind, constraint._payload
+        index, literal = self._index, self._literal
+        if kind == "linear":
+            terms, constant, op = p
+            return kind, ([(c, i) for i, c in terms.items() if c != 0], constant, op)
+        if kind in ("any_of", "all_of", "xor"):
+            return kind, ([literal(v) for v in p[0]],)
+        if kind in ("at_least", "at_most", "exactly"):
+            return kind, (p[0], [literal(v) for v in p[1]])
+        if kind == "not":
+            return kind, self._lower(p[0])
+        if kind == "reified":
+            # b <-> c as a value: r <-> c, then the parity of ~b and r.
+            inner, b = p
+            r = self._fresh_bool()
+            self._raw.reify_constraint(*self._lower(inner), (r, False))
+            negated_b = literal(_negate_literal(b))
+            return "xor", ([negated_b, (r, False)],)
+        if kind == "implies":
+            b, inner = p
+            r = self._fresh_bool()
+            self._raw.reify_constraint(*self._lower(inner), (r, False))
+            return "any_of", ([literal(_negate_literal(b)), (r, False)],)
+        if kind in ("minimum", "maximum", "product"):
+            return kind, ([index(v) for v in p[0]], index(p[1]))
+        if kind == "arithmetic":
+            op, x, y, z = p
+            return kind, (op, index(x), index(y), index(z))
+        if kind == "count":
+            vars, value, count = p
+            if isinstance(value, int) and not isinstance(value, LinearExpr):
+                return "among", ([index(v) for v in vars], [int(value)], index(count))
+            value_index, bools = index(value), []
+            for var in vars:
+                b = self._fresh_bool()
+                self._raw.reify_constraint(
+                    "linear", ([(1, index(var)), (-1, value_index)], 0, "=="), (b, False)
+                )
+                bools.append((1, b))
+            return "linear", (bools + [(-1, index(count))], 0, "==")
+        if kind == "among":
+            return kind, ([index(v) for v in p[0]], p[1], index(p[2]))
+        if kind == "member":
+            return kind, (index(p[0]), p[1])
+        if kind == "all_different_except0":
+            indices = [index(v) for v in p[0]]
+            bounds = [self._raw.bounds(i) for i in indices]
+            lo = builtins.min((b[0] for b in bounds), default=0)
+            hi = builtins.max((b[1] for b in bounds), default=0)
+            if hi - lo > 1_000_000:
+                raise CspkitError(
+                    "all_different_except0: the variables' values span more than a million "
+                    f"({lo}..{hi})"
+                )
+            values = [v for v in range(lo, hi + 1) if v != 0]
+            return "global_cardinality_bounds", (indices, values, [(0, 1)] * len(values))
+        if kind == "element_vars":
+            return kind, ([index(a) for a in p[0]], index(p[1]), index(p[2]))
+        if kind == "cumulative":
+            starts, durations, demands, capacity = p
+            return kind, ([index(v) for v in starts], [index(v) for v in durations],
+                          [index(v) for v in demands], index(capacity))
+        if kind == "disjunctive":
+            return kind, ([index(v) for v in p[0]], [index(v) for v in p[1]])
+        return kind, p
+
+    # --- Variables defined by an expression (auxiliary: not among `variables()`) ---
+
+    def var_for(self, expr: Union[LinearExpr, int]) -> IntVar:
+        """A variable equal to the linear expression (the variable itself for a variable)."""
+        return IntVar(self, self._index(expr))
+
+    def min_of(self, vars: Iterable[Any]) -> IntVar:
+        """A new variable, the minimum of the variables (or expressions, integers)."""
+        return IntVar(self, self._raw.extremum([self._index(v) for v in vars], False))
+
+    def max_of(self, vars: Iterable[Any]) -> IntVar:
+        """A new variable, the maximum of the variables (or expressions, integers)."""
+        return IntVar(self, self._raw.extremum([self._index(v) for v in vars], True))
+
+    def _operation(self, op: str, x: Any, y: Any) -> IntVar:
+        return IntVar(self, self._raw.operation(op, self._index(x), self._index(y)))
+
+    def abs_of(self, x: Any) -> IntVar:
+        """A new variable ``|x|``."""
+        return self._operation("abs", x, x)
+
+    def times(self, x: Any, y: Any) -> IntVar:
+        """A new variable ``x * y`` (a product of variables)."""
+        return self._operation("times", x, y)
+
+    def div(self, x: Any, y: Any) -> IntVar:
+        """A new variable ``x div y``, rounded towards zero (``y == 0`` has no solution)."""
+        return self._operation("div", x, y)
+
+    def mod(self, x: Any, y: Any) -> IntVar:
+        """A new variable ``x mod y``, with the sign of `x` (``y == 0`` has no solution)."""
+        return self._operation("mod", x, y)
+
+    def pow(self, x: Any, y: Any) -> IntVar:
+        """A new variable ``x ** y`` (``y < 0`` has no solution)."""
+        return self._operation("pow", x, y)
+
+    def product_of(self, factors: Iterable[Any]) -> IntVar:
+        """A new variable, the product of the factors."""
+        return IntVar(self, self._raw.product_of([self._index(v) for v in factors]))
+
+    def element_of(self, array: Iterable[Any], index: Any) -> IntVar:
+        """A new variable ``array[index]`` (0-based; integers or variables in `array`)."""
+        array = list(array)
+        if not array:
+            raise CspkitError("element_of: the array is empty")
+        bounds = [(a, a) if isinstance(a, int) else self._raw.bounds(self._index(a))
+                  for a in array]
+        lo = builtins.min(b[0] for b in bounds)
+        hi = builtins.max(b[1] for b in bounds)
+        value = IntVar(self, self._raw.int_var(lo, hi, None))
+        self.add(element(array, index, value))
+        return value
+
+    def reify(self, constraint: Constraint) -> "BoolVar":
+        """A new boolean variable, true exactly when `constraint` holds."""
+        b = BoolVar(self, self._fresh_bool())
+        self.add(reified(constraint, b))
+        return b
+
+    def describe(self) -> str:
+        """A short text summary: the variables (with their domains' bounds) and the
+        constraints by kind, as the library names them after its decomposition."""
+        n = self._raw.num_variables()
+        auxiliary = builtins.sum(1 for i in range(n) if self._raw.is_auxiliary(i))
+        names = self._raw.constraint_names()
+        kinds: dict = {}
+        for name in names:
+            kinds[name] = kinds.get(name, 0) + 1
+        lines = [
+            f"{type(self).__name__}: {n} variables ({len(self._vars)} declared, "
+            f"{n - len(self._vars)} added), {len(names)} constraints",
+            "variables:",
+        ]
+        shown = self._vars[:10]
+        for var in shown:
+            lo, hi = var.bounds
+            lines.append(f"  {var.name} in {lo}..{hi}")
+        if len(self._vars) > len(shown):
+            lines.append(f"  ... and {len(self._vars) - len(shown)} more")
+        if auxiliary:
+            lines.append(f"  ({auxiliary} auxiliary from the library's decompositions)")
+        lines.append("constraints by kind:")
+        for name, number in sorted(kinds.items(), key=lambda item: (-item[1], item[0])):
+            lines.append(f"  {name}: {number}")
+        return "\n".join(lines)
 
     def __iadd__(self, constraint: Union[Constraint, Iterable[Constraint]]) -> "Model":
         """Posts the constraint(s): ``model += constraint``."""
@@ -795,7 +1377,7 @@ def queens(n: int) -> QueensModel:
     """The library's N-Queens model with `n` queens (one variable per row)."""
     raw, rows = _cspkit.queens(n)
     model = QueensModel._wrapping(raw)
-    model.rows = [model._var(i) for i in rows]
+    model.rows = [model._vars[i] for i in rows]
     return model
 
 
@@ -804,5 +1386,6 @@ def sudoku(grid_text: str) -> SudokuModel:
     ``.`` or ``0`` for an empty cell, or the grid drawn on lines)."""
     raw, cells, side = _cspkit.sudoku(grid_text)
     model = SudokuModel._wrapping(raw)
-    model.cells = [[model._var(cells[r * side + c]) for c in range(side)] for r in range(side)]
+    model.cells = [[model._vars[cells[r * side + c]] for c in range(side)]
+                   for r in range(side)]
     return model

@@ -1,8 +1,8 @@
 //! `cspkit._cspkit`: the CPython extension module under the `cspkit` Python package.
 //!
 //! The module is deliberately low level: a model holding the library's `Model` and the
-//! variables by index, and searches run on a worker thread while the calling thread waits
-//! with the GIL released and checks for Ctrl-C. The Pythonic layer (variables, expressions
+//! variables by index, and searches run with the GIL released, looking at Python's signals
+//! every few milliseconds so that Ctrl-C stops them. The Pythonic layer (variables, expressions
 //! with operators, constraints, solutions read by variable) is `cspkit/__init__.py`.
 
 mod builtin;
@@ -13,6 +13,7 @@ mod options;
 mod puzzle;
 mod run;
 mod solutions;
+mod spec;
 mod stats;
 mod trace;
 mod tree;

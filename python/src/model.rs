@@ -7,12 +7,13 @@ use cspkit::{
     Model, Optimum, Outcome, Table, VarId,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 use crate::errors::raised;
 use crate::options::SearchOptions;
 use crate::run::interruptible;
 use crate::solutions::RawSolutions;
+use crate::spec::{self, Literal, Reader, Spec};
 use crate::stats::stats_dict;
 
 /// What `optimize` answers: status, values of the best solution, its objective, statistics.
@@ -75,6 +76,31 @@ impl RawModel {
     /// The variables with these indices.
     fn vars(&self, indices: &[usize]) -> PyResult<Vec<VarId>> {
         indices.iter().map(|&index| self.var(index)).collect()
+    }
+
+    /// The constraint of kind `kind` with arguments `args`, as Python describes it.
+    fn spec(&self, kind: &str, args: &Bound<'_, PyTuple>) -> PyResult<Spec> {
+        Reader {
+            model: &self.model,
+            vars: &self.vars,
+            args,
+        }
+        .spec(kind)
+    }
+
+    /// The literal `(index, negated)` as the library's boolean.
+    fn literal(&self, literal: Literal) -> PyResult<cspkit::BoolVar> {
+        spec::literal(&self.model, &self.vars, literal)
+    }
+
+    /// Runs `change` on the model, then records any variable it added.
+    fn change<T>(
+        &mut self,
+        change: impl FnOnce(&mut Model) -> Result<T, cspkit::ModelError>,
+    ) -> PyResult<T> {
+        let result = change(self.model_mut()).map_err(raised);
+        self.sync_vars();
+        result
     }
 
     /// The linear expression `sum(coefficient * var) + constant`.
@@ -229,6 +255,88 @@ impl RawModel {
     fn post_lex_less_eq(&mut self, xs: Vec<usize>, ys: Vec<usize>) -> PyResult<()> {
         let (xs, ys) = (self.vars(&xs)?, self.vars(&ys)?);
         self.post(LexLessEq::new(&xs, &ys))
+    }
+
+    /// Posts the constraint of kind `kind` described by `args` (variables by index).
+    fn post_constraint(&mut self, kind: &str, args: &Bound<'_, PyTuple>) -> PyResult<()> {
+        let spec = self.spec(kind, args)?;
+        self.change(|model| spec::post(model, spec))
+    }
+
+    /// Posts `b <=> constraint` for the literal `(b, negated)`.
+    fn reify_constraint(
+        &mut self,
+        kind: &str,
+        args: &Bound<'_, PyTuple>,
+        b: Literal,
+    ) -> PyResult<()> {
+        let spec = self.spec(kind, args)?;
+        let b = self.literal(b)?;
+        self.change(|model| spec::reify_into(model, spec, b))
+    }
+
+    /// Posts `b => constraint` for the literal `(b, negated)`.
+    fn imply_constraint(
+        &mut self,
+        b: Literal,
+        kind: &str,
+        args: &Bound<'_, PyTuple>,
+    ) -> PyResult<()> {
+        let spec = self.spec(kind, args)?;
+        let b = self.literal(b)?;
+        self.change(|model| spec::imply(model, b, spec))
+    }
+
+    /// Fixes the variable to `value`.
+    fn fix(&mut self, index: usize, value: i32) -> PyResult<()> {
+        let var = self.var(index)?;
+        self.change(|model| model.fix(var, value))
+    }
+
+    /// A new variable equal to `sum(coefficient * var) + constant`; returns its index.
+    fn var_for(&mut self, terms: Vec<(i64, usize)>, constant: i64) -> PyResult<usize> {
+        let expr = self.linear(&terms, constant)?;
+        self.change(|model| model.var_for(expr)).map(VarId::index)
+    }
+
+    /// A new variable `op(x, y)`, `op` one of `abs` (of `x`), `times`, `div`, `mod`, `pow`;
+    /// returns its index.
+    fn operation(&mut self, op: &str, x: usize, y: usize) -> PyResult<usize> {
+        let (op, x, y) = (spec::operation(op)?, self.var(x)?, self.var(y)?);
+        self.change(|model| model.operation(op, x, y))
+            .map(VarId::index)
+    }
+
+    /// A new variable: the minimum (`maximum` false) or maximum of the variables.
+    fn extremum(&mut self, vars: Vec<usize>, maximum: bool) -> PyResult<usize> {
+        let vars = self.vars(&vars)?;
+        self.change(|model| {
+            if maximum {
+                model.max(&vars)
+            } else {
+                model.min(&vars)
+            }
+        })
+        .map(VarId::index)
+    }
+
+    /// A new variable: the product of the variables.
+    fn product_of(&mut self, vars: Vec<usize>) -> PyResult<usize> {
+        let vars = self.vars(&vars)?;
+        self.change(|model| model.product(&vars)).map(VarId::index)
+    }
+
+    /// The names of the constraints posted (after the library's decomposition), in order.
+    fn constraint_names(&self) -> Vec<String> {
+        self.model
+            .constraints()
+            .map(|(_, constraint)| constraint.name().to_owned())
+            .collect()
+    }
+
+    /// Whether the variable was added by the library (a decomposition), not declared.
+    fn is_auxiliary(&self, index: usize) -> PyResult<bool> {
+        Ok(self.model.is_auxiliary(self.var(index)?))
     }
 
     /// Searches for one solution: `(status, values or None, stats)`, status one of
