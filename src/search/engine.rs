@@ -864,23 +864,37 @@ impl<'m> Engine<'m> {
         var: VarId,
     ) -> Result<(), Conflict> {
         let model = run.model;
-        for &c in &self.constraints_on[var.index()] {
+        for i in 0..self.constraints_on[var.index()].len() {
+            let c = self.constraints_on[var.index()][i];
             let constraint = &model.constraint_list()[c as usize];
             let scope = constraint.scope();
             if !scope.iter().all(|y| self.decided[y.index()]) {
                 continue;
             }
             run.stats.propagations += 1;
-            let values: SmallVec<[i32; 64]> = scope
-                .iter()
-                .filter_map(|y| self.domains[y.index()].value())
-                .collect();
-            if values.len() < scope.len() || !constraint.check(&values) {
-                self.rejected = true;
-                let failed = Some(ConstraintId(c));
-                report_failure(run, self.node, failed, None, self.frames.len());
-                return Err(Conflict);
-            }
+            self.check_decided(run, c)?;
+        }
+        Ok(())
+    }
+
+    /// The check of constraint `c`, whose variables are all decided, against their values:
+    /// a failure (the value is `rejected`, AIMA does not count it) if it does not hold.
+    fn check_decided<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        c: u32,
+    ) -> Result<(), Conflict> {
+        let constraint = &run.model.constraint_list()[c as usize];
+        let scope = constraint.scope();
+        let values: SmallVec<[i32; 64]> = scope
+            .iter()
+            .filter_map(|y| self.domains[y.index()].value())
+            .collect();
+        if values.len() < scope.len() || !constraint.check(&values) {
+            self.rejected = true;
+            let failed = Some(ConstraintId(c));
+            report_failure(run, self.node, failed, None, self.frames.len());
+            return Err(Conflict);
         }
         Ok(())
     }
@@ -907,16 +921,7 @@ impl<'m> Engine<'m> {
             let scope = constraint.scope();
             run.stats.propagations += 1;
             if scope.iter().all(|y| self.decided[y.index()]) {
-                let values: SmallVec<[i32; 64]> = scope
-                    .iter()
-                    .filter_map(|y| self.domains[y.index()].value())
-                    .collect();
-                if values.len() < scope.len() || !constraint.check(&values) {
-                    self.rejected = true;
-                    let failed = Some(ConstraintId(c as u32));
-                    report_failure(run, self.node, failed, None, self.frames.len());
-                    return Err(Conflict);
-                }
+                self.check_decided(run, c as u32)?;
                 continue;
             }
             let free = free_domain(model, scope);
