@@ -8,7 +8,7 @@ use cspkit::models::sudoku::{Grid, Sudoku};
 use cspkit::puzzle::{Limits, Step, WhyError, minimal_conflict_within};
 use cspkit::teach::html::{self, Panel};
 use cspkit::teach::tree::SearchTree;
-use cspkit::{Limit, Outcome, SearchStats};
+use cspkit::{Limit, Outcome};
 use serde_json::{Value, json};
 
 use crate::error::{WebError, What};
@@ -70,7 +70,14 @@ pub fn compare(a: &Spec, b: &Spec) -> Result<String, WebError> {
             level.name().to_owned(),
             branching_name(spec.branching).to_owned(),
         ];
-        runs.push((names.join(", "), summary(stopped, &stats), tree));
+        runs.push((
+            names.join(", "),
+            html::panel_stats(
+                &stats,
+                &stopped.map_or_else(|| "done".to_owned(), |l| l.to_string()),
+            ),
+            tree,
+        ));
     }
     let panels: Vec<Panel<'_>> = runs
         .iter()
@@ -82,19 +89,6 @@ pub fn compare(a: &Spec, b: &Spec) -> Result<String, WebError> {
         })
         .collect();
     Ok(html::render_comparison("cspkit compare", &panels))
-}
-
-/// The line under a panel's heading, as `cspkit compare` writes it.
-fn summary(stopped: Option<Limit>, stats: &SearchStats) -> String {
-    let status = stopped.map_or_else(|| "done".to_owned(), |l| l.to_string());
-    format!(
-        "{}; decisions {}, tree nodes {}, failures {}, solutions {}",
-        status,
-        stats.decisions,
-        stats.tree_nodes(),
-        stats.failures,
-        stats.solutions
-    )
 }
 
 /// A branching's CLI name.

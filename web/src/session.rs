@@ -174,7 +174,7 @@ impl SearchSession {
     /// The tree page of the search so far, at most `max_nodes` nodes drawn.
     pub fn page(&self, max_nodes: usize) -> String {
         let tree = self.tree.truncated(max_nodes);
-        html::render(&tree, &self.puzzle.board(), &tree_title(&tree))
+        html::render(&tree, &self.puzzle.board(), &html::tree_title(&tree))
     }
 
     /// The trace lines from line `from` on.
@@ -272,22 +272,6 @@ fn event_name(event: &OwnedEvent) -> &'static str {
         OwnedEvent::Backtrack { .. } => "backtrack",
         OwnedEvent::Solution { .. } => "solution",
         _ => "other",
-    }
-}
-
-/// The title of a tree's page, as `cspkit ... --tree` words it.
-pub fn tree_title(tree: &SearchTree<'_>) -> String {
-    let held = tree.nodes().len() as u64;
-    if tree.cut() > 0 {
-        format!(
-            "cspkit: the search tree (the first {} of {} tree nodes)",
-            held,
-            held + tree.cut()
-        )
-    } else if held == 1 {
-        "cspkit: the search tree (1 tree node)".to_owned()
-    } else {
-        format!("cspkit: the search tree ({held} tree nodes)")
     }
 }
 
