@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs CPMpy's own solver test suite (from the sdist of the pinned CPMpy, fetched from PyPI
+# with pip) against the cspkit back-end, and prints the pass/fail/skip counts.
+#
+#   python/cpmpy-tests/run.sh [pytest arguments...]
+#
+# PYTHON: the interpreter with cspkit installed (default python/.venv/bin/python); the
+# script installs the pinned cpmpy (and pytest) into it. Extra arguments go to pytest,
+# e.g. `-k alldifferent` or `-x`.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+python="${PYTHON:-$here/../.venv/bin/python}"
+version="1.1.1"
+work="$here/.work"
+
+"$python" -m pip install -q "cpmpy==$version" pytest
+if [ ! -d "$work/cpmpy-$version/tests" ]; then
+    mkdir -p "$work"
+    "$python" -m pip download -q --no-binary :all: --no-deps "cpmpy==$version" -d "$work"
+    tar -xzf "$work/cpmpy-$version.tar.gz" -C "$work"
+fi
+tests="$work/cpmpy-$version/tests"
+# The sdist has no conftest.py/utils.py: ours select the solver and provide the helpers.
+cp "$here/conftest.py" "$here/utils.py" "$tests/"
+
+cd "$tests"
+# The test files of the sdist with tests that use the `solver` fixture.
+files=(test_solvers.py test_constraints.py test_globalconstraints.py test_solveAll.py
+       test_solverinterface.py test_solvers_solhint.py test_tools_mus.py test_int2bool.py
+       test_trans_linearize.py test_examples.py)
+present=()
+for f in "${files[@]}"; do [ -f "$f" ] && present+=("$f"); done
+set +e
+"$python" -m pytest -p no:cacheprovider -q -rfEs --solver=cspkit "${present[@]}" "$@" \
+    | tee "$work/last-run.txt"
+status=${PIPESTATUS[0]}
+set -e
+echo "cpmpy $version test suite against cspkit: $(tail -n 1 "$work/last-run.txt")"
+exit "$status"
