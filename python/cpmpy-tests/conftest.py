@@ -22,10 +22,25 @@ def pytest_addoption(parser):
     """The ``--solver`` option."""
     parser.addoption("--solver", action="store", default="cspkit",
                      help="the CPMpy solver the tests run against (default cspkit)")
+    parser.addoption("--as-default", action="store_true",
+                     help="make the solver CPMpy's default (first in SolverLookup) and run "
+                          "instead the tests that do NOT use the `solver` fixture")
 
 
 def pytest_configure(config):
-    """Declares the markers CPMpy's tests use."""
+    """Declares the markers CPMpy's tests use; with --as-default, reorders SolverLookup."""
+    if config.getoption("--as-default"):
+        from cpmpy.solvers.utils import SolverLookup
+
+        name = config.getoption("--solver")
+        solvers = SolverLookup.base_solvers.__func__
+
+        def solver_first(cls):
+            """The solver under test first: the one `model.solve()` uses."""
+            listed = solvers(cls)
+            return [s for s in listed if s[0] == name] + [s for s in listed if s[0] != name]
+
+        SolverLookup.base_solvers = classmethod(solver_first)
     for marker in ("generate_constraints(generator): parametrise `constraint`",
                    "requires_solver(*names): only for these solvers",
                    "requires_dependency(*modules): only when these modules import",
@@ -56,9 +71,10 @@ def pytest_generate_tests(metafunc):
 def pytest_collection_modifyitems(config, items):
     """Keeps the tests of the solver; skips those for other solvers or missing modules."""
     name = config.getoption("--solver")
+    as_default = config.getoption("--as-default")
     kept, deselected = [], []
     for item in items:
-        if "solver" not in item.fixturenames:
+        if ("solver" in item.fixturenames) == as_default:
             deselected.append(item)
             continue
         kept.append(item)

@@ -6,12 +6,18 @@ import pytest
 
 
 def skip_on_missing_pblib(skip_on_exception_only=False):
-    """Decorator: skips the test when it needs ``pypblib`` (PB encodings) and it is missing.
+    """Decorator (of a test or a test class): skips the test when it needs ``pypblib`` (PB encodings) and it is missing.
 
     With `skip_on_exception_only`, the test runs and is skipped only if it raises the
     missing-module error; otherwise it is skipped up front when pypblib cannot be imported.
     """
     def decorate(test):
+        if isinstance(test, type):  # a test class: each of its test methods
+            for name, method in list(vars(test).items()):
+                if name.startswith("test") and callable(method):
+                    setattr(test, name, decorate(method))
+            return test
+
         @functools.wraps(test)
         def run(*args, **kwargs):
             try:
