@@ -9,6 +9,8 @@ python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 start=$(date +%s)
 .venv/bin/pip install --quiet ./ pytest
+# CPMpy (with OR-Tools) for tests/test_cpmpy.py, the CPMpy back-end against CPMpy itself.
+.venv/bin/pip install --quiet "cpmpy==1.1.1"
 echo "pip install ./python: $(( $(date +%s) - start )) s"
 # Run from tests/ so that `import cspkit` is the installed package, not the source tree.
 cd tests && ../.venv/bin/pytest -q -s . "$@"

@@ -33,6 +33,7 @@ assumptions and the other solver-specific features of CPMpy raise ``NotSupported
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any, Optional
 
@@ -135,6 +136,7 @@ class CPM_cspkit(SolverInterface):
         self._raw = self.cspkit_model._raw
         self._bounds: list = []  # (lo, hi) per cspkit variable index
         self._constants: dict = {}  # value -> index of a fixed variable
+        self._sparse: dict = {}  # index -> the values a product's auxiliary can take
         self._objective: Optional[_Linear] = None
         self._objective_is_min = True
         self._options = {**DEFAULT_OPTIONS, **options}
@@ -399,45 +401,63 @@ class CPM_cspkit(SolverInterface):
     def _is_linear_mul(expr) -> bool:
         return expr.name == "mul" and len(expr.args) == 2 and any(is_num(a) for a in expr.args)
 
+    def _values(self, index: int) -> range:
+        """The values a variable may take: its reachable values for a product's auxiliary."""
+        if index in self._sparse:
+            return self._sparse[index]
+        lo, hi = self._bounds[index]
+        return range(lo, hi + 1)
+
     def _function_table(self, name: str, arg_indices: list) -> list:
-        """The rows ``[*args, f(args)]`` of a function over its arguments' domains."""
+        """The rows ``[*args, f(args)]`` of a function over its arguments' values."""
         size = 1
         for index in arg_indices:
-            lo, hi = self._bounds[index]
-            size *= hi - lo + 1
+            size *= len(self._values(index))
         if size > MAX_TABLE_ROWS:
             raise NotSupportedError(
                 f"cspkit: the function {name!r} over {size} argument combinations "
                 f"is more than {MAX_TABLE_ROWS} table rows"
             )
-        rows: list = [[]]
-        for index in arg_indices:
-            lo, hi = self._bounds[index]
-            rows = [row + [v] for row in rows for v in range(lo, hi + 1)]
         table = []
-        for row in rows:
-            value = _function_value(name, row)
+        for row in itertools.product(*(self._values(i) for i in arg_indices)):
+            value = _function_value(name, list(row))
             if value is not None:
-                table.append(row + [value])
+                table.append([*row, value])
         return table
+
+    def _binary_arguments(self, function) -> tuple:
+        """The function's name and argument indices; a product of more than two
+        factors becomes a chain of binary products over auxiliary variables."""
+        args = [self._var_or_constant(a) for a in function.args]
+        if function.name != "mul":
+            return function.name, args
+        while len(args) > 2:
+            rows = self._function_table("mul", args[:2])
+            values = sorted({r[-1] for r in rows})
+            product = self._aux_var(values[0], values[-1])
+            self._sparse[product] = values
+            self._raw.post_table(args[:2] + [product], rows)
+            args = [product] + args[2:]
+        return "mul", args
 
     def _post_function(self, function, target) -> None:
         """Posts ``function(args) == target`` as a table."""
-        args = [self._var_or_constant(a) for a in function.args]
+        name, args = self._binary_arguments(function)
         target_index = self._var_or_constant(target)
         lo, hi = self._bounds[target_index]
-        rows = [r for r in self._function_table(function.name, args) if lo <= r[-1] <= hi]
+        rows = [r for r in self._function_table(name, args) if lo <= r[-1] <= hi]
         self._raw.post_table(args + [target_index], rows)
 
     def _function_var(self, function) -> int:
         """A new variable equal to ``function(args)`` (for a function nested in a sum)."""
-        args = [self._var_or_constant(a) for a in function.args]
-        rows = self._function_table(function.name, args)
+        name, args = self._binary_arguments(function)
+        rows = self._function_table(name, args)
         if not rows:
             self._post_false()
             return self._constant_var(0)
-        values = [r[-1] for r in rows]
-        index = self._aux_var(min(values), max(values))
+        values = sorted({r[-1] for r in rows})
+        index = self._aux_var(values[0], values[-1])
+        self._sparse[index] = values
         self._raw.post_table(args + [index], rows)
         return index
 
