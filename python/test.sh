@@ -9,6 +9,8 @@ python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 start=$(date +%s)
 .venv/bin/pip install --quiet ./ pytest
+# CPMpy (with OR-Tools) for tests/test_cpmpy.py, the CPMpy back-end against CPMpy itself.
+.venv/bin/pip install --quiet "cpmpy==1.1.1"
 echo "pip install ./python: $(( $(date +%s) - start )) s"
 # The notebook widget's extra (anywidget) and what runs the tutorial notebook headless.
 .venv/bin/pip install --quiet nbclient ipykernel "./[notebook]"

@@ -1389,3 +1389,15 @@ def sudoku(grid_text: str) -> SudokuModel:
     model.cells = [[model._vars[cells[r * side + c]] for c in range(side)]
                    for r in range(side)]
     return model
+
+
+# CPMpy back-end: registered with CPMpy's SolverLookup (name "cspkit") when CPMpy is
+# installed. Without CPMpy, `import cspkit` only pays for one `find_spec` look-up.
+def _register_cpmpy_backend() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("cpmpy") is not None:
+        from . import cpmpy_backend  # noqa: F401  (registers on import)
+
+
+_register_cpmpy_backend()
