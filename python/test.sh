@@ -9,9 +9,9 @@ python3 -m venv .venv
 .venv/bin/pip install --quiet --upgrade pip
 start=$(date +%s)
 .venv/bin/pip install --quiet ./ pytest
+echo "pip install ./python: $(( $(date +%s) - start )) s"
 # CPMpy (with OR-Tools) for tests/test_cpmpy.py, the CPMpy back-end against CPMpy itself.
 .venv/bin/pip install --quiet "cpmpy==1.1.1"
-echo "pip install ./python: $(( $(date +%s) - start )) s"
 # The notebook widget's extra (anywidget) and what runs the tutorial notebook headless.
 .venv/bin/pip install --quiet nbclient ipykernel "./[notebook]"
 # aima-python (the PyPI package aima3, its csp.py imports nothing beyond the standard library;
