@@ -907,6 +907,12 @@ class Model:
         self._vars.append(var)
         return var
 
+    def int_var_in(self, values: Iterable[int], name: Optional[str] = None) -> IntVar:
+        """A new integer variable whose values are `values` (any order; repeats ignored)."""
+        var = IntVar(self, self._raw.int_var_in(list(values), name))
+        self._vars.append(var)
+        return var
+
     def int_vars(self, n: int, lo: int, hi: int, name: Optional[str] = None) -> list:
         """`n` new integer variables with values ``lo..=hi``, named ``name[i]`` if named."""
         first = self._raw.int_vars(n, lo, hi, name)

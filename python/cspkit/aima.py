@@ -5,8 +5,8 @@ describes a CSP by its ``variables``, its ``domains`` (a dict from variable to a
 values), its ``neighbors`` (a dict from variable to the variables it shares a constraint
 with) and one function ``constraints(A, a, B, b)``, true when ``A = a`` and ``B = b`` agree.
 :func:`from_csp` turns such an object into a :class:`cspkit.Model`: one integer variable per
-aima variable, in the order of ``csp.variables``, whose values ``0, 1, ...`` stand for the
-domain's values in sorted order, and one table constraint per pair of neighbours, holding the
+aima variable, in the order of ``csp.variables``, with the domain's values in sorted order
+(integers as they are, other values as their positions ``0, 1, ...``), and one table constraint per pair of neighbours, holding the
 pairs of values ``constraints`` accepts both ways round. cspkit then searches it, traces it
 and draws its tree like any model.
 
@@ -114,16 +114,22 @@ class AimaModel:
     Attributes:
         model: the cspkit model (search it, trace it, draw its tree).
         variables: aima-python's variables, in the order of ``csp.variables``.
-        values: for each aima variable, its domain in sorted order: the cspkit value ``i`` of
-            its variable stands for ``values[var][i]``.
+        values: for each aima variable, its domain in sorted order. A domain of integers is
+            the cspkit variable's domain itself; otherwise the cspkit value ``i`` stands for
+            ``values[var][i]``.
     """
 
-    def __init__(self, model: Model, variables: list, values: dict, vars_by_aima: dict) -> None:
+    def __init__(
+        self, model: Model, variables: list, values: dict, vars_by_aima: dict, codes: dict
+    ) -> None:
         """Use :func:`from_csp`."""
         self.model = model
         self.variables = variables
         self.values = values
         self._vars = vars_by_aima
+        self._decode = {
+            var: dict(zip(codes[var], values[var])) for var in variables
+        }
 
     def var(self, aima_var: Hashable) -> IntVar:
         """The cspkit variable of one of aima-python's variables."""
@@ -135,7 +141,7 @@ class AimaModel:
     def assignment(self, solution: Solution) -> dict:
         """A cspkit solution as aima-python's assignment: ``{aima variable: value}``."""
         return {
-            var: self.values[var][solution[self._vars[var]]] for var in self.variables
+            var: self._decode[var][solution[self._vars[var]]] for var in self.variables
         }
 
     def __repr__(self) -> str:
@@ -168,6 +174,7 @@ def from_csp(csp: Any) -> AimaModel:
     model = Model()
     values: dict = {}
     vars_by_aima: dict = {}
+    codes: dict = {}
     names: set = set()
     for position, var in enumerate(variables):
         # Look the domain up, never test `in`: aima-python's UniversalDict (every variable
@@ -183,7 +190,13 @@ def from_csp(csp: Any) -> AimaModel:
             name = f"{name}#{position}"
         names.add(name)
         values[var] = domain
-        vars_by_aima[var] = model.int_var(0, len(domain) - 1, name)
+        if all(type(v) is int and -(2**31) <= v < 2**31 for v in domain):
+            # Integers stand for themselves, so the trace and the tree show the CSP's values.
+            codes[var] = list(domain)
+            vars_by_aima[var] = model.int_var_in(domain, name)
+        else:
+            codes[var] = list(range(len(domain)))
+            vars_by_aima[var] = model.int_var(0, len(domain) - 1, name)
     pairs: dict = {}
     for var in variables:
         try:
@@ -202,12 +215,12 @@ def from_csp(csp: Any) -> AimaModel:
     for a, b in pairs.values():
         allowed = [
             (i, j)
-            for i, x in enumerate(values[a])
-            for j, y in enumerate(values[b])
+            for i, x in zip(codes[a], values[a])
+            for j, y in zip(codes[b], values[b])
             if csp.constraints(a, x, b, y) and csp.constraints(b, y, a, x)
         ]
         model += table([vars_by_aima[a], vars_by_aima[b]], allowed)
-    return AimaModel(model, variables, values, vars_by_aima)
+    return AimaModel(model, variables, values, vars_by_aima, codes)
 
 
 def backtracking_search(

@@ -440,8 +440,41 @@ class CPM_cspkit(SolverInterface):
             args = [product] + args[2:]
         return "mul", args
 
+    def _table_too_large(self, function) -> bool:
+        """Whether a product's table would exceed MAX_TABLE_ROWS (then cspkit's own product
+        constraint, which reasons on bounds, takes it)."""
+        if function.name != "mul":
+            return False
+        size = 1
+        for arg in function.args:
+            size *= len(self._values(self._var_or_constant(arg)))
+        return size > MAX_TABLE_ROWS
+
+    def _product_var(self, function) -> int:
+        """A new variable equal to the product of the function's factors, posted as cspkit's
+        product constraint over bounds (no table)."""
+        factors = [self._var_or_constant(a) for a in function.args]
+        lo, hi = 1, 1
+        for index in factors:
+            f_lo, f_hi = self._bounds[index]
+            corners = [lo * f_lo, lo * f_hi, hi * f_lo, hi * f_hi]
+            lo, hi = min(corners), max(corners)
+        if lo < -(2**31) or hi > 2**31 - 1:
+            raise NotSupportedError(
+                f"cspkit: a product of {len(factors)} factors ranges over [{lo}, {hi}], "
+                "beyond 32-bit integers"
+            )
+        index = self._aux_var(lo, hi)
+        self._raw.post_constraint("product", (factors, index))
+        return index
+
     def _post_function(self, function, target) -> None:
-        """Posts ``function(args) == target`` as a table."""
+        """Posts ``function(args) == target`` as a table (a large product as cspkit's
+        product constraint)."""
+        if self._table_too_large(function):
+            factors = [self._var_or_constant(a) for a in function.args]
+            self._raw.post_constraint("product", (factors, self._var_or_constant(target)))
+            return
         name, args = self._binary_arguments(function)
         target_index = self._var_or_constant(target)
         lo, hi = self._bounds[target_index]
@@ -450,6 +483,8 @@ class CPM_cspkit(SolverInterface):
 
     def _function_var(self, function) -> int:
         """A new variable equal to ``function(args)`` (for a function nested in a sum)."""
+        if self._table_too_large(function):
+            return self._product_var(function)
         name, args = self._binary_arguments(function)
         rows = self._function_table(name, args)
         if not rows:

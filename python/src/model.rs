@@ -134,6 +134,20 @@ impl RawModel {
         Ok(var.index())
     }
 
+    /// Declares an integer variable whose domain is the given values (in any order,
+    /// repeats allowed), named `name` if given; returns its index.
+    #[pyo3(signature = (values, name=None))]
+    fn int_var_in(&mut self, values: Vec<i32>, name: Option<String>) -> PyResult<usize> {
+        let model = self.model_mut();
+        let var = match name {
+            Some(name) => model.new_named_var(name, values),
+            None => model.new_var(values),
+        }
+        .map_err(raised)?;
+        self.sync_vars();
+        Ok(var.index())
+    }
+
     /// Declares `count` integer variables with values `lo..=hi`, named `name[i]` if a name
     /// is given; returns the index of the first (the others follow).
     #[pyo3(signature = (count, lo, hi, name=None))]

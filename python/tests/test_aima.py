@@ -119,6 +119,9 @@ def test_converted_model_counts_and_maps_back():
     converted = cspkit.aima.from_csp(csp)
     assert converted.values["SA"] == ["B", "G", "R"]
     assert converted.var("SA").name == "SA"
+    # Integer values stand for themselves (the trace shows the CSP's values).
+    zebra = cspkit.aima.from_csp(aima.Zebra())
+    assert zebra.var("Norwegian").bounds == (1, 1) and zebra.var("Red").bounds == (1, 5)
     with pytest.raises(cspkit.CspkitError, match="not a variable"):
         converted.var("Tasmania")
 

@@ -182,10 +182,24 @@ def test_not_supported():
     """What cspkit cannot express raises CPMpy's NotSupportedError with a reason."""
     x, y, z = (cp.intvar(0, 10**6, name=n) for n in "xyz")
     with pytest.raises(NotSupportedError, match="table rows"):
-        cp.SolverLookup.get("cspkit", cp.Model(x * y == z))
+        cp.SolverLookup.get("cspkit", cp.Model(x // y == z))
     b = cp.boolvar(name="b")
     solver = cp.SolverLookup.get("cspkit", cp.Model(b | (x > 3)))
     with pytest.raises(NotSupportedError, match="assumptions"):
         solver.solve(assumptions=[b])
     with pytest.raises(NotSupportedError, match="subsolver"):
         cp.SolverLookup.get("cspkit:other")
+
+
+def test_product_over_large_domains_is_cspkit_product():
+    """A product too large for a table is cspkit's own product constraint (bounds)."""
+    x, y, z = (cp.intvar(0, 10**6, name=n) for n in "xyz")
+    model = cp.Model(x * y == z, x == 1000, y >= 999, y <= 1001, z <= 999_500)
+    solver = cp.SolverLookup.get("cspkit", model)
+    assert solver.solve()
+    assert (x.value(), y.value(), z.value()) == (1000, 999, 999_000)
+    assert model.solve("ortools") and z.value() == 999_000
+    factors = cp.intvar(1, 30, shape=5, name="f")
+    model = cp.Model(cp.cpm_array(factors).prod() == 30**5 - 1)
+    assert not cp.SolverLookup.get("cspkit", model).solve()
+    assert not model.solve("ortools")
