@@ -636,9 +636,12 @@ impl<'m> Engine<'m> {
                     domains: &self.domains,
                 });
             }
-            return Ok(());
-        }
-        if self.ac3.is_some() {
+            if self.objective.is_none() {
+                return Ok(());
+            }
+            // Branch and bound under textbook forward checking: the objective's bound below
+            // must still hold, or every solution would pass for an improvement.
+        } else if self.ac3.is_some() {
             let start = match self.branched.take() {
                 Some(var) => Start::Into(var),
                 None => Start::All,

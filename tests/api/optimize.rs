@@ -3,7 +3,7 @@
 
 use cspkit::{
     AllDifferent, Branching, Comparison, DomWdeg, Limit, Linear, LinearExpr, Lns, Model, NotEqual,
-    Optimum, PropagationLevel, RandomValue, RestartPolicy, VarId,
+    Optimum, Propagation, PropagationLevel, RandomValue, RestartPolicy, VarId,
 };
 use proptest::collection::{btree_set, vec};
 use proptest::prelude::*;
@@ -118,7 +118,14 @@ proptest! {
         };
         let all = all_solutions(&model);
         let (lowest, highest) = (all.iter().map(|s| value(s)).min(), all.iter().map(|s| value(s)).max());
-        for level in [PropagationLevel::None, PropagationLevel::Forward, PropagationLevel::Full] {
+        // Textbook forward checking too: it propagates from decisions only, and the
+        // objective's bound must hold all the same.
+        for level in [
+            Propagation::None,
+            Propagation::TextbookForward,
+            Propagation::Forward,
+            Propagation::Full,
+        ] {
             for branching in [Branching::Assign, Branching::Split, Branching::DWay] {
                 let mut seen = Vec::new();
                 let optimum = model
