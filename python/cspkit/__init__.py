@@ -803,7 +803,7 @@ class SearchResult:
         self.objective = objective
 
     def __bool__(self) -> bool:
-        """Raises TypeError: a constraint is posted, not tested."""
+        """Whether a solution was found (for `minimize`/`maximize`, the best one)."""
         return self.solution is not None
 
     def __repr__(self) -> str:
@@ -1198,6 +1198,17 @@ class Model:
             raise CspkitError("the objective must be a variable or a linear expression")
         _same_model(self, objective._model)
         terms = [(c, i) for i, c in objective._terms.items() if c != 0]
+        # The search compares objective values as 64-bit integers: an objective that can
+        # leave that range would compare wrongly, so it is refused here.
+        low = high = objective._constant
+        for coefficient, index in terms:
+            lo, hi = self._raw.bounds(index)
+            low += min(coefficient * lo, coefficient * hi)
+            high += max(coefficient * lo, coefficient * hi)
+        if low < -(2**63) or high > 2**63 - 1:
+            raise CspkitError(
+                f"the objective ranges over [{low}, {high}], beyond 64-bit integers"
+            )
         status, values, value, stats = self._raw.optimize(
             terms, objective._constant, maximize, **self._options(options)
         )

@@ -132,6 +132,8 @@ class TreeSession:
 
     def run(self, slice_nodes: int = 10_000) -> "TreeSession":
         """Runs the search to its end (a slice of `slice_nodes` at a time); the session."""
+        if _count("slice_nodes", slice_nodes) < 1:
+            raise CspkitError(f"slice_nodes: expected a positive number of nodes, got {slice_nodes}")
         while not self.advance(slice_nodes):
             pass
         return self

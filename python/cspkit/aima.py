@@ -12,10 +12,14 @@ and draws its tree like any model.
 
 :func:`backtracking_search` is aima-python's ``backtracking_search`` run by cspkit: same
 arguments (aima-python's functions, or their names), same answer (an assignment dict, or
-``None``), and ``csp.nassigns`` set to AIMA's count of assignments. With the variables in
-``csp.variables`` order and the values in sorted order, cspkit makes exactly the assignments
-aima-python makes, so the counts are equal; the test suite checks this against aima-python
-itself for no inference, forward checking and MAC::
+``None``), and ``csp.nassigns`` set to AIMA's count of assignments. cspkit tries the values
+of a domain in sorted order; aima-python tries them in the order of its current domain
+lists, which its ``restore`` changes as it backtracks (a pruned value goes back at the end).
+Given a sorted ``order_domain_values`` (and, for MAC, ``AC3(csp)`` run once before the
+search, as cspkit does), aima-python makes exactly the assignments cspkit makes, in
+``csp.variables`` order, so the counts are equal; the test suite checks this against
+aima-python itself for no inference, forward checking and MAC. With aima-python's own value
+order the counts can differ (Zebra with forward checking: 4,211 here, 4,351 there)::
 
     from aima3.csp import australia_csp, forward_checking   # or aima-python's csp.py
     import cspkit.aima
@@ -38,7 +42,9 @@ __all__ = ["AimaModel", "backtracking_search", "from_csp", "search_options"]
 #: assignments: none (aima checks each value against the assigned neighbours first, as cspkit's
 #: backtracking does), textbook forward checking, and AC-3 from the variable just assigned.
 _INFERENCES = {"no_inference": "none", "forward_checking": "fc", "mac": "ac3"}
-#: aima-python's variable orders that are deterministic, and cspkit's names for them.
+#: aima-python's variable orders and cspkit's nearest: only the first gives aima-python's
+#: counts (aima-python's ``mrv`` breaks ties at random and counts the values consistent with
+#: the assignment, where cspkit's reads the pruned domains).
 _VARIABLE_ORDERS = {"first_unassigned_variable": "input", "mrv": "mrv"}
 #: aima-python's value orders, and cspkit's names for them (domains are sorted here).
 _VALUE_ORDERS = {"unordered_domain_values": "asc", "lcv": "lcv"}
@@ -234,7 +240,8 @@ def backtracking_search(
 
     Takes aima-python's arguments (its functions or their names) and answers as it does: the
     first assignment found, as a dict, or ``None``. Sets ``csp.nassigns`` to AIMA's count of
-    assignments, as aima-python's own search leaves it; the search's other statistics are in
+    assignments, as aima-python's own search leaves it (with values tried in sorted order; see
+    the module's documentation); the search's other statistics are in
     ``csp.cspkit_stats``. Further keyword arguments are cspkit search options (limits, say);
     a search stopped by a limit raises :class:`CspkitError`, as it found no answer either way.
     """

@@ -26,7 +26,9 @@ except ImportError as _missing:  # pragma: no cover - exercised in a subprocess 
     raise ImportError(f"{INSTALL_HINT} ({_missing})") from _missing
 
 import pathlib
+import atexit
 import threading
+import weakref
 import time
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -47,10 +49,29 @@ EVERY = 1.0
 SLICE_NODES = 1000
 
 
+#: The widgets whose search thread was started, stopped when the interpreter exits.
+_RUNNING: "weakref.WeakSet[TreeWidget]" = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_running_widgets() -> None:
+    """At exit, stops every widget's search and waits for its thread to leave Rust (the slice
+    running ends first): a thread still searching when the interpreter shuts down would abort
+    the process."""
+    for widget in list(_RUNNING):
+        widget.stop()
+    for widget in list(_RUNNING):
+        thread = widget._thread
+        if thread is not None:
+            thread.join(timeout=30)
+
+
 def _positive(name: str, value: Any, allow_zero: bool = False) -> Any:
     """`value` checked to be a number > 0 (or >= 0), else CspkitError naming `name`."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise CspkitError(f"TreeWidget: {name} must be a number, got {value!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise CspkitError(f"TreeWidget: {name} must be a finite number, got {value!r}")
     if value < 0 or (value == 0 and not allow_zero):
         bound = ">= 0" if allow_zero else "> 0"
         raise CspkitError(f"TreeWidget: {name} must be {bound}, got {value!r}")
@@ -132,10 +153,10 @@ class TreeWidget(anywidget.AnyWidget):
                 "TreeWidget: expected a cspkit.Model or a cspkit.TreeSession, got "
                 f"{type(source).__name__}"
             )
-        self._slice = int(_positive("slice_nodes", slice_nodes))
+        self._slice = max(1, int(_positive("slice_nodes", slice_nodes)))
         self._every = float(_positive("every", every, allow_zero=True))
-        self._live_nodes = int(_positive("live_nodes", live_nodes))
-        self._final_nodes = int(_positive("final_nodes", final_nodes))
+        self._live_nodes = max(1, int(_positive("live_nodes", live_nodes)))
+        self._final_nodes = max(1, int(_positive("final_nodes", final_nodes)))
         super().__init__(height=int(_positive("height", height)))
         self.session = session
         self._stop = threading.Event()
@@ -157,6 +178,7 @@ class TreeWidget(anywidget.AnyWidget):
                 target=self._run, name="cspkit-tree-widget", daemon=True
             )
             self._thread.start()
+            _RUNNING.add(self)
         return self
 
     def stop(self) -> None:

@@ -87,7 +87,20 @@ impl RawSolutions {
     ///
     /// Ctrl-C while it searches raises `KeyboardInterrupt`; the iterator can be resumed.
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Vec<i32>>> {
-        let worker = self.worker.lock().expect("the solutions lock");
+        // Never block on the lock while holding the GIL: the thread searching gives the GIL
+        // up while it holds the lock, and could not take it back.
+        let mut worker = match self.worker.try_lock() {
+            Ok(worker) => worker,
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(raised(
+                    "these solutions are being searched by another thread: one thread at a time \
+                     may iterate them",
+                ));
+            }
+            Err(std::sync::TryLockError::Poisoned(_)) => {
+                return Err(raised("these solutions failed in another thread"));
+            }
+        };
         let Some(requests) = worker.requests.as_ref() else {
             return Ok(None);
         };
@@ -96,7 +109,6 @@ impl RawSolutions {
         }
         let answer = wait(py, &worker.answers, &self.cancel, None);
         self.cancel.store(false, Ordering::Relaxed);
-        drop(worker);
         let (outcome, stats) = answer?.map_err(raised)?;
         *self.stats.lock().expect("the stats lock") = stats;
         let status = match outcome {
@@ -105,7 +117,7 @@ impl RawSolutions {
             _ => "exhausted".to_string(),
         };
         *self.status.lock().expect("the status lock") = Some(status);
-        self.worker.lock().expect("the solutions lock").requests = None;
+        worker.requests = None;
         Ok(None)
     }
 

@@ -221,3 +221,36 @@ def test_the_gil_is_released_during_a_search():
     worker.join()
     # Were the GIL held, this thread would get at most a switch interval (5 ms) of the search.
     assert ticks > 100_000
+
+
+def test_solutions_iterated_by_two_threads_is_an_error_not_a_hang():
+    import threading
+
+    solutions = cspkit.queens(11).solutions(propagation="none", value_order="desc")
+    errors = []
+
+    def take_two():
+        try:
+            next(solutions)
+            next(solutions)
+        except cspkit.CspkitError as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=take_two, daemon=True) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not any(thread.is_alive() for thread in threads)
+    assert all("another thread" in str(error) for error in errors)
+
+
+def test_objective_beyond_64_bits_is_refused():
+    m = cspkit.Model()
+    x = m.int_var(-3, 3, "x")
+    with pytest.raises(cspkit.CspkitError, match="beyond 64-bit"):
+        m.minimize(x * 2**62)
+    assert m.minimize(x * 2**60).solution[x] == -3
+    q = cspkit.queens(5)
+    v = q.variables()
+    assert q.minimize(v[0] - v[1], propagation="fc").objective == -3

@@ -202,3 +202,28 @@ def test_without_anywidget_the_error_names_the_extra():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     ).stdout
     assert 'pip install "cspkit[notebook]"' in out
+
+
+def test_exit_while_searching_stops_the_search_cleanly():
+    """A script that ends while a widget searches exits with 0 (its thread leaves Rust first)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import time, cspkit\n"
+        "from cspkit.widget import TreeWidget\n"
+        "w = TreeWidget(cspkit.queens(30), solutions=0, propagation='none', slice_nodes=100000)\n"
+        "time.sleep(0.5)\n"
+        "assert w.running\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+
+
+def test_fractional_and_infinite_slices_are_refused_or_rounded_up():
+    with pytest.raises(cspkit.CspkitError, match="finite"):
+        TreeWidget(cspkit.queens(4), start=False, slice_nodes=float("nan"))
+    widget = TreeWidget(cspkit.queens(4), solutions=0, slice_nodes=0.5)
+    assert widget.wait(30) and widget.status == "complete"
+    with pytest.raises(cspkit.CspkitError, match="positive"):
+        cspkit.queens(4).tree_session().run(0)
