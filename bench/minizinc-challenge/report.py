@@ -16,7 +16,7 @@ result at all.
 import json
 import sys
 
-NAMES = {"cspkit": "cspkit", "gecode": "Gecode", "huub": "Huub"}
+NAMES = {"cspkit": "cspkit", "gecode": "Gecode", "pumpkin": "Pumpkin", "huub": "Huub"}
 
 
 def finished(result, method):
@@ -59,13 +59,18 @@ def compare(a, b, method):
     return 0
 
 
+def proved(result):
+    """Whether the result is a proof: the optimum, or unsatisfiability."""
+    return not result.get("wrong") and result.get("status") in ("OPTIMAL", "UNSAT")
+
+
 def cell(result):
     """status / objective / time of one solver, for the table."""
     if result.get("status") is None:
         return result.get("absent", "—")
     parts = [result["status"]]
     if result["status"] == "ERROR" and result.get("error"):
-        parts = [f"ERROR: {result['error'][:60]}"]
+        parts = [f"{'CRASH' if result.get('crashed') else 'ERROR'}: {result['error'][:60]}"]
     if result.get("objective") is not None:
         parts.append(str(result["objective"]))
     parts.append(f"{result['time']:.2f}s" if result.get("time") is not None else "limit"
@@ -90,8 +95,10 @@ def markdown(results):
     """The report: one row per instance, then the counts of the verdicts."""
     solvers = [s for s in results["solvers"] if s in NAMES]
     others = [s for s in solvers if s != "cspkit"]
+    ran = [NAMES[s] for s in solvers]
     lines = [
-        "## MiniZinc Challenge problems: cspkit, Gecode and Huub",
+        "## MiniZinc Challenge problems: " + ", ".join(ran[:-1]) + " and " + ran[-1]
+        if len(ran) > 1 else f"## MiniZinc Challenge problems: {ran[0]}",
         "",
         f"One instance per problem of minizinc-benchmarks (commit {results['benchmarks'][:12]}, "
         "selection in `bench/minizinc-challenge/selection.txt`), each solver run through "
@@ -110,6 +117,9 @@ def markdown(results):
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" * len(header))
     counts = {o: [0, 0, 0] for o in others}
+    # The same counts without the instances on which the other solver crashed.
+    sound = {o: [0, 0, 0] for o in others}
+    crashes = {o: 0 for o in others}
     present = [o for o in others
                if any(i["results"].get(o, {}).get("status") for i in results["instances"])]
     wrong = 0
@@ -121,6 +131,10 @@ def markdown(results):
                 continue
             c = compare(rs["cspkit"], rs[other], instance["method"])
             counts[other][1 - c] += 1
+            if rs[other].get("crashed"):
+                crashes[other] += 1
+            else:
+                sound[other][1 - c] += 1
             verdicts.append({1: "cspkit better", 0: "tie", -1: f"{NAMES[other]} better"}[c]
                             + (f" (vs {NAMES[other]})" if len(present) > 1 else ""))
         if any(r.get("wrong") for r in rs.values()):
@@ -133,10 +147,22 @@ def markdown(results):
     for other in others:
         better, tie, worse = counts[other]
         if better + tie + worse:
+            ratio = f" ({better / worse:.1f}x)" if worse else ""
             lines.append(f"- cspkit vs {NAMES[other]}: cspkit better {better}, tie {tie}, "
-                         f"{NAMES[other]} better {worse}.")
+                         f"{NAMES[other]} better {worse}{ratio}.")
+            if crashes[other]:
+                b, t, w = sound[other]
+                ratio = f" ({b / w:.1f}x)" if w else ""
+                lines.append(f"  {NAMES[other]} crashed (a panic) on {crashes[other]}; "
+                             f"without those: cspkit better {b}, tie {t}, "
+                             f"{NAMES[other]} better {w}{ratio}.")
         else:
             lines.append(f"- cspkit vs {NAMES[other]}: no comparison ({NAMES[other]} not run).")
+    proofs = {s: sum(proved(i["results"].get(s, {})) for i in results["instances"])
+              for s in solvers
+              if any(i["results"].get(s, {}).get("status") for i in results["instances"])}
+    lines.append("- Proved (optimal or unsatisfiable): "
+                 + ", ".join(f"{NAMES[s]} {n}" for s, n in proofs.items()) + ".")
     lines.append(f"- Instances with a wrong answer flagged: {wrong}.")
     return "\n".join(lines) + "\n"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cspkit against Gecode (and Huub, when installed) on the MiniZinc benchmark problems.
+"""cspkit against Gecode (and Pumpkin and Huub, when installed) on the MiniZinc benchmark problems.
 
 The problems are those of https://github.com/MiniZinc/minizinc-benchmarks (the public
 MiniZinc Challenge problems); they are not copied here. Give the path of a checkout, or of a
@@ -12,10 +12,10 @@ Two steps:
         the selection does not depend on any solver's results, only on the files and on whether
         the model compiles to FlatZinc with floats.
 
-    run.py --benchmarks DIR [--timeout S] [--jobs N] [--only P,Q] [--solvers cspkit,gecode,huub]
-           [--results FILE.json]
+    run.py --benchmarks DIR [--timeout S] [--jobs N] [--only P,Q]
+           [--solvers cspkit,gecode,pumpkin,huub] [--pumpkin-library REPO] [--results FILE.json]
         runs every selected instance with every solver through `minizinc --time-limit`, checks
-        each cspkit (and Huub) solution with Gecode, cross-checks the statuses, prints the
+        each solution of a solver other than Gecode with Gecode, cross-checks the statuses, prints the
         Markdown report (report.py) and saves the raw results if --results is given.
 
 Every command goes through `minizinc` with MZN_SOLVER_PATH set to a scratch directory holding
@@ -43,6 +43,10 @@ SELECTION = HERE / "selection.txt"
 
 CSPKIT_ID = "org.cspkit.cspkit"
 GECODE_ID = "org.cspkit.bench.gecode"
+PUMPKIN_ID = "org.cspkit.bench.pumpkin"
+# The release whose MiniZinc library is used with the `pumpkin-solver` executable (crates.io).
+PUMPKIN_REF = "pumpkin-solver-v0.5.0"
+SOLVERS = ("cspkit", "gecode", "pumpkin", "huub")
 SKIPPED = "skipped"
 GRACE = 10  # seconds allowed past --time-limit before the process group is killed
 FINAL = {"OPTIMAL", "UNSAT"}
@@ -169,10 +173,11 @@ def gecode_library(source, target):
 
 
 def write_msc(path, ident, name, executable, mznlib, flags):
-    """Writes a MiniZinc solver configuration for a FlatZinc executable."""
+    """Writes a MiniZinc solver configuration for a FlatZinc executable (`mznlib` None: the
+    standard library's decompositions)."""
     path.write_text(json.dumps({
         "id": ident, "name": name, "version": "bench", "executable": str(executable),
-        "mznlib": str(mznlib), "tags": ["cp", "int"], "stdFlags": flags,
+        "mznlib": str(mznlib) if mznlib else "", "tags": ["cp", "int"], "stdFlags": flags,
         "supportsMzn": False, "supportsFzn": True, "needsSolns2Out": True,
         "needsMznExecutable": False, "needsStdlibDir": False, "isGUIApplication": False,
     }, indent=2))
@@ -191,6 +196,32 @@ def find_huub(given, env):
         if "huub" in solver.get("id", "").lower():
             return solver["id"]
     return None
+
+
+def pumpkin_library(source, reference, target):
+    """Pumpkin's MiniZinc library (`minizinc/lib` of its repository) in `target`.
+
+    `source` is the library directory itself, or a checkout or bare clone of Pumpkin's
+    repository, from which `minizinc/lib` is read at `reference` (the release tag matching the
+    installed `pumpkin-solver`). Returns (path, description), or (None, reason) when the
+    library cannot be had."""
+    source = Path(source).resolve()
+    if (source / "redefinitions.mzn").is_file():
+        return source, f"library `{source.name}` as given"
+    git_dir = source if (source / "objects").is_dir() else source / ".git"
+    listed = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "--name-only",
+                             reference, "minizinc/lib/"], capture_output=True, text=True)
+    names = listed.stdout.split()
+    if listed.returncode != 0 or not names:
+        return None, f"no minizinc/lib at {reference} in {source}"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for name in names:
+        blob = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "blob",
+                               f"{reference}:{name}"], capture_output=True, check=True)
+        (target / Path(name).name).write_bytes(blob.stdout)
+    return target, f"its MiniZinc library `minizinc/lib` at `{reference}`"
 
 
 def setup_solvers(args, scratch):
@@ -220,6 +251,21 @@ def setup_solvers(args, scratch):
         solvers["gecode"] = GECODE_ID
         notes["gecode"] = ("`fzn-gecode` with a copy of its MiniZinc library, patched: "
                            + ("; ".join(changes) or "no change needed"))
+    pumpkin = args.pumpkin or shutil.which("pumpkin-solver")
+    if pumpkin and "pumpkin" in args.solvers:
+        version = subprocess.run([pumpkin, "--version"], capture_output=True, text=True)
+        version = (version.stdout.strip() or "version unknown").replace("pumpkin-solver ", "")
+        if args.pumpkin_library:
+            library, how = pumpkin_library(args.pumpkin_library, args.pumpkin_ref,
+                                           solvers_dir / "pumpkin-mznlib")
+        else:
+            library, how = None, "no --pumpkin-library given"
+        if library is None:
+            how = f"the standard library's decompositions ({how})"
+        write_msc(solvers_dir / "pumpkin-bench.msc", PUMPKIN_ID, "Pumpkin",
+                  Path(pumpkin).resolve(), library, ["-a", "-f", "-r", "-s", "-t", "-v"])
+        solvers["pumpkin"] = PUMPKIN_ID
+        notes["pumpkin"] = f"`pumpkin-solver` {version} (crates.io) with {how}"
     huub = find_huub(args.huub_msc, env)
     if huub:
         solvers["huub"] = huub
@@ -318,6 +364,9 @@ def solve(solver, model, data, method, directory, env, timeout):
         if marker and marker != "UNKNOWN":
             result["marker"] = marker
     result["status"] = status
+    if status == "ERROR" and "panicked at" in err:
+        # A crash of the solver itself (a Rust panic), told apart from a refused model.
+        result["crashed"] = True
     if last is not None:
         result["solution"] = last
         result["objective"] = objective_of(last, stats)
@@ -528,7 +577,7 @@ def cross_check(instance):
 
 
 def run_instance(instance, args, bench, env, solvers, scratch):
-    """Runs every solver on one instance, then checks cspkit's and Huub's solutions."""
+    """Runs every solver on one instance, checking every solution but Gecode's with Gecode."""
     directory = bench.directory(instance["problem"], instance["data"])
     if directory is None:
         missing = {"status": "ERROR", "error": "files missing from the benchmarks copy",
@@ -592,17 +641,23 @@ def main():
                         help="seconds under which a finished run is repeated (default 5)")
     parser.add_argument("--jobs", type=int, default=1, help="instances run at once (default 1)")
     parser.add_argument("--only", type=lambda s: s.split(","), help="PROBLEM[,PROBLEM...]")
-    parser.add_argument("--solvers", type=lambda s: s.split(","), default=["cspkit", "gecode", "huub"],
-                        help="solvers to run (default cspkit,gecode,huub)")
+    parser.add_argument("--solvers", type=lambda s: s.split(","), default=list(SOLVERS),
+                        help="solvers to run (default cspkit,gecode,pumpkin,huub)")
     parser.add_argument("--results", help="save the raw results to this JSON file")
     parser.add_argument("--scratch", help="scratch directory (default: a temporary one)")
     parser.add_argument("--fzn-cspkit", help="fzn-cspkit executable (default: the release build)")
     parser.add_argument("--fzn-gecode", help="fzn-gecode executable (default: from PATH)")
     parser.add_argument("--gecode-mznlib", default="/usr/share/minizinc/gecode",
                         help="Gecode's MiniZinc library, copied and patched")
+    parser.add_argument("--pumpkin", help="pumpkin-solver executable (default: from PATH)")
+    parser.add_argument("--pumpkin-library",
+                        help="Pumpkin's MiniZinc library: its directory, or a checkout or bare "
+                             "clone of Pumpkin's repository")
+    parser.add_argument("--pumpkin-ref", default=PUMPKIN_REF,
+                        help=f"the tag or commit of that repository to read (default {PUMPKIN_REF})")
     parser.add_argument("--huub-msc", help="Huub's solver configuration (.msc)")
     args = parser.parse_args()
-    unknown = set(args.solvers) - {"cspkit", "gecode", "huub"}
+    unknown = set(args.solvers) - set(SOLVERS)
     if unknown:
         sys.exit(f"unknown solvers: {', '.join(sorted(unknown))}")
 
