@@ -237,10 +237,10 @@ fn answer(stdout: &str, vars: usize) -> Answer {
     for line in stdout.lines() {
         if line == "----------" {
             last = Some(values.clone());
-        } else if let Some((name, value)) = line.trim_end_matches(';').split_once(" = ") {
-            if let Some(index) = name.strip_prefix('x').and_then(|i| i.parse::<usize>().ok()) {
-                values[index] = value.parse().expect("an integer value");
-            }
+        } else if let Some((name, value)) = line.trim_end_matches(';').split_once(" = ")
+            && let Some(index) = name.strip_prefix('x').and_then(|i| i.parse::<usize>().ok())
+        {
+            values[index] = value.parse().expect("an integer value");
         }
     }
     let values = last.unwrap_or_else(|| panic!("no solution and no UNSATISFIABLE in:\n{stdout}"));
