@@ -1,5 +1,9 @@
 //! [`Generator`]: puzzles with exactly one solution, for any model and its clue variables.
 
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+use std::time::Duration;
+
 use crate::Solution;
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -29,6 +33,30 @@ pub struct Puzzle {
     /// unique, but a clue might have gone).
     pub minimal: bool,
 }
+
+/// Where a [`Generator`] is, given to the callback of
+/// [`with_progress`](Generator::with_progress): after each random solution drawn and after
+/// each clue (or group of clues) it tried to remove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// The attempt (the random solution) under way, from 0.
+    pub attempt: u32,
+    /// The clues (or groups of clues, with a symmetry) tried so far in this attempt.
+    pub tried: usize,
+    /// The clues (or groups) there are to try in one attempt.
+    pub groups: usize,
+    /// The clues left in the puzzle so far.
+    pub clues: usize,
+    /// The time since [`generate`](Generator::generate) started.
+    pub elapsed: Duration,
+}
+
+/// A grade band: whether a puzzle's clues grade within it (`None`: not graded).
+type Band<'m> = Arc<dyn Fn(&Model, &[(VarId, i32)]) -> Option<bool> + Send + Sync + 'm>;
+
+/// A progress callback.
+type ProgressFn<'m> = Arc<dyn Fn(&Progress) + Send + Sync + 'm>;
 
 /// Why no puzzle was generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,7 +116,7 @@ pub enum GenerateError {
 /// assert_eq!(solver.count().solutions, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Generator<'m> {
     model: &'m Model,
     clues: Vec<VarId>,
@@ -102,6 +130,28 @@ pub struct Generator<'m> {
     check_decision_limit: Option<u64>,
     /// The time limit and the flag (the decision limits are the fields above).
     limits: Limits,
+    /// The grade band asked for, if any.
+    band: Option<Band<'m>>,
+    /// The progress callback, if any.
+    progress: Option<ProgressFn<'m>>,
+}
+
+impl std::fmt::Debug for Generator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generator")
+            .field("clues", &self.clues.len())
+            .field("groups", &self.groups.len())
+            .field("seed", &self.seed)
+            .field("target_clues", &self.target_clues)
+            .field("difficulty", &self.difficulty)
+            .field("attempts", &self.attempts)
+            .field("decision_limit", &self.decision_limit)
+            .field("check_decision_limit", &self.check_decision_limit)
+            .field("limits", &self.limits)
+            .field("band", &self.band.is_some())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// ` wanted`, or nothing.
@@ -126,6 +176,8 @@ struct Failures {
     above_target: u32,
     /// The puzzle came out of another difficulty, or its grading reached the decision limit.
     difficulty: u32,
+    /// The puzzle graded outside the grade band, or the band's grader gave no grade.
+    band: u32,
 }
 
 impl Failures {
@@ -153,6 +205,7 @@ impl Failures {
         );
         part(self.above_target, "ended above the target number of clues");
         part(self.difficulty, "came out of another difficulty");
+        part(self.band, "graded outside the grade band");
         parts.join(", ")
     }
 }
@@ -171,6 +224,8 @@ impl<'m> Generator<'m> {
             decision_limit: 1_000_000,
             check_decision_limit: None,
             limits: Limits::new(),
+            band: None,
+            progress: None,
         }
     }
 
@@ -223,6 +278,49 @@ impl<'m> Generator<'m> {
     /// easier, and for [`Difficulty::Search`] attempts that need no search, are discarded.
     pub fn with_difficulty(mut self, difficulty: Difficulty) -> Self {
         self.difficulty = Some(difficulty);
+        self
+    }
+
+    /// Puzzles whose grade by `grader` lies in `band` only: any grading function, from the
+    /// levels of [`grade`](crate::puzzle::grade) to a numeric rating, given the model and the
+    /// clues and returning `None` when it cannot grade (a limit reached). Each attempt is
+    /// carved to a minimal puzzle (or to the target number of clues), then graded; one outside
+    /// the band is discarded and another solution drawn, up to the
+    /// [attempts](Generator::with_attempts). The share of attempts that land in a band is its
+    /// hit rate (measured for Sudoku in the chapter on puzzles of the documentation).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::puzzle::{Difficulty, Generator, grade};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let level = |model: &cspkit::Model, clues: &[(cspkit::VarId, i32)]| {
+    ///     grade(model, clues, 10_000).ok().map(|g| g.difficulty)
+    /// };
+    /// let puzzle = Generator::new(empty.model(), empty.cells())
+    ///     .with_grade_band(level, Difficulty::Forward..=Difficulty::Full)
+    ///     .generate()?;
+    /// assert!(puzzle.grade.difficulty <= Difficulty::Full);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_grade_band<G, R>(mut self, grader: G, band: RangeInclusive<R>) -> Self
+    where
+        G: Fn(&Model, &[(VarId, i32)]) -> Option<R> + Send + Sync + 'm,
+        R: PartialOrd + Send + Sync + 'm,
+    {
+        self.band = Some(Arc::new(move |model, clues| {
+            grader(model, clues).map(|grade| band.contains(&grade))
+        }));
+        self
+    }
+
+    /// Calls `report` after each random solution drawn and each clue (or group) tried, with
+    /// where the generator is: for a progress line on a long run (25 × 25 Sudoku). The
+    /// callback runs on the generator's thread; it should be quick.
+    pub fn with_progress(mut self, report: impl Fn(&Progress) + Send + Sync + 'm) -> Self {
+        self.progress = Some(Arc::new(report));
         self
     }
 
@@ -294,7 +392,7 @@ impl<'m> Generator<'m> {
                 failures.no_solution += 1;
                 continue;
             };
-            if let Some(puzzle) = self.carve(&solution, seed, &clock, &mut failures)? {
+            if let Some(puzzle) = self.carve(&solution, attempt, &clock, &mut failures)? {
                 return Ok(puzzle);
             }
         }
@@ -304,6 +402,9 @@ impl<'m> Generator<'m> {
         }
         if let Some(difficulty) = self.difficulty {
             wanted.push(format!("of difficulty {}", difficulty.name()));
+        }
+        if self.band.is_some() {
+            wanted.push("in the grade band".to_owned());
         }
         Err(GenerateError::NotFound {
             wanted: wanted.join(" and "),
@@ -339,10 +440,23 @@ impl<'m> Generator<'m> {
     fn carve(
         &self,
         solution: &Solution,
-        seed: u64,
+        attempt: u32,
         clock: &Clock<'_>,
         failures: &mut Failures,
     ) -> Result<Option<Puzzle>, GenerateError> {
+        let seed = nth(self.seed, u64::from(attempt));
+        let report = |tried: usize, clues: usize| {
+            if let Some(progress) = &self.progress {
+                progress(&Progress {
+                    attempt,
+                    tried,
+                    groups: self.groups.len(),
+                    clues,
+                    elapsed: clock.elapsed(),
+                });
+            }
+        };
+        report(0, self.clues.len());
         let mut order: Vec<usize> = (0..self.groups.len()).collect();
         for i in (1..order.len()).rev() {
             let j = (nth(seed ^ 0x5EED, i as u64) % (i as u64 + 1)) as usize;
@@ -383,7 +497,10 @@ impl<'m> Generator<'m> {
         }
         let mut left = self.clues.len();
         let mut minimal = true;
-        for group in order {
+        for (tried, group) in order.into_iter().enumerate() {
+            if tried > 0 {
+                report(tried, left);
+            }
             if let Some(limit) = clock.stopped() {
                 return Err(GenerateError::LimitReached(limit));
             }
@@ -432,6 +549,12 @@ impl<'m> Generator<'m> {
         };
         if self.difficulty.is_some_and(|d| d != grade.difficulty) {
             failures.difficulty += 1;
+            return Ok(None);
+        }
+        if let Some(band) = &self.band
+            && band(self.model, &clues) != Some(true)
+        {
+            failures.band += 1;
             return Ok(None);
         }
         Ok(Some(Puzzle {

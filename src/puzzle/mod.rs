@@ -31,7 +31,7 @@ mod limits;
 mod why;
 
 pub use explain::{Cause, Explainer, Step, describe_literals};
-pub use generate::{GenerateError, Generator, Puzzle};
+pub use generate::{GenerateError, Generator, Progress, Puzzle};
 pub use grade::{Difficulty, Grade, GradeError, grade, grade_within};
 pub use limits::Limits;
 pub use why::{MinimalConflict, WhyError, minimal_conflict, minimal_conflict_within};
