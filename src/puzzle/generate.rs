@@ -130,6 +130,8 @@ pub struct Generator<'m> {
     check_decision_limit: Option<u64>,
     /// The time limit and the flag (the decision limits are the fields above).
     limits: Limits,
+    /// The variables the searches branch on (all when empty).
+    decision_variables: Vec<VarId>,
     /// The grade band asked for, if any.
     band: Option<Band<'m>>,
     /// The progress callback, if any.
@@ -148,6 +150,7 @@ impl std::fmt::Debug for Generator<'_> {
             .field("decision_limit", &self.decision_limit)
             .field("check_decision_limit", &self.check_decision_limit)
             .field("limits", &self.limits)
+            .field("decision_variables", &self.decision_variables.len())
             .field("band", &self.band.is_some())
             .field("progress", &self.progress.is_some())
             .finish()
@@ -224,6 +227,7 @@ impl<'m> Generator<'m> {
             decision_limit: 1_000_000,
             check_decision_limit: None,
             limits: Limits::new(),
+            decision_variables: Vec::new(),
             band: None,
             progress: None,
         }
@@ -321,6 +325,18 @@ impl<'m> Generator<'m> {
     /// callback runs on the generator's thread; it should be quick.
     pub fn with_progress(mut self, report: impl Fn(&Progress) + Send + Sync + 'm) -> Self {
         self.progress = Some(Arc::new(report));
+        self
+    }
+
+    /// The searches (the random solution, the uniqueness checks) branch on `vars` only, and on
+    /// the other variables once those are fixed ([`Solver::with_decision_variables`]): give
+    /// the cells of a grid whose model has auxiliary variables (Skyscrapers' maxima and
+    /// booleans), which propagation fixes once the cells are, so a random solution is not
+    /// drawn by guessing them. The puzzles are the same kind; the searches much smaller.
+    ///
+    /// [`Solver::with_decision_variables`]: crate::Solver::with_decision_variables
+    pub fn with_decision_variables(mut self, vars: &[VarId]) -> Self {
+        self.decision_variables = vars.to_vec();
         self
     }
 
@@ -424,6 +440,7 @@ impl<'m> Generator<'m> {
             .solver()
             .with_variable_order(SmallestDomainRandomTies::new(seed))
             .with_value_order(RandomValue::new(seed))
+            .with_decision_variables(&self.decision_variables)?
             .with_decision_limit(self.decision_limit);
         let mut solver = clock.configure(solver);
         clock.arm(&mut solver);
@@ -468,6 +485,7 @@ impl<'m> Generator<'m> {
             self.model
                 .solver()
                 .with_variable_order(SmallestDomain)
+                .with_decision_variables(&self.decision_variables)?
                 .with_decision_limit(self.check_decision_limit.unwrap_or(self.decision_limit)),
         );
         // Whether the clues have this one solution: `Some(true)` if so, `Some(false)` if
@@ -535,8 +553,7 @@ impl<'m> Generator<'m> {
             return Ok(None);
         }
         let clues = self.clues_of(&kept, solution);
-        let limits = clock.remaining().with_decision_limit(self.decision_limit);
-        let grade = match grade_within(self.model, &clues, &limits) {
+        let grade = match self.grade(&clues, clock) {
             Ok(grade) => grade,
             Err(GradeError::Model(error)) => return Err(error.into()),
             Err(GradeError::LimitReached(limit)) if limit != Limit::Decisions => {
@@ -563,6 +580,41 @@ impl<'m> Generator<'m> {
             grade,
             minimal,
         }))
+    }
+
+    /// The grade of `clues`, as [`grade_within`] gives it; with decision variables, the search
+    /// of [`Difficulty::Search`] branches on them only (its decisions are counted there).
+    fn grade(&self, clues: &[(VarId, i32)], clock: &Clock<'_>) -> Result<Grade, GradeError> {
+        if self.decision_variables.is_empty() {
+            let limits = clock.remaining().with_decision_limit(self.decision_limit);
+            return grade_within(self.model, clues, &limits);
+        }
+        // Propagation alone first: a search that needs a decision stops at once.
+        match grade_within(self.model, clues, &clock.remaining().with_decision_limit(0)) {
+            Err(GradeError::LimitReached(Limit::Decisions)) => {}
+            other => return other,
+        }
+        let mut domains = fixed_domains(self.model, clues)?;
+        let rounds = propagate_rounds(self.model, &mut domains, PropagationLevel::Full)
+            .map_err(|_| GradeError::NoSolution)?;
+        let mut solver = clock.configure(
+            self.model
+                .solver()
+                .with_variable_order(SmallestDomain)
+                .with_decision_variables(&self.decision_variables)?
+                .with_decision_limit(self.decision_limit),
+        );
+        solver.restart_with(clues.iter().copied())?;
+        clock.arm(&mut solver);
+        match solver.next_solution() {
+            Outcome::Solved(_) => Ok(Grade {
+                difficulty: Difficulty::Search,
+                rounds,
+                decisions: solver.stats().decisions,
+            }),
+            Outcome::Exhausted => Err(GradeError::NoSolution),
+            Outcome::LimitReached(limit) => Err(GradeError::LimitReached(limit)),
+        }
     }
 
     fn clues_of(&self, kept: &[bool], solution: &Solution) -> Vec<(VarId, i32)> {
