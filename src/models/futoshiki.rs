@@ -10,9 +10,11 @@
 //! side `n`, 2 to 9, is read from the first line. A 3 × 3 example:
 //!
 //! ```text
-//! . < . . .
-//! . . v . .
-//! 3 . . . .
+//! 1 . . < .
+//! .   .   .
+//! . . . . .
+//! ^   .   .
+//! . . . . .
 //! ```
 //!
 //! # Model and clues
@@ -28,10 +30,10 @@
 //! use cspkit::models::genre::Genre;
 //! use cspkit::puzzle::Limits;
 //!
-//! let puzzle = Futoshiki::parse("1 . . < .\n. . . . .\n. . . . .\n")?;
+//! let puzzle = Futoshiki::parse("1 . . < .\n. . .\n. . . . .\n^ . .\n. . . . .\n")?;
 //! let solved = puzzle.model()?.solve(puzzle.clues(), &Limits::new())?;
 //! assert_eq!(solved.solutions, 1);
-//! assert_eq!(solved.first, Some(vec![1, 2, 3, 3, 1, 2, 2, 3, 1]));
+//! assert_eq!(solved.first, Some(vec![1, 2, 3, 2, 3, 1, 3, 1, 2]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -129,7 +131,9 @@ impl Genre for Futoshiki {
             ));
         }
         if lines.len() != 2 * n - 1 {
-            let line = lines.get(2 * n - 1).map_or(lines[lines.len() - 1][0].line + 1, |l| l[0].line);
+            let line = lines
+                .get(2 * n - 1)
+                .map_or(lines[lines.len() - 1][0].line + 1, |l| l[0].line);
             return Err(TextError::at(
                 line,
                 0,

@@ -60,10 +60,7 @@ impl Token<'_> {
     pub(crate) fn number(&self, low: i32, high: i32, what: &str) -> Result<i32, TextError> {
         match self.text.parse::<i32>() {
             Ok(value) if (low..=high).contains(&value) => Ok(value),
-            _ => Err(self.error(format!(
-                "{:?} is not {what} ({low} to {high})",
-                self.text
-            ))),
+            _ => Err(self.error(format!("{:?} is not {what} ({low} to {high})", self.text))),
         }
     }
 }
@@ -330,15 +327,18 @@ pub fn generate<G: Genre>(
 ) -> Result<(G, Puzzle), GenerateError> {
     let mut last = None;
     for k in 0..layouts.max(1) {
-        let layout = G::layout(size, mix(seed, u64::from(k))).map_err(|reason| {
-            GenerateError::NotFound {
+        let layout =
+            G::layout(size, mix(seed, u64::from(k))).map_err(|reason| GenerateError::NotFound {
                 wanted: format!("of size {size}"),
                 attempts: 0,
                 reason,
-            }
-        })?;
+            })?;
         let model = layout.model()?;
-        let generator = configure(model.generator().with_seed(mix(seed ^ 0xC1A5, u64::from(k))));
+        let generator = configure(
+            model
+                .generator()
+                .with_seed(mix(seed ^ 0xC1A5, u64::from(k))),
+        );
         match generator.generate() {
             Ok(puzzle) => return Ok((layout.with_clues(model.clues_of(&puzzle)), puzzle)),
             Err(error @ (GenerateError::NotFound { .. } | GenerateError::NoSolution)) => {
@@ -352,8 +352,7 @@ pub fn generate<G: Genre>(
 
 /// The `n`-th number of the stream of `seed` (SplitMix64): the layouts' random draws.
 pub(crate) fn mix(seed: u64, n: u64) -> u64 {
-    let mut z = seed
-        .wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut z = seed.wrapping_add(n.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -389,7 +388,12 @@ impl Draw {
 
 /// Cells of an `rows × cols` grid split into connected cages, each of a size drawn from
 /// `sizes` (smaller when no neighbour is free), drawn from `draw`: the cage of each cell.
-pub(crate) fn random_cages(rows: usize, cols: usize, sizes: &[usize], draw: &mut Draw) -> Vec<usize> {
+pub(crate) fn random_cages(
+    rows: usize,
+    cols: usize,
+    sizes: &[usize],
+    draw: &mut Draw,
+) -> Vec<usize> {
     let mut cage = vec![usize::MAX; rows * cols];
     let mut order: Vec<usize> = (0..rows * cols).collect();
     draw.shuffle(&mut order);
@@ -411,7 +415,12 @@ pub(crate) fn random_cages(rows: usize, cols: usize, sizes: &[usize], draw: &mut
                     (c > 0).then(|| m - 1),
                     (c + 1 < cols).then(|| m + 1),
                 ];
-                free.extend(around.into_iter().flatten().filter(|&k| cage[k] == usize::MAX));
+                free.extend(
+                    around
+                        .into_iter()
+                        .flatten()
+                        .filter(|&k| cage[k] == usize::MAX),
+                );
             }
             if free.is_empty() {
                 break;
@@ -495,10 +504,7 @@ pub(crate) fn parse_cages<'t>(
     for line in &lines[n..] {
         let label = &line[0];
         let Some(k) = labels.iter().position(|&l| l == label.text) else {
-            return Err(label.error(format!(
-                "{:?} is no cage of the cage map",
-                label.text
-            )));
+            return Err(label.error(format!("{:?} is no cage of the cage map", label.text)));
         };
         let line = expect_words(line, 2, "a cage line (label and clue)")?;
         if clues[k].is_some() {

@@ -134,7 +134,10 @@ impl Kakuro {
                 let way = if *down { "down" } else { "across" };
                 return Err((
                     run.black,
-                    format!("the run {way} from here has {} cells, not 2 to 9", run.cells.len()),
+                    format!(
+                        "the run {way} from here has {} cells, not 2 to 9",
+                        run.cells.len()
+                    ),
                 ));
             }
         }
@@ -206,9 +209,9 @@ impl Genre for Kakuro {
                     ("" | "?", _) => {}
                     (_, None) => {
                         let way = if is_down { "below" } else { "right of" };
-                        return Err(token.error(format!(
-                            "the sum {part:?} has no run {way} its cell"
-                        )));
+                        return Err(
+                            token.error(format!("the sum {part:?} has no run {way} its cell"))
+                        );
                     }
                     (_, Some(k)) => {
                         let length = puzzle.runs[k].0.cells.len() as i32;
@@ -256,7 +259,8 @@ impl Genre for Kakuro {
             model.post_named(name.clone(), AllDifferent::new(&vars))?;
             let length = vars.len() as i32;
             let high = (10 - length..=9).sum::<i32>();
-            let sum = model.new_named_var(format!("sum {name}"), length * (length + 1) / 2..=high)?;
+            let sum =
+                model.new_named_var(format!("sum {name}"), length * (length + 1) / 2..=high)?;
             model.post_named(name, LinearExpr::sum(&vars).eq(sum))?;
             clues.push(sum);
         }

@@ -16,10 +16,10 @@
 //! A A B
 //! C D B
 //! C D D
-//! A 3-
-//! B 4+
-//! C 3x
-//! D 6x
+//! A 1-
+//! B 3/
+//! C 6x
+//! D 6+
 //! ```
 //!
 //! # Model and clues
@@ -34,7 +34,7 @@
 //! use cspkit::models::kenken::KenKen;
 //! use cspkit::puzzle::Limits;
 //!
-//! let puzzle = KenKen::parse("A A B\nC D B\nC D D\nA 3-\nB 4+\nC 3x\nD 6x\n")?;
+//! let puzzle = KenKen::parse("A A B\nC D B\nC D D\nA 1-\nB 3/\nC 6x\nD 6+\n")?;
 //! let solved = puzzle.model()?.solve(puzzle.clues(), &Limits::new())?;
 //! assert_eq!(solved.solutions, 1);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -163,7 +163,10 @@ impl Genre for KenKen {
                     Operation::Given => n as i32,
                     _ => i32::MAX,
                 };
-                let token = crate::models::genre::Token { text: target, ..word.clone() };
+                let token = crate::models::genre::Token {
+                    text: target,
+                    ..word.clone()
+                };
                 Some(token.number(1, high, "a cage's target")?)
             };
             out.push((cells, op));
@@ -185,7 +188,11 @@ impl Genre for KenKen {
         let mut out = String::new();
         for r in 0..n {
             let row: Vec<String> = (0..n)
-                .map(|c| cells.get(r * n + c).map_or(".".to_owned(), |v| v.to_string()))
+                .map(|c| {
+                    cells
+                        .get(r * n + c)
+                        .map_or(".".to_owned(), |v| v.to_string())
+                })
                 .collect();
             out.push_str(&row.join(" "));
             out.push('\n');

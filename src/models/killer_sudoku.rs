@@ -9,16 +9,18 @@
 //!
 //! ```text
 //! A A B B
-//! C D D B
-//! C E F F
-//! E E G G
-//! A 3
-//! B 9
-//! C 7
-//! D 5
-//! E 9
-//! F 5
-//! G 4
+//! C C D D
+//! E F G H
+//! E I I H
+//! A ?
+//! B ?
+//! C 6
+//! D ?
+//! E 5
+//! F 1
+//! G ?
+//! H 3
+//! I ?
 //! ```
 //!
 //! # Model and clues
@@ -34,7 +36,7 @@
 //! use cspkit::models::killer_sudoku::KillerSudoku;
 //! use cspkit::puzzle::Limits;
 //!
-//! let text = "A A B B\nC D D B\nC E F F\nE E G G\nA 3\nB 9\nC 7\nD 5\nE 9\nF 5\nG 4\n";
+//! let text = "A A B B\nC C D D\nE F G H\nE I I H\nA ?\nB ?\nC 6\nD ?\nE 5\nF 1\nG ?\nH 3\nI ?\n";
 //! let puzzle = KillerSudoku::parse(text)?;
 //! let solved = puzzle.model()?.solve(puzzle.clues(), &Limits::new())?;
 //! assert_eq!(solved.solutions, 1);
@@ -143,7 +145,11 @@ impl Genre for KillerSudoku {
         let mut out = String::new();
         for r in 0..n {
             let row: Vec<String> = (0..n)
-                .map(|c| cells.get(r * n + c).map_or(".".to_owned(), |v| v.to_string()))
+                .map(|c| {
+                    cells
+                        .get(r * n + c)
+                        .map_or(".".to_owned(), |v| v.to_string())
+                })
                 .collect();
             out.push_str(&row.join(" "));
             out.push('\n');
@@ -174,7 +180,8 @@ impl Genre for KillerSudoku {
             let name = format!("cage {}", cage_label(k));
             let size = vars.len() as i32;
             let high = (n as i32 - size + 1..=n as i32).sum::<i32>();
-            let sum = model.new_named_var(format!("sum of {name}"), size * (size + 1) / 2..=high)?;
+            let sum =
+                model.new_named_var(format!("sum of {name}"), size * (size + 1) / 2..=high)?;
             if vars.len() <= TABLE_CELLS {
                 // Every way to fill the cage, with its sum: the strongest filtering of the cage.
                 let mut scope = vars.clone();
@@ -208,7 +215,11 @@ impl Genre for KillerSudoku {
             return Err("a Killer Sudoku's side is 4 or 9".to_owned());
         }
         let mut draw = Draw::new(seed);
-        let sizes: &[usize] = if size == 4 { &[1, 2, 2, 3] } else { &[2, 2, 3, 3, 4, 5] };
+        let sizes: &[usize] = if size == 4 {
+            &[1, 2, 2, 3]
+        } else {
+            &[2, 2, 3, 3, 4]
+        };
         let cages = cages_of(&random_cages(size, size, sizes, &mut draw));
         let clues = vec![None; cages.len()];
         Ok(KillerSudoku {

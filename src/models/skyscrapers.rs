@@ -124,11 +124,17 @@ impl Genre for Skyscrapers {
             ));
         }
         if lines.len() != n + 2 {
-            let line = lines.get(n + 2).map_or(lines[lines.len() - 1][0].line + 1, |l| l[0].line);
+            let line = lines
+                .get(n + 2)
+                .map_or(lines[lines.len() - 1][0].line + 1, |l| l[0].line);
             return Err(TextError::at(
                 line,
                 0,
-                format!("the puzzle has {} lines, a side of {n} needs {}", lines.len(), n + 2),
+                format!(
+                    "the puzzle has {} lines, a side of {n} needs {}",
+                    lines.len(),
+                    n + 2
+                ),
             ));
         }
         let mut puzzle = Skyscrapers::empty(n).expect("a side checked above");

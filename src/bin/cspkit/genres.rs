@@ -107,7 +107,9 @@ fn parse_band(text: &str) -> Result<(Difficulty, Difficulty), String> {
         None => (level(text)?, level(text)?),
     };
     if low > high {
-        return Err(format!("{text:?}: the band's low end is above its high end"));
+        return Err(format!(
+            "{text:?}: the band's low end is above its high end"
+        ));
     }
     Ok((low, high))
 }
@@ -116,8 +118,10 @@ fn parse_band(text: &str) -> Result<(Difficulty, Difficulty), String> {
 fn read(file: Option<&PathBuf>) -> Result<String, u8> {
     let mut text = String::new();
     let read = match file {
-        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path)
-            .and_then(|f| f.take(genre::MAX_TEXT_BYTES as u64 + 1).read_to_string(&mut text)),
+        Some(path) if path.as_os_str() != "-" => std::fs::File::open(path).and_then(|f| {
+            f.take(genre::MAX_TEXT_BYTES as u64 + 1)
+                .read_to_string(&mut text)
+        }),
         _ => io::stdin()
             .take(genre::MAX_TEXT_BYTES as u64 + 1)
             .read_to_string(&mut text),
@@ -204,7 +208,10 @@ fn progress_printer(puzzle: u64, count: u64) -> impl Fn(&Progress) + Send + Sync
 }
 
 /// The grade band of `--band`, as a generator's target.
-fn with_band<'m>(generator: Generator<'m>, band: Option<(Difficulty, Difficulty)>) -> Generator<'m> {
+fn with_band<'m>(
+    generator: Generator<'m>,
+    band: Option<(Difficulty, Difficulty)>,
+) -> Generator<'m> {
     match band {
         Some((low, high)) => generator.with_grade_band(
             |model: &Model, clues: &[(VarId, i32)]| {
@@ -310,7 +317,7 @@ fn puzzle<G: Genre>(
         let g = configure(g, args, k, started);
         match (args.decision_limit, G::NAME, size) {
             // Proving a 9x9 Killer Sudoku unique can take a long search: keep the clue then.
-            (None, "killer", 9) => g.with_check_decision_limit(10_000),
+            (None, "killer", 9) => g.with_check_decision_limit(1_000),
             _ => g,
         }
     })?;
