@@ -7,7 +7,8 @@
 //! a black cell with no sum, and `D\A` a black cell with the sum `D` of the run below it and
 //! `A` of the run right of it; either part may be empty (no run there) or `?` (a run whose sum
 //! is hidden). A black cell before a run written `#` also hides its sum. The first line and the
-//! first column are black; a run has 2 to 9 cells.
+//! first column are black; a run has 2 to 9 cells. Generated grids have few 2 × 2 blocks of
+//! white cells (such a block often lets two fillings swap digits and keep every sum).
 //!
 //! ```text
 //! #   4\  3\
@@ -285,10 +286,22 @@ impl Genre for Kakuro {
             return Err(format!("a Kakuro's side is 3 to {MAX_SIDE}"));
         }
         let mut draw = Draw::new(seed);
-        loop {
+        for _ in 0..1000 {
             let mut white: Vec<bool> = (0..size * size)
                 .map(|i| i / size > 0 && i % size > 0 && draw.below(5) > 0)
                 .collect();
+            // A 2 × 2 block of white cells often lets two grids swap digits without changing
+            // a sum: black one cell of two blocks in three.
+            for i in 0..size * size {
+                let (r, c) = (i / size, i % size);
+                if r + 1 < size
+                    && c + 1 < size
+                    && [i, i + 1, i + size, i + size + 1].iter().all(|&k| white[k])
+                    && draw.below(3) > 0
+                {
+                    white[[i, i + 1, i + size, i + size + 1][draw.below(4)]] = false;
+                }
+            }
             // A white cell alone in its row or column makes a run of one: black it, until none.
             loop {
                 let mut changed = false;
@@ -314,5 +327,6 @@ impl Genre for Kakuro {
                 return Ok(puzzle);
             }
         }
+        Err(format!("no Kakuro grid of side {size} drawn in 1000 tries"))
     }
 }
