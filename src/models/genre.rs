@@ -448,13 +448,16 @@ pub(crate) fn cage_label(k: usize) -> String {
     )
 }
 
+/// A cage map read: the side, the cages (cells row by row), and each cage's clue word.
+pub(crate) type CageText<'t> = (usize, Vec<Vec<usize>>, Vec<Token<'t>>);
+
 /// A cage map and its cage lines, as KenKen and Killer Sudoku write them: `n` lines of `n`
 /// labels (a cell's cage), then one line per cage, its label and its clue word. The cages (cells
 /// row by row, in the order of their first cell) and each one's clue word.
 pub(crate) fn parse_cages<'t>(
     lines: &[Vec<Token<'t>>],
     sides: std::ops::RangeInclusive<usize>,
-) -> Result<(usize, Vec<Vec<usize>>, Vec<Token<'t>>), TextError> {
+) -> Result<CageText<'t>, TextError> {
     let n = lines[0].len();
     if !sides.contains(&n) {
         return Err(TextError::at(
