@@ -1,5 +1,9 @@
 //! [`Generator`]: puzzles with exactly one solution, for any model and its clue variables.
 
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+use std::time::Duration;
+
 use crate::Solution;
 use crate::domain::Domain;
 use crate::ids::VarId;
@@ -29,6 +33,30 @@ pub struct Puzzle {
     /// unique, but a clue might have gone).
     pub minimal: bool,
 }
+
+/// Where a [`Generator`] is, given to the callback of
+/// [`with_progress`](Generator::with_progress): after each random solution drawn and after
+/// each clue (or group of clues) it tried to remove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// The attempt (the random solution) under way, from 0.
+    pub attempt: u32,
+    /// The clues (or groups of clues, with a symmetry) tried so far in this attempt.
+    pub tried: usize,
+    /// The clues (or groups) there are to try in one attempt.
+    pub groups: usize,
+    /// The clues left in the puzzle so far.
+    pub clues: usize,
+    /// The time since [`generate`](Generator::generate) started.
+    pub elapsed: Duration,
+}
+
+/// A grade band: whether a puzzle's clues grade within it (`None`: not graded).
+type Band<'m> = Arc<dyn Fn(&Model, &[(VarId, i32)]) -> Option<bool> + Send + Sync + 'm>;
+
+/// A progress callback.
+type ProgressFn<'m> = Arc<dyn Fn(&Progress) + Send + Sync + 'm>;
 
 /// Why no puzzle was generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,7 +116,7 @@ pub enum GenerateError {
 /// assert_eq!(solver.count().solutions, 1);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Generator<'m> {
     model: &'m Model,
     clues: Vec<VarId>,
@@ -102,6 +130,31 @@ pub struct Generator<'m> {
     check_decision_limit: Option<u64>,
     /// The time limit and the flag (the decision limits are the fields above).
     limits: Limits,
+    /// The variables the searches branch on (all when empty).
+    decision_variables: Vec<VarId>,
+    /// The grade band asked for, if any.
+    band: Option<Band<'m>>,
+    /// The progress callback, if any.
+    progress: Option<ProgressFn<'m>>,
+}
+
+impl std::fmt::Debug for Generator<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Generator")
+            .field("clues", &self.clues.len())
+            .field("groups", &self.groups.len())
+            .field("seed", &self.seed)
+            .field("target_clues", &self.target_clues)
+            .field("difficulty", &self.difficulty)
+            .field("attempts", &self.attempts)
+            .field("decision_limit", &self.decision_limit)
+            .field("check_decision_limit", &self.check_decision_limit)
+            .field("limits", &self.limits)
+            .field("decision_variables", &self.decision_variables.len())
+            .field("band", &self.band.is_some())
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
 }
 
 /// ` wanted`, or nothing.
@@ -126,6 +179,8 @@ struct Failures {
     above_target: u32,
     /// The puzzle came out of another difficulty, or its grading reached the decision limit.
     difficulty: u32,
+    /// The puzzle graded outside the grade band, or the band's grader gave no grade.
+    band: u32,
 }
 
 impl Failures {
@@ -153,6 +208,7 @@ impl Failures {
         );
         part(self.above_target, "ended above the target number of clues");
         part(self.difficulty, "came out of another difficulty");
+        part(self.band, "graded outside the grade band");
         parts.join(", ")
     }
 }
@@ -171,6 +227,9 @@ impl<'m> Generator<'m> {
             decision_limit: 1_000_000,
             check_decision_limit: None,
             limits: Limits::new(),
+            decision_variables: Vec::new(),
+            band: None,
+            progress: None,
         }
     }
 
@@ -223,6 +282,61 @@ impl<'m> Generator<'m> {
     /// easier, and for [`Difficulty::Search`] attempts that need no search, are discarded.
     pub fn with_difficulty(mut self, difficulty: Difficulty) -> Self {
         self.difficulty = Some(difficulty);
+        self
+    }
+
+    /// Puzzles whose grade by `grader` lies in `band` only: any grading function, from the
+    /// levels of [`grade`](crate::puzzle::grade) to a numeric rating, given the model and the
+    /// clues and returning `None` when it cannot grade (a limit reached). Each attempt is
+    /// carved to a minimal puzzle (or to the target number of clues), then graded; one outside
+    /// the band is discarded and another solution drawn, up to the
+    /// [attempts](Generator::with_attempts). The share of attempts that land in a band is its
+    /// hit rate (measured for Sudoku in the chapter on puzzles of the documentation).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    /// use cspkit::puzzle::{Difficulty, Generator, grade};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
+    /// let level = |model: &cspkit::Model, clues: &[(cspkit::VarId, i32)]| {
+    ///     grade(model, clues, 10_000).ok().map(|g| g.difficulty)
+    /// };
+    /// let puzzle = Generator::new(empty.model(), empty.cells())
+    ///     .with_grade_band(level, Difficulty::Forward..=Difficulty::Full)
+    ///     .generate()?;
+    /// assert!(puzzle.grade.difficulty <= Difficulty::Full);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_grade_band<G, R>(mut self, grader: G, band: RangeInclusive<R>) -> Self
+    where
+        G: Fn(&Model, &[(VarId, i32)]) -> Option<R> + Send + Sync + 'm,
+        R: PartialOrd + Send + Sync + 'm,
+    {
+        self.band = Some(Arc::new(move |model, clues| {
+            grader(model, clues).map(|grade| band.contains(&grade))
+        }));
+        self
+    }
+
+    /// Calls `report` after each random solution drawn and each clue (or group) tried, with
+    /// where the generator is: for a progress line on a long run (25 × 25 Sudoku). The
+    /// callback runs on the generator's thread; it should be quick.
+    pub fn with_progress(mut self, report: impl Fn(&Progress) + Send + Sync + 'm) -> Self {
+        self.progress = Some(Arc::new(report));
+        self
+    }
+
+    /// The searches (the random solution, the uniqueness checks) branch on `vars` only, and on
+    /// the other variables once those are fixed ([`Solver::with_decision_variables`]): give
+    /// the cells of a grid whose model has auxiliary variables (Skyscrapers' maxima and
+    /// booleans), which propagation fixes once the cells are, so a random solution is not
+    /// drawn by guessing them. The puzzles are the same kind; the searches much smaller.
+    ///
+    /// [`Solver::with_decision_variables`]: crate::Solver::with_decision_variables
+    pub fn with_decision_variables(mut self, vars: &[VarId]) -> Self {
+        self.decision_variables = vars.to_vec();
         self
     }
 
@@ -294,7 +408,7 @@ impl<'m> Generator<'m> {
                 failures.no_solution += 1;
                 continue;
             };
-            if let Some(puzzle) = self.carve(&solution, seed, &clock, &mut failures)? {
+            if let Some(puzzle) = self.carve(&solution, attempt, &clock, &mut failures)? {
                 return Ok(puzzle);
             }
         }
@@ -304,6 +418,9 @@ impl<'m> Generator<'m> {
         }
         if let Some(difficulty) = self.difficulty {
             wanted.push(format!("of difficulty {}", difficulty.name()));
+        }
+        if self.band.is_some() {
+            wanted.push("in the grade band".to_owned());
         }
         Err(GenerateError::NotFound {
             wanted: wanted.join(" and "),
@@ -323,6 +440,7 @@ impl<'m> Generator<'m> {
             .solver()
             .with_variable_order(SmallestDomainRandomTies::new(seed))
             .with_value_order(RandomValue::new(seed))
+            .with_decision_variables(&self.decision_variables)?
             .with_decision_limit(self.decision_limit);
         let mut solver = clock.configure(solver);
         clock.arm(&mut solver);
@@ -339,10 +457,23 @@ impl<'m> Generator<'m> {
     fn carve(
         &self,
         solution: &Solution,
-        seed: u64,
+        attempt: u32,
         clock: &Clock<'_>,
         failures: &mut Failures,
     ) -> Result<Option<Puzzle>, GenerateError> {
+        let seed = nth(self.seed, u64::from(attempt));
+        let report = |tried: usize, clues: usize| {
+            if let Some(progress) = &self.progress {
+                progress(&Progress {
+                    attempt,
+                    tried,
+                    groups: self.groups.len(),
+                    clues,
+                    elapsed: clock.elapsed(),
+                });
+            }
+        };
+        report(0, self.clues.len());
         let mut order: Vec<usize> = (0..self.groups.len()).collect();
         for i in (1..order.len()).rev() {
             let j = (nth(seed ^ 0x5EED, i as u64) % (i as u64 + 1)) as usize;
@@ -354,6 +485,7 @@ impl<'m> Generator<'m> {
             self.model
                 .solver()
                 .with_variable_order(SmallestDomain)
+                .with_decision_variables(&self.decision_variables)?
                 .with_decision_limit(self.check_decision_limit.unwrap_or(self.decision_limit)),
         );
         // Whether the clues have this one solution: `Some(true)` if so, `Some(false)` if
@@ -383,7 +515,10 @@ impl<'m> Generator<'m> {
         }
         let mut left = self.clues.len();
         let mut minimal = true;
-        for group in order {
+        for (tried, group) in order.into_iter().enumerate() {
+            if tried > 0 {
+                report(tried, left);
+            }
             if let Some(limit) = clock.stopped() {
                 return Err(GenerateError::LimitReached(limit));
             }
@@ -418,8 +553,7 @@ impl<'m> Generator<'m> {
             return Ok(None);
         }
         let clues = self.clues_of(&kept, solution);
-        let limits = clock.remaining().with_decision_limit(self.decision_limit);
-        let grade = match grade_within(self.model, &clues, &limits) {
+        let grade = match self.grade(&clues, clock) {
             Ok(grade) => grade,
             Err(GradeError::Model(error)) => return Err(error.into()),
             Err(GradeError::LimitReached(limit)) if limit != Limit::Decisions => {
@@ -434,12 +568,53 @@ impl<'m> Generator<'m> {
             failures.difficulty += 1;
             return Ok(None);
         }
+        if let Some(band) = &self.band
+            && band(self.model, &clues) != Some(true)
+        {
+            failures.band += 1;
+            return Ok(None);
+        }
         Ok(Some(Puzzle {
             clues,
             solution: solution.clone(),
             grade,
             minimal,
         }))
+    }
+
+    /// The grade of `clues`, as [`grade_within`] gives it; with decision variables, the search
+    /// of [`Difficulty::Search`] branches on them only (its decisions are counted there).
+    fn grade(&self, clues: &[(VarId, i32)], clock: &Clock<'_>) -> Result<Grade, GradeError> {
+        if self.decision_variables.is_empty() {
+            let limits = clock.remaining().with_decision_limit(self.decision_limit);
+            return grade_within(self.model, clues, &limits);
+        }
+        // Propagation alone first: a search that needs a decision stops at once.
+        match grade_within(self.model, clues, &clock.remaining().with_decision_limit(0)) {
+            Err(GradeError::LimitReached(Limit::Decisions)) => {}
+            other => return other,
+        }
+        let mut domains = fixed_domains(self.model, clues)?;
+        let rounds = propagate_rounds(self.model, &mut domains, PropagationLevel::Full)
+            .map_err(|_| GradeError::NoSolution)?;
+        let mut solver = clock.configure(
+            self.model
+                .solver()
+                .with_variable_order(SmallestDomain)
+                .with_decision_variables(&self.decision_variables)?
+                .with_decision_limit(self.decision_limit),
+        );
+        solver.restart_with(clues.iter().copied())?;
+        clock.arm(&mut solver);
+        match solver.next_solution() {
+            Outcome::Solved(_) => Ok(Grade {
+                difficulty: Difficulty::Search,
+                rounds,
+                decisions: solver.stats().decisions,
+            }),
+            Outcome::Exhausted => Err(GradeError::NoSolution),
+            Outcome::LimitReached(limit) => Err(GradeError::LimitReached(limit)),
+        }
     }
 
     fn clues_of(&self, kept: &[bool], solution: &Solution) -> Vec<(VarId, i32)> {

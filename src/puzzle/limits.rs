@@ -111,6 +111,11 @@ impl Clock<'_> {
             .map(|t| t.saturating_sub(self.started.elapsed()))
     }
 
+    /// The time since the call started.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
     /// The limit that ends the call now, if any: the flag raised or the time gone.
     pub(crate) fn stopped(&self) -> Option<Limit> {
         if self

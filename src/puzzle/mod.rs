@@ -7,7 +7,8 @@
 //!
 //! - [`Generator`] draws a full solution at random (seeded) and removes clues while the
 //!   solution stays unique, optionally in symmetric groups, down to a number of clues or a
-//!   [`Difficulty`].
+//!   [`Difficulty`], or keeping only puzzles in a grade band of any grading function
+//!   ([`Generator::with_grade_band`]), with a [`Progress`] callback for long runs.
 //! - [`grade`] gives the weakest reasoning that solves a puzzle without guessing: forward
 //!   checking, each constraint's strongest filtering, or search (and how many decisions).
 //! - [`Explainer`] walks a solving path, one [`Step`] at a time, each with the reason the
@@ -31,7 +32,7 @@ mod limits;
 mod why;
 
 pub use explain::{Cause, Explainer, Step, describe_literals};
-pub use generate::{GenerateError, Generator, Puzzle};
+pub use generate::{GenerateError, Generator, Progress, Puzzle};
 pub use grade::{Difficulty, Grade, GradeError, grade, grade_within};
 pub use limits::Limits;
 pub use why::{MinimalConflict, WhyError, minimal_conflict, minimal_conflict_within};

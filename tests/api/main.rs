@@ -13,6 +13,7 @@ mod conformance;
 mod custom_constraint;
 mod deprecated;
 mod events;
+mod genres;
 mod globals;
 mod globals_in_models;
 mod guide;

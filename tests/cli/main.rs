@@ -10,6 +10,7 @@ mod compare;
 mod counting;
 mod flatzinc;
 mod flatzinc_fuzz;
+mod genres;
 mod hostile;
 mod html_page;
 mod local_search;

@@ -81,6 +81,19 @@ pub enum Command {
     /// a static site.
     #[command(after_help = SERVE_HELP)]
     Serve(ServeArgs),
+    /// Solve a Futoshiki from its text, and say whether the solution is unique.
+    Futoshiki(crate::genres::GenreArgs),
+    /// Solve a KenKen from its text, and say whether the solution is unique.
+    Kenken(crate::genres::GenreArgs),
+    /// Solve a Kakuro from its text, and say whether the solution is unique.
+    Kakuro(crate::genres::GenreArgs),
+    /// Solve a Skyscrapers puzzle from its text, and say whether the solution is unique.
+    Skyscrapers(crate::genres::GenreArgs),
+    /// Solve a Killer Sudoku from its text, and say whether the solution is unique.
+    Killer(crate::genres::GenreArgs),
+    /// Make puzzles with one solution: Sudoku, Futoshiki, KenKen, Kakuro, Skyscrapers, Killer
+    /// Sudoku.
+    Generate(crate::genres::GenerateArgs),
 }
 
 const SERVE_HELP: &str = "\

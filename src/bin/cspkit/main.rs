@@ -25,6 +25,7 @@ mod commands;
 mod compare;
 mod enums;
 mod fzn;
+mod genres;
 mod input;
 mod limits;
 mod local;
@@ -42,6 +43,10 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 use args::{Cli, Command};
+use cspkit::models::{
+    futoshiki::Futoshiki, kakuro::Kakuro, kenken::KenKen, killer_sudoku::KillerSudoku,
+    skyscrapers::Skyscrapers,
+};
 use output::{exit, output_failed};
 
 fn main() -> ExitCode {
@@ -63,6 +68,12 @@ fn main() -> ExitCode {
         Some(Command::Fzn(args)) => minizinc::fzn(&args),
         Some(Command::Mzn(args)) => minizinc::mzn(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Futoshiki(args)) => genres::solve::<Futoshiki>(&args),
+        Some(Command::Kenken(args)) => genres::solve::<KenKen>(&args),
+        Some(Command::Kakuro(args)) => genres::solve::<Kakuro>(&args),
+        Some(Command::Skyscrapers(args)) => genres::solve::<Skyscrapers>(&args),
+        Some(Command::Killer(args)) => genres::solve::<KillerSudoku>(&args),
+        Some(Command::Generate(args)) => genres::generate(&args),
     };
     ExitCode::from(code)
 }
