@@ -24,8 +24,7 @@ use std::fmt::Write as _;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::kernel::{
-    Constraint, ExplainContext, Inference, PropagationLevel, Sandbox, reason_implies,
-    scope_reason,
+    Constraint, ExplainContext, Inference, PropagationLevel, Sandbox, reason_implies, scope_reason,
 };
 use crate::model::Model;
 use crate::puzzle::describe_literals;
@@ -666,7 +665,9 @@ pub fn parse_literal(model: &Model, text: &str) -> Result<Literal, WhyRemovedErr
             .to_owned(),
     };
     // The operator: the first of its characters, then one more if it makes a longer one.
-    let at = text.find(['=', '!', '<', '>', '≠', '≤', '≥']).ok_or_else(syntax)?;
+    let at = text
+        .find(['=', '!', '<', '>', '≠', '≤', '≥'])
+        .ok_or_else(syntax)?;
     let rest = &text[at..];
     let (operator, length) = [
         ("!=", "≠"),
