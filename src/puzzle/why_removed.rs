@@ -337,12 +337,16 @@ impl<'m> RemovalReplay<'m> {
     /// # Errors
     ///
     /// [`WhyRemovedError::Model`] for a variable of another model,
-    /// [`WhyRemovedError::ValueNotInDomain`] for a value outside the variable's initial domain,
-    /// [`WhyRemovedError::PathFails`] when the decision leaves the variable no value or
+    /// [`WhyRemovedError::ValueNotInDomain`] for `x = v` or `x ≠ v` with `v` outside the
+    /// variable's initial domain, [`WhyRemovedError::PathFails`] when the decision leaves the variable no value or
     /// propagation after it fails. The replay is then left as it was before the call.
     pub fn decide(&mut self, decision: Literal) -> Result<(), WhyRemovedError> {
         let var = decision.var();
-        self.check_value(var, decision.value())?;
+        match decision {
+            // A bound may lie outside the domain: `x ≤ 0` leaves no value, `x ≤ 10` all.
+            Literal::Ge(..) | Literal::Le(..) => self.check_value(var, self.initial_value(var))?,
+            _ => self.check_value(var, decision.value())?,
+        }
         let position = self.decisions + 1;
         let fails = |why: String| WhyRemovedError::PathFails {
             position,
@@ -465,6 +469,14 @@ impl<'m> RemovalReplay<'m> {
             .iter()
             .filter(move |&v| !satisfies(literal, v))
             .filter_map(move |v| self.by_removal.get(&(var, v)).copied())
+    }
+
+    /// A value of `var`'s initial domain (any), to check the variable alone.
+    fn initial_value(&self, var: VarId) -> i32 {
+        self.initial
+            .get(var.index())
+            .and_then(Domain::min)
+            .unwrap_or_default()
     }
 
     fn check_value(&self, var: VarId, value: i32) -> Result<(), WhyRemovedError> {
