@@ -15,7 +15,9 @@ use cspkit::puzzle::{WhyRemoved, why_removed};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().ok_or("usage: why_removed PUZZLES.txt [COUNT]")?;
+    let path = args
+        .next()
+        .ok_or("usage: why_removed PUZZLES.txt [COUNT]")?;
     let count: usize = args.next().map_or(Ok(1000), |c| c.parse())?;
     let text = std::fs::read_to_string(&path)?;
     let empty = Sudoku::new(&Grid::empty(3).ok_or("no empty grid")?)?;
