@@ -355,6 +355,8 @@ fn json_panel(panel: &Panel<'_>) -> String {
         }),
     );
     let _ = write!(out, "\"recorded\":{},", tree.has_domains());
+    // Why each value struck out at a node left (clicking it shows the chain).
+    out.push_str(&super::removals::json(tree));
     json_array(&mut out, "reasons", reasons.items.iter());
     json_array(&mut out, "domains", domains.items.iter());
     // The clashing variables of each failed node, by node id.
@@ -613,6 +615,7 @@ fn page(title: &str, panels: &[Panel<'_>]) -> String {
     out.push_str(&data.join(",\n"));
     out.push_str("];\n");
     out.push_str(SCRIPT);
+    out.push_str(WHY_SCRIPT);
     out.push_str("</script>\n</body></html>\n");
     out
 }
@@ -635,3 +638,6 @@ s S solutions · c collapse · d divergences</span></nav>";
 const STYLE: &str = include_str!("page/tree_page.css");
 
 const SCRIPT: &str = include_str!("page/tree_page.js");
+
+/// Clicking a struck-out value in the domains panel: its chain of reasons.
+const WHY_SCRIPT: &str = include_str!("page/why_removed.js");

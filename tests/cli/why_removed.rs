@@ -201,3 +201,34 @@ fn a_minizinc_model_is_asked_in_the_names_minizinc_prints() {
     assert_eq!(code, 2);
     assert!(err.contains("no variable named \"q[9]\""), "{err}");
 }
+
+/// The `data-why` attribute of the page's body: the chain last shown.
+fn shown_chain(dom: &str) -> String {
+    let at = dom.find("data-why=\"").expect("the body holds the chain") + 10;
+    dom[at..at + dom[at..].find('"').unwrap()].to_owned()
+}
+
+#[test]
+fn clicking_a_struck_out_value_on_the_tree_page_shows_its_chain() {
+    let Some(browser) = crate::html_page::browser_or_skip(
+        "clicking_a_struck_out_value_on_the_tree_page_shows_its_chain",
+    ) else {
+        return;
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("why-removed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("queens4.html");
+    let (code, _, err) = run(&["queens", "4", "--tree", page.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    // Node 1 is row 1 = 1: the queen attacks column 2 of row 2 on a diagonal.
+    let dom = crate::html_page::dom(&browser, &page, "?why=1,2#node=1");
+    assert_eq!(
+        shown_chain(&dom),
+        "why row 2 ≠ 2 at node 1:\ndecision at node 1: row 1 = 1\n\
+         1. row 2 ≠ 2: by diagonals, since row 1 = 1"
+    );
+    assert!(dom.contains("<div class=\"why-chain\"><p>why row 2 ≠ 2 at node 1:</p>"));
+    // Row 2 keeps 3 and 4 at node 1: nothing to click.
+    let dom = crate::html_page::dom(&browser, &page, "?why=1,3#node=1");
+    assert_eq!(shown_chain(&dom), "not struck out at this node");
+}
