@@ -67,15 +67,7 @@ pub(crate) fn json(tree: &SearchTree<'_>) -> String {
         propagate(model, initial, &mut domains, &mut record);
         let _ = write!(out, "[{}]", record.join(","));
     }
-    let names: Vec<String> = model
-        .constraints()
-        .map(|(id, _)| super::html::json_string(model.constraint_name(id)))
-        .collect();
-    let _ = write!(
-        out,
-        "],\"whyNodes\":{count},\"cnames\":[{}],",
-        names.join(",")
-    );
+    let _ = write!(out, "],\"whyNodes\":{count},");
     out
 }
 
