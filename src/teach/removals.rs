@@ -34,11 +34,10 @@ pub(crate) fn json(tree: &SearchTree<'_>) -> String {
     let nodes = tree.nodes();
     let count = nodes.len().min(MAX_NODES);
     let mut out = String::from("\"why\":[");
-    for id in 0..count {
+    for (id, node) in nodes[..count].iter().enumerate() {
         if id > 0 {
             out.push(',');
         }
-        let node = &nodes[id];
         let mut domains = match node.parent {
             Some(parent) => tree.domains_at(parent),
             None => initial.to_vec(),
