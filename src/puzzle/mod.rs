@@ -15,6 +15,8 @@
 //!   constraint that drew it gives ([`Constraint::explain`](crate::Constraint::explain)), in
 //!   the model's names.
 //! - [`minimal_conflict`] finds a minimal set of clues that already has no solution.
+//! - [`RemovalReplay`] (and [`why_removed`]) says why a value is no longer possible at a node
+//!   of a search: a chain of checked reasons back to the decisions and the clues.
 //!
 //! Each tool searches, often many times: [`Limits`] bound each search by decisions and the
 //! whole call by time or a cancellation flag ([`grade_within`], [`minimal_conflict_within`],
@@ -30,9 +32,14 @@ mod generate;
 mod grade;
 mod limits;
 mod why;
+mod why_removed;
 
 pub use explain::{Cause, Explainer, Step, describe_literals};
 pub use generate::{GenerateError, Generator, Progress, Puzzle};
 pub use grade::{Difficulty, Grade, GradeError, grade, grade_within};
 pub use limits::Limits;
 pub use why::{MinimalConflict, WhyError, minimal_conflict, minimal_conflict_within};
+pub use why_removed::{
+    ChainStep, Premise, RemovalChain, RemovalReplay, WhyRemoved, WhyRemovedError, parse_literal,
+    parse_path, why_removed,
+};

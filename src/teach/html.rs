@@ -1,7 +1,9 @@
 //! The search tree as one self-contained HTML page, made to be read from the back of a
 //! lecture room: the tree drawn to fit the window, with zoom and pan, the board and the domains
 //! at the selected node, keys to walk the tree, auto-play, collapsible subtrees, and at a failed
-//! node the variables that clash marked on the board. A pixel tree of the whole search sits
+//! node the variables that clash marked on the board; a click on a value struck out in the
+//! domains shows why it was removed, as a chain of reasons back to the decisions (for the
+//! first nodes, see `removals.rs`). A pixel tree of the whole search sits
 //! above the tree, the nodes beyond `--tree-limit` included. No network, no external script:
 //! the page carries its data, its style and its script, and opens in any browser.
 //!
@@ -355,6 +357,17 @@ fn json_panel(panel: &Panel<'_>) -> String {
         }),
     );
     let _ = write!(out, "\"recorded\":{},", tree.has_domains());
+    // Why each value struck out at a node left (clicking it shows the chain).
+    out.push_str(&super::removals::json(tree));
+    if tree.has_domains() {
+        json_array(
+            &mut out,
+            "cnames",
+            model
+                .constraints()
+                .map(|(id, _)| json_string(model.constraint_name(id))),
+        );
+    }
     json_array(&mut out, "reasons", reasons.items.iter());
     json_array(&mut out, "domains", domains.items.iter());
     // The clashing variables of each failed node, by node id.
@@ -613,6 +626,7 @@ fn page(title: &str, panels: &[Panel<'_>]) -> String {
     out.push_str(&data.join(",\n"));
     out.push_str("];\n");
     out.push_str(SCRIPT);
+    out.push_str(WHY_SCRIPT);
     out.push_str("</script>\n</body></html>\n");
     out
 }
@@ -635,3 +649,6 @@ s S solutions · c collapse · d divergences</span></nav>";
 const STYLE: &str = include_str!("page/tree_page.css");
 
 const SCRIPT: &str = include_str!("page/tree_page.js");
+
+/// Clicking a struck-out value in the domains panel: its chain of reasons.
+const WHY_SCRIPT: &str = include_str!("page/why_removed.js");

@@ -19,6 +19,7 @@
 pub mod dot;
 pub mod graph_page;
 pub mod html;
+mod removals;
 mod replay;
 mod sentences;
 pub mod svg;

@@ -37,4 +37,5 @@ mod strategies;
 mod textbook;
 mod tree;
 mod views;
+mod why_removed;
 mod wide_domains;

@@ -25,3 +25,4 @@ mod stopping;
 mod strategies;
 mod svg_slide;
 mod trace;
+mod why_removed;

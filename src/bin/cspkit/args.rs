@@ -270,6 +270,8 @@ pub struct ModelRunArgs {
     pub local: LocalArgs,
     #[command(flatten)]
     pub show: ShowArgs,
+    #[command(flatten)]
+    pub removal: crate::why_removed::WhyRemovedArgs,
 }
 
 const COLOUR_HELP: &str = "\
@@ -514,6 +516,8 @@ pub struct SudokuArgs {
     pub show: ShowArgs,
     #[command(flatten)]
     pub puzzle: PuzzleArgs,
+    #[command(flatten)]
+    pub removal: crate::why_removed::WhyRemovedArgs,
 }
 
 /// Making and explaining puzzles (`cspkit sudoku --generate`, `--grade`, `--explain`,

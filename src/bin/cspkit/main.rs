@@ -37,6 +37,7 @@ mod puzzles;
 mod run;
 mod serve;
 mod step;
+mod why_removed;
 
 use std::process::ExitCode;
 
@@ -57,6 +58,9 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         None => commands::demo(),
+        Some(Command::Sudoku(args)) if args.removal.why_removed.is_some() => {
+            why_removed::sudoku(&args)
+        }
         Some(Command::Sudoku(args)) if args.puzzle.any() => puzzles::run(&args),
         Some(Command::Sudoku(args)) if args.batch && args.local.local_search.is_none() => {
             batch::run(&args)
@@ -65,7 +69,13 @@ fn main() -> ExitCode {
         Some(Command::Queens(args)) => commands::queens(&args),
         Some(Command::Colour(args)) => commands::colour(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Fzn(args)) if args.run.removal.why_removed.is_some() => {
+            why_removed::fzn(&args)
+        }
         Some(Command::Fzn(args)) => minizinc::fzn(&args),
+        Some(Command::Mzn(args)) if args.run.removal.why_removed.is_some() => {
+            why_removed::mzn(&args)
+        }
         Some(Command::Mzn(args)) => minizinc::mzn(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Futoshiki(args)) => genres::solve::<Futoshiki>(&args),

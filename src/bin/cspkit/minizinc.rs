@@ -518,7 +518,10 @@ fn load(path: &Path, name: &str) -> Result<FznModel, String> {
 /// (`-f`: the start times of tasks by smallest minimum, then smallest domain first, and the
 /// smallest value), at full propagation by default; the
 /// time limit is the tighter of `-t` and `--time-limit`.
-fn configure_model<'m>(fzn: &'m FznModel, run: &ModelRunArgs) -> Result<CliSolver<'m>, ModelError> {
+pub(crate) fn configure_model<'m>(
+    fzn: &'m FznModel,
+    run: &ModelRunArgs,
+) -> Result<CliSolver<'m>, ModelError> {
     let strategy = &run.strategy;
     let mut solver = configure(fzn.model(), strategy, PropagationLevel::Full)?;
     let variables = match strategy.var_order {

@@ -500,8 +500,14 @@ function drawDomains(P, table, doms, m) {
     const td = el('td', { class: 'domain' }, doms[i].t);
     if (m.removed[i].length) {
       td.appendChild(document.createTextNode(' '));
-      td.appendChild(el('span', { class: 'removed' },
-        m.removed[i].map((value) => valueText(P.D, i, value)).join(' ')));
+      // Each value a click away from why it was removed (page/why_removed.js).
+      const gone = el('span', { class: 'removed' });
+      m.removed[i].forEach((value, k) => {
+        if (k) gone.appendChild(document.createTextNode(' '));
+        gone.appendChild(el('span', { class: 'why', 'data-var': i, 'data-value': value,
+          title: 'why was it removed? (click)' }, valueText(P.D, i, value)));
+      });
+      td.appendChild(gone);
     }
     tr.appendChild(td);
     table.appendChild(tr);
