@@ -113,6 +113,11 @@ impl LevelSet {
         }
     }
 
+    /// The number of levels in the set.
+    pub(crate) fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
     /// The deepest level, or 0 for an empty set.
     pub(crate) fn deepest(&self) -> usize {
         self.words
@@ -338,7 +343,12 @@ impl Backjump {
     /// The conflict set of a failure whose reason is `literals`, with the levels of `extra`:
     /// the decisions the literals rest on, followed back through the causes of the removals
     /// that make them true.
-    pub(crate) fn trace(&mut self, model: &Model, literals: &[Literal], extra: &LevelSet) -> LevelSet {
+    pub(crate) fn trace(
+        &mut self,
+        model: &Model,
+        literals: &[Literal],
+        extra: &LevelSet,
+    ) -> LevelSet {
         let mut levels = extra.clone();
         let mut work: Vec<u32> = Vec::new();
         self.begin_trace();
@@ -400,9 +410,15 @@ impl Backjump {
         }
     }
 
-    /// Follows the removals of `work` back to decisions.
+    /// Follows the removals of `work` back to decisions; stops early once every decision of
+    /// the path is in `levels` (the set can grow no more).
     fn follow(&mut self, model: &Model, levels: &mut LevelSet, work: &mut Vec<u32>) {
+        let depth = self.marks.len();
         while let Some(r) = work.pop() {
+            if levels.len() >= depth {
+                work.clear();
+                return;
+            }
             let slot = &mut self.visited[r as usize];
             if *slot == self.stamp {
                 continue;
@@ -455,7 +471,13 @@ impl Backjump {
     /// The reason constraint `c` gives for `inference` from the domains in `scratch` (or, for
     /// the failed run, those kept in `failed_seen`), its scope's domains if it gives none;
     /// `scratch` is given the initial domains back.
-    fn explain(&mut self, model: &Model, c: u32, inference: Inference, failed: bool) -> Vec<Literal> {
+    fn explain(
+        &mut self,
+        model: &Model,
+        c: u32,
+        inference: Inference,
+        failed: bool,
+    ) -> Vec<Literal> {
         let constraint = &model.constraint_list()[c as usize];
         let scope = constraint.scope();
         if failed {
@@ -533,7 +555,10 @@ impl RunHook for Recorder<'_> {
         }
         let seen = bj.seen.len() as u32;
         bj.seen.extend(bj.before.iter().cloned());
-        let cause = Cause::Run { constraint: c, seen };
+        let cause = Cause::Run {
+            constraint: c,
+            seen,
+        };
         let before = std::mem::take(&mut bj.before);
         for (i, (old, var)) in before.iter().zip(scope).enumerate() {
             // A variable the scope names twice is written down once.

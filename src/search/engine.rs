@@ -19,12 +19,12 @@ use std::sync::Arc;
 use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
+use crate::kernel::explain::Literal;
 use crate::kernel::propagation::{
     Fixpoint, Propagators, Queue, RunHook, Wake, Watchers, fixpoint, schedule_all,
 };
 use crate::kernel::trail::Trail;
 use crate::model::Model;
-use crate::kernel::explain::Literal;
 use crate::search::ac3::{Ac3, Start, Wipeout};
 use crate::search::backjump::{Backjump, Cause, LevelSet, Recorder, backjumps_on};
 use crate::search::config::Plan;
@@ -494,12 +494,8 @@ impl<'m> Engine<'m> {
                 value = below;
             }
             let parent = self.node;
-            if let Some(backjump) = &mut self.backjump {
-                // A new node: nothing has failed below it yet.
-                if backjump.dway.len() <= depth {
-                    backjump.dway.resize(depth + 1, LevelSet::default());
-                }
-                backjump.dway[depth].clear();
+            if self.backjump.is_some() {
+                self.new_node_conflicts(depth);
             }
             failed = self.decide(run, var, value, parent, tried);
         }
@@ -588,14 +584,8 @@ impl<'m> Engine<'m> {
             Branching::Assign | Branching::DWay => self.apply(|ctx| ctx.fix(var, value)),
             Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
         };
-        if let Some(backjump) = &mut self.backjump {
-            backjump.open_level();
-            if self.branching != Branching::Split {
-                backjump.decide(var.index, value);
-            }
-            if let Some(before) = &before {
-                backjump.note(var.index, before, &self.domains[var.index()], Cause::Decision);
-            }
+        if let Some(before) = before {
+            self.note_decision(var, value, &before);
         }
         if self.ac3.is_some() {
             self.branched = Some(var);
@@ -724,20 +714,11 @@ impl<'m> Engine<'m> {
         let slack = bound.limit - least;
         // Under backjumping, the bounds the slack was computed from are the reason of what
         // this pass removes, and of its failure.
-        let reason: Option<Vec<Literal>> = self.backjump.as_ref().map(|_| {
-            bound
-                .terms
-                .iter()
-                .filter_map(|&(a, var)| {
-                    let d = &self.domains[var.index()];
-                    Some(if a > 0 {
-                        Literal::Ge(var, d.min()?)
-                    } else {
-                        Literal::Le(var, d.max()?)
-                    })
-                })
-                .collect()
-        });
+        let reason = if self.backjump.is_some() {
+            Some(self.bound_reason(bound))
+        } else {
+            None
+        };
         if slack < 0 {
             self.bound_failed(reason.as_deref());
             return Err(Conflict);
@@ -773,6 +754,25 @@ impl<'m> Engine<'m> {
             }
         }
         Ok(changed)
+    }
+
+    /// Under backjumping: the bounds of the objective's terms a bounds pass reads, the reason
+    /// of what it removes.
+    #[cold]
+    #[inline(never)]
+    fn bound_reason(&self, bound: &Bound) -> Vec<Literal> {
+        bound
+            .terms
+            .iter()
+            .filter_map(|&(a, var)| {
+                let d = &self.domains[var.index()];
+                Some(if a > 0 {
+                    Literal::Ge(var, d.min()?)
+                } else {
+                    Literal::Le(var, d.max()?)
+                })
+            })
+            .collect()
     }
 
     /// Under backjumping, the conflict set of the objective's bound failing for `reason`.
@@ -855,6 +855,8 @@ impl<'m> Engine<'m> {
     /// conflict set, undoing the decisions below it untried, and refutes it (or, with d-way
     /// branching, tries the next value of its variable), with the rest of the conflict set as
     /// the refutation's reason; repeats on failure. Returns false when no decision is left.
+    #[cold]
+    #[inline(never)]
     fn backjump<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
@@ -870,8 +872,7 @@ impl<'m> Engine<'m> {
                 return false;
             }
             let target = conflict.deepest().min(depth);
-            let decisions: Vec<(u32, i32)> =
-                Backjump::decisions_of(&conflict, self.decisions());
+            let decisions: Vec<(u32, i32)> = Backjump::decisions_of(&conflict, self.decisions());
             let var_of = |index: u32| VarId {
                 model: run.model.id(),
                 index,
@@ -994,8 +995,8 @@ impl<'m> Engine<'m> {
         }
         self.trail.undo_to(depth, &mut self.domains);
         self.sizes.undone_to(self.trail.len());
-        if let Some(backjump) = &mut self.backjump {
-            backjump.undo_to(depth);
+        if self.backjump.is_some() {
+            self.undo_causes(depth);
         }
         let var = VarId {
             model: run.model.id(),
@@ -1192,7 +1193,9 @@ impl<'m> Engine<'m> {
                         backjump.conflict = Some(conflict);
                     }
                 }
-                if let Some(before) = before.as_ref().filter(|_| run.observer.observes_propagation())
+                if let Some(before) = before
+                    .as_ref()
+                    .filter(|_| run.observer.observes_propagation())
                 {
                     run.observer.on_event(&Event::Pruned {
                         node: self.node,
@@ -1321,6 +1324,8 @@ impl<'m> Engine<'m> {
 
     /// The fixpoint of [`propagate`](Self::propagate) under backjumping: every run's removals
     /// written down with their cause, and a failure's conflict set traced.
+    #[cold]
+    #[inline(never)]
     fn fixpoint_recording<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
@@ -1366,9 +1371,59 @@ impl<'m> Engine<'m> {
     /// backjumping).
     #[inline]
     fn before_change(&self, var: VarId) -> Option<Domain> {
-        self.backjump
-            .as_ref()
-            .map(|_| self.domains[var.index()].clone())
+        if self.backjump.is_some() {
+            Some(self.copy_domain(var))
+        } else {
+            None
+        }
+    }
+
+    /// Out of line: kept off the way of the search without backjumping.
+    #[cold]
+    #[inline(never)]
+    fn copy_domain(&self, var: VarId) -> Domain {
+        self.domains[var.index()].clone()
+    }
+
+    /// Backjumping: the decision `var = value` (or `var ≤ value`) opened a level and removed
+    /// from `before` what `var`'s domain no longer has.
+    #[cold]
+    #[inline(never)]
+    fn note_decision(&mut self, var: VarId, value: i32, before: &Domain) {
+        if let Some(backjump) = &mut self.backjump {
+            backjump.open_level();
+            if self.branching != Branching::Split {
+                backjump.decide(var.index, value);
+            }
+            backjump.note(
+                var.index,
+                before,
+                &self.domains[var.index()],
+                Cause::Decision,
+            );
+        }
+    }
+
+    /// Backjumping: a new node at `depth`, whose children have not failed yet (d-way
+    /// branching gathers their conflict sets).
+    #[cold]
+    #[inline(never)]
+    fn new_node_conflicts(&mut self, depth: usize) {
+        if let Some(backjump) = &mut self.backjump {
+            if backjump.dway.len() <= depth {
+                backjump.dway.resize(depth + 1, LevelSet::default());
+            }
+            backjump.dway[depth].clear();
+        }
+    }
+
+    /// Backjumping: the levels above `depth` are undone.
+    #[cold]
+    #[inline(never)]
+    fn undo_causes(&mut self, depth: usize) {
+        if let Some(backjump) = &mut self.backjump {
+            backjump.undo_to(depth);
+        }
     }
 
     /// AC-3 from `start` instead of the propagators' fixpoint, reporting a wipe-out as a

@@ -202,9 +202,14 @@ fn check(name: &str, model: &Model, csp: &Csp) {
             let expected = reference(csp, inference, all);
             let got = cspkit(model, inference, all);
             assert_eq!(
-                got, expected,
+                got,
+                expected,
                 "{name}, {inference:?}, {}: [values tried, nassigns, solutions], first solution",
-                if all { "every solution" } else { "first solution" }
+                if all {
+                    "every solution"
+                } else {
+                    "first solution"
+                }
             );
         }
     }
@@ -330,7 +335,10 @@ fn random_graphs_count_as_the_textbooks_backjumping() {
             let colouring = Colouring::new(&names, &edges, colours).unwrap();
             let csp = colouring_csp(n, &edges, colours);
             check(
-                &format!("graph {seed} ({n} vertices, {} edges), {colours} colours", edges.len()),
+                &format!(
+                    "graph {seed} ({n} vertices, {} edges), {colours} colours",
+                    edges.len()
+                ),
                 colouring.model(),
                 &csp,
             );
@@ -344,7 +352,10 @@ fn random_graphs_count_as_the_textbooks_backjumping() {
             chronological += solver.stats().decisions;
         }
     }
-    assert!(jumping < chronological, "{jumping} values tried, {chronological} without");
+    assert!(
+        jumping < chronological,
+        "{jumping} values tried, {chronological} without"
+    );
 }
 
 #[test]
@@ -377,7 +388,10 @@ fn backjumping_jumps_where_the_textbook_says() {
 fn backjumping_finds_the_same_solutions_under_every_propagation_and_branching() {
     let mut models: Vec<(String, Model)> = Vec::new();
     for n in 4..=8 {
-        models.push((format!("{n} queens"), Queens::new(n).unwrap().model().clone()));
+        models.push((
+            format!("{n} queens"),
+            Queens::new(n).unwrap().model().clone(),
+        ));
     }
     for seed in 0..6 {
         let n = 10;

@@ -28,7 +28,14 @@ fn stat(stderr: &str, key: &str) -> u64 {
 #[test]
 fn backjumping_counts_the_same_solutions_in_fewer_decisions() {
     for propagation in ["none", "fc", "forward"] {
-        let plain = cspkit(&["queens", "8", "--count", "--stats", "--propagation", propagation]);
+        let plain = cspkit(&[
+            "queens",
+            "8",
+            "--count",
+            "--stats",
+            "--propagation",
+            propagation,
+        ]);
         let jumping = cspkit(&[
             "queens",
             "8",
@@ -78,5 +85,8 @@ fn backjumping_refuses_ac3() {
     let out = cspkit(&["colour", "australia", "--propagation", "ac3", "--backjump"]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("--backjump") && stderr.contains("ac3"), "{stderr}");
+    assert!(
+        stderr.contains("--backjump") && stderr.contains("ac3"),
+        "{stderr}"
+    );
 }

@@ -86,7 +86,11 @@ pub(crate) fn print_stats(
     note!(
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
          branching {branching}{}",
-        if strategy.backjump { ", backjumping" } else { "" }
+        if strategy.backjump {
+            ", backjumping"
+        } else {
+            ""
+        }
     );
     let mut restarts = if stats.restarts > 0 {
         format!(", restarts {}", stats.restarts)
