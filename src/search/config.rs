@@ -315,6 +315,8 @@ pub struct SearchConfig {
     /// The counting convention asked for (`None`: the default for the propagation and
     /// branching, [`Counting::default_for`]).
     counting: Option<Counting>,
+    /// Conflict-directed backjumping ([`SearchConfig::with_backjumping`]).
+    backjumping: bool,
 }
 
 impl SearchConfig {
@@ -394,6 +396,27 @@ impl SearchConfig {
     pub fn with_counting(mut self, counting: Counting) -> Self {
         self.counting = Some(counting);
         self
+    }
+
+    /// Conflict-directed backjumping (AIMA 6.3.3): when a node fails, the search finds the
+    /// decisions the failure rests on (its conflict set, from the failing constraint's reason
+    /// and the causes of the removals that reason relies on) and jumps back to the deepest of
+    /// them, skipping the decisions in between, instead of undoing the last one. The same
+    /// solutions in the same order; fewer nodes where decisions are independent of each
+    /// other. Every propagation works with it (textbook forward checking and plain
+    /// backtracking included) except [`Propagation::Ac3`]; on a model with a variable of more
+    /// than [`Domain::MAX_SPAN`](crate::Domain::MAX_SPAN) values between its bounds, or with
+    /// AC-3, the search backtracks chronologically (see
+    /// [`Solver::backjumps`](crate::Solver::backjumps)).
+    /// [`SearchStats::backjumps`](crate::SearchStats::backjumps) counts the jumps.
+    pub fn with_backjumping(mut self, on: bool) -> Self {
+        self.backjumping = on;
+        self
+    }
+
+    /// Whether conflict-directed backjumping was asked for.
+    pub fn backjumping(&self) -> bool {
+        self.backjumping
     }
 
     /// The counting convention the search follows: the one asked for, else the default for

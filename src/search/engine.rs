@@ -19,12 +19,14 @@ use std::sync::Arc;
 use crate::constraints::{Change, Conflict, PropagationContext, PropagatorSetup};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
+use crate::kernel::explain::Literal;
 use crate::kernel::propagation::{
     Fixpoint, Propagators, Queue, RunHook, Wake, Watchers, fixpoint, schedule_all,
 };
 use crate::kernel::trail::Trail;
 use crate::model::Model;
 use crate::search::ac3::{Ac3, Start, Wipeout};
+use crate::search::backjump::{Backjump, Cause, LevelSet, Recorder, backjumps_on};
 use crate::search::config::Plan;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
@@ -155,6 +157,9 @@ pub(crate) struct Engine<'m> {
     /// Whether the interrupted fixpoint is a decision's, still to be counted in `nassigns`
     /// (which asks whether it failed).
     uncounted: bool,
+    /// Conflict-directed backjumping: the causes of the removals on the path (`None` without
+    /// it, and then nothing of it is on the way of the search but a test per node).
+    backjump: Option<Box<Backjump>>,
 }
 
 /// The bound of a branch-and-bound search: the terms of the objective (negated for a
@@ -229,6 +234,8 @@ impl<'m> Engine<'m> {
             sizes: SizeIndex::default(),
             halted: None,
             uncounted: false,
+            backjump: (plan.config.backjumping() && backjumps_on(model, plan.ac3.is_some()))
+                .then(|| Box::new(Backjump::new(model))),
         }
     }
 
@@ -251,6 +258,9 @@ impl<'m> Engine<'m> {
         self.halted = None;
         self.uncounted = false;
         self.branched = None;
+        if let Some(backjump) = &mut self.backjump {
+            backjump.reset();
+        }
     }
 
     /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
@@ -346,6 +356,10 @@ impl<'m> Engine<'m> {
                 self.settle(run).is_err()
             }
             Phase::AtSolution => {
+                if let Some(backjump) = &mut self.backjump {
+                    // A solution rests on every decision: the search goes back chronologically.
+                    backjump.conflict = None;
+                }
                 self.leave_projected_subtree(run);
                 true
             }
@@ -480,6 +494,9 @@ impl<'m> Engine<'m> {
                 value = below;
             }
             let parent = self.node;
+            if self.backjump.is_some() {
+                self.new_node_conflicts(depth);
+            }
             failed = self.decide(run, var, value, parent, tried);
         }
     }
@@ -562,10 +579,14 @@ impl<'m> Engine<'m> {
             },
             depth: depth + 1,
         });
+        let before = self.before_change(var);
         let branch = match self.branching {
             Branching::Assign | Branching::DWay => self.apply(|ctx| ctx.fix(var, value)),
             Branching::Split => self.apply(|ctx| ctx.remove_above(var, value)),
         };
+        if let Some(before) = before {
+            self.note_decision(var, value, &before);
+        }
         if self.ac3.is_some() {
             self.branched = Some(var);
         }
@@ -658,6 +679,12 @@ impl<'m> Engine<'m> {
                 Ok(true) => self.propagate(run)?,
                 Err(Conflict) => {
                     self.queue.clear();
+                    if let Some(backjump) = &mut self.backjump {
+                        backjump.conflict = backjump
+                            .unexplained
+                            .take()
+                            .map(|reason| backjump.trace(run.model, &reason, &LevelSet::default()));
+                    }
                     report_failure(run, self.node, None, None, self.frames.len());
                     return Err(Conflict);
                 }
@@ -685,7 +712,15 @@ impl<'m> Engine<'m> {
             least += i128::from(a) * i128::from(end);
         }
         let slack = bound.limit - least;
+        // Under backjumping, the bounds the slack was computed from are the reason of what
+        // this pass removes, and of its failure.
+        let reason = if self.backjump.is_some() {
+            Some(self.bound_reason(bound))
+        } else {
+            None
+        };
         if slack < 0 {
+            self.bound_failed(reason.as_deref());
             return Err(Conflict);
         }
         let clamp = |v: i128| v.clamp(i128::from(i32::MIN), i128::from(i32::MAX)) as i32;
@@ -696,15 +731,55 @@ impl<'m> Engine<'m> {
             // a·x may exceed its least value by at most the slack; for a < 0, `slack / a` is
             // `-(slack / |a|)` (slack ≥ 0).
             let a = i128::from(a);
-            changed |= if a > 0 {
+            let before = self.before_change(var);
+            let result = if a > 0 {
                 let limit = clamp(i128::from(min) + slack / a);
-                self.apply_changed(|ctx| ctx.remove_above(var, limit))?
+                self.apply_changed(|ctx| ctx.remove_above(var, limit))
             } else {
                 let limit = clamp(i128::from(max) + slack / a);
-                self.apply_changed(|ctx| ctx.remove_below(var, limit))?
+                self.apply_changed(|ctx| ctx.remove_below(var, limit))
             };
+            if let (Some(backjump), Some(before), Some(reason)) =
+                (&mut self.backjump, &before, &reason)
+            {
+                let cause = backjump.because(reason);
+                backjump.note(var.index, before, &self.domains[var.index()], cause);
+            }
+            match result {
+                Ok(c) => changed |= c,
+                Err(Conflict) => {
+                    self.bound_failed(reason.as_deref());
+                    return Err(Conflict);
+                }
+            }
         }
         Ok(changed)
+    }
+
+    /// Under backjumping: the bounds of the objective's terms a bounds pass reads, the reason
+    /// of what it removes.
+    #[cold]
+    #[inline(never)]
+    fn bound_reason(&self, bound: &Bound) -> Vec<Literal> {
+        bound
+            .terms
+            .iter()
+            .filter_map(|&(a, var)| {
+                let d = &self.domains[var.index()];
+                Some(if a > 0 {
+                    Literal::Ge(var, d.min()?)
+                } else {
+                    Literal::Le(var, d.max()?)
+                })
+            })
+            .collect()
+    }
+
+    /// Under backjumping, the conflict set of the objective's bound failing for `reason`.
+    fn bound_failed(&mut self, reason: Option<&[Literal]>) {
+        if let (Some(backjump), Some(reason)) = (&mut self.backjump, reason) {
+            backjump.unexplained = Some(reason.to_vec());
+        }
     }
 
     /// Undoes decisions until a refutation propagates without failure.
@@ -713,6 +788,9 @@ impl<'m> Engine<'m> {
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> bool {
+        if self.backjump.is_some() {
+            return self.backjump(run);
+        }
         while let Some(frame) = self.pop_frame(run) {
             let depth = self.frames.len();
             let var = VarId {
@@ -773,6 +851,141 @@ impl<'m> Engine<'m> {
         false
     }
 
+    /// Conflict-directed backjumping: goes back to the deepest decision of the failure's
+    /// conflict set, undoing the decisions below it untried, and refutes it (or, with d-way
+    /// branching, tries the next value of its variable), with the rest of the conflict set as
+    /// the refutation's reason; repeats on failure. Returns false when no decision is left.
+    #[cold]
+    #[inline(never)]
+    fn backjump<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> bool {
+        let mut conflict = self
+            .backjump
+            .as_mut()
+            .and_then(|backjump| backjump.conflict.take())
+            .unwrap_or_else(|| LevelSet::up_to(self.frames.len()));
+        loop {
+            let depth = self.frames.len();
+            if depth == 0 {
+                return false;
+            }
+            let target = conflict.deepest().min(depth);
+            let decisions: Vec<(u32, i32)> = Backjump::decisions_of(&conflict, self.decisions());
+            let var_of = |index: u32| VarId {
+                model: run.model.id(),
+                index,
+            };
+            let conflict_vars: Vec<VarId> = decisions.iter().map(|&(v, _)| var_of(v)).collect();
+            let skipped: Vec<VarId> = self.frames[target..]
+                .iter()
+                .rev()
+                .filter(|_| target < depth)
+                .map(|frame| var_of(frame.var))
+                .collect();
+            if target < depth {
+                run.stats.backjumps += 1;
+                run.stats.levels_skipped += (depth - target) as u64;
+            }
+            run.observer.on_event(&Event::Backjump {
+                node: self.node,
+                depth,
+                to: target,
+                conflict: &conflict_vars,
+                skipped: &skipped,
+            });
+            // The decisions below the target had nothing to do with the failure.
+            while self.frames.len() > target {
+                let Some(frame) = self.pop_frame(run) else {
+                    break;
+                };
+                if self.branching == Branching::DWay {
+                    self.tried.truncate(frame.tried as usize);
+                }
+            }
+            if target == 0 {
+                return false;
+            }
+            // The frame at the target level: its decision is in the conflict set.
+            let Some(frame) = self.pop_frame(run) else {
+                return false;
+            };
+            let depth = self.frames.len();
+            conflict.remove(depth + 1);
+            let var = var_of(frame.var);
+            if self.branching == Branching::DWay {
+                self.node = frame.parent;
+                let backjump = self.backjump.as_mut().expect("backjumping");
+                if backjump.dway.len() <= depth {
+                    backjump.dway.resize(depth + 1, LevelSet::default());
+                }
+                backjump.dway[depth].union_with(&conflict);
+                match self.untried_value(run, var, frame.tried as usize) {
+                    Some(value) => {
+                        self.sibling = Some(Sibling {
+                            var: frame.var,
+                            value,
+                            parent: frame.parent,
+                            tried: frame.tried,
+                        });
+                        return true;
+                    }
+                    None => {
+                        self.tried.truncate(frame.tried as usize);
+                        // Every value of `var` failed or was removed: the node fails with
+                        // conf(var) and the reasons of the removals.
+                        let backjump = self.backjump.as_mut().expect("backjumping");
+                        let conf = std::mem::take(&mut backjump.dway[depth]);
+                        conflict = backjump.trace_var(run.model, frame.var, &conf);
+                        continue;
+                    }
+                }
+            }
+            self.nodes_made += 1;
+            self.node = self.nodes_made;
+            run.stats.refutations += 1;
+            run.observer.on_event(&Event::Node {
+                node: self.node,
+                parent: frame.parent,
+                var,
+                value: frame.value,
+                kind: match self.branching {
+                    Branching::Assign | Branching::DWay => BranchKind::NotEqual,
+                    Branching::Split => BranchKind::Above,
+                },
+                depth,
+            });
+            let before = self.before_change(var);
+            let refutation = match self.branching {
+                Branching::Assign | Branching::DWay => {
+                    self.apply(|ctx| ctx.remove(var, frame.value))
+                }
+                // `x > v`: `v` is below the largest value, so `v + 1` does not overflow.
+                Branching::Split => self.apply(|ctx| ctx.remove_below(var, frame.value + 1)),
+            };
+            let backjump = self.backjump.as_mut().expect("backjumping");
+            if let Some(before) = &before {
+                // The refutation rests on the rest of the conflict set.
+                let cause = backjump.refuted(&conflict);
+                backjump.note(frame.var, before, &self.domains[var.index()], cause);
+            }
+            if refutation.is_err() {
+                conflict = backjump.trace_var(run.model, frame.var, &conflict);
+                report_failure(run, self.node, None, Some(var), depth);
+                continue;
+            }
+            if self.settle(run).is_ok() {
+                return true;
+            }
+            conflict = self
+                .backjump
+                .as_mut()
+                .and_then(|backjump| backjump.conflict.take())
+                .unwrap_or_else(|| LevelSet::up_to(self.frames.len()));
+        }
+    }
+
     /// Undoes the last decision (its level of the trail), without refuting it.
     fn pop_frame<V, W, O: SearchObserver>(&mut self, run: &mut Run<'_, V, W, O>) -> Option<Frame> {
         let frame = self.frames.pop()?;
@@ -782,6 +995,9 @@ impl<'m> Engine<'m> {
         }
         self.trail.undo_to(depth, &mut self.domains);
         self.sizes.undone_to(self.trail.len());
+        if self.backjump.is_some() {
+            self.undo_causes(depth);
+        }
         let var = VarId {
             model: run.model.id(),
             index: frame.var,
@@ -895,6 +1111,15 @@ impl<'m> Engine<'m> {
             .collect();
         if values.len() < scope.len() || !constraint.check(&values) {
             self.rejected = true;
+            if let Some(backjump) = &mut self.backjump {
+                // The values of the scope are the reason.
+                let reason: SmallVec<[Literal; 8]> = scope
+                    .iter()
+                    .filter_map(|&y| Some(Literal::Eq(y, self.domains[y.index()].value()?)))
+                    .collect();
+                let conflict = backjump.trace(run.model, &reason, &LevelSet::default());
+                backjump.conflict = Some(conflict);
+            }
             let failed = Some(ConstraintId(c));
             report_failure(run, self.node, failed, None, self.frames.len());
             return Err(Conflict);
@@ -930,6 +1155,11 @@ impl<'m> Engine<'m> {
             let free = free_domain(model, scope);
             // Every pair test of `var = value` on this constraint at once.
             if !without_clashes(&mut self.scratch, constraint.as_ref(), &free, (var, value)) {
+                if let Some(backjump) = &mut self.backjump {
+                    let reason = [Literal::Eq(var, value)];
+                    let conflict = backjump.trace(model, &reason, &LevelSet::default());
+                    backjump.conflict = Some(conflict);
+                }
                 let failed = Some(ConstraintId(c as u32));
                 report_failure(run, self.node, failed, None, self.frames.len());
                 return Err(Conflict);
@@ -946,9 +1176,7 @@ impl<'m> Engine<'m> {
                 if doomed.is_empty() {
                     continue;
                 }
-                let before = run
-                    .observer
-                    .observes_propagation()
+                let before = (run.observer.observes_propagation() || self.backjump.is_some())
                     .then(|| self.domains[y.index()].clone());
                 let result = self.apply(|ctx| {
                     for &w in &doomed {
@@ -956,7 +1184,19 @@ impl<'m> Engine<'m> {
                     }
                     Ok(true)
                 });
-                if let Some(before) = &before {
+                if let (Some(backjump), Some(before)) = (&mut self.backjump, &before) {
+                    // Forward checking from `var = value` alone.
+                    let cause = backjump.because(&[Literal::Eq(var, value)]);
+                    backjump.note(y.index, before, &self.domains[y.index()], cause);
+                    if result.is_err() {
+                        let conflict = backjump.trace_var(model, y.index, &LevelSet::default());
+                        backjump.conflict = Some(conflict);
+                    }
+                }
+                if let Some(before) = before
+                    .as_ref()
+                    .filter(|_| run.observer.observes_propagation())
+                {
                     run.observer.on_event(&Event::Pruned {
                         node: self.node,
                         var: y,
@@ -1043,7 +1283,9 @@ impl<'m> Engine<'m> {
         run: &mut Run<'_, V, W, O>,
     ) -> Result<(), Conflict> {
         let budget = run.budget;
-        let (result, wiped) = if run.observer.observes_propagation() {
+        let (result, wiped) = if self.backjump.is_some() {
+            self.fixpoint_recording(run)
+        } else if run.observer.observes_propagation() {
             let mut tracer = Tracer {
                 observer: &mut *run.observer,
                 model: run.model,
@@ -1077,6 +1319,110 @@ impl<'m> Engine<'m> {
                 );
                 Err(Conflict)
             }
+        }
+    }
+
+    /// The fixpoint of [`propagate`](Self::propagate) under backjumping: every run's removals
+    /// written down with their cause, and a failure's conflict set traced.
+    #[cold]
+    #[inline(never)]
+    fn fixpoint_recording<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> (Fixpoint, Option<VarId>) {
+        let Some(mut backjump) = self.backjump.take() else {
+            return (Fixpoint::Reached, None);
+        };
+        let budget = run.budget;
+        let mut recorder = Recorder {
+            backjump: &mut backjump,
+            model: run.model,
+        };
+        let (result, wiped) = if run.observer.observes_propagation() {
+            let mut tracer = Tracer {
+                observer: &mut *run.observer,
+                model: run.model,
+                node: self.node,
+                before: Vec::new(),
+                wiped: None,
+            };
+            let mut both = Both(&mut tracer, &mut recorder);
+            let result = self.fixpoint(run.model, budget, &mut run.stats.propagations, &mut both);
+            let wiped = tracer.wiped;
+            if result == Fixpoint::Reached {
+                run.observer.on_event(&Event::Propagated {
+                    node: self.node,
+                    domains: &self.domains,
+                });
+            }
+            (result, wiped)
+        } else {
+            let stats = &mut run.stats.propagations;
+            (self.fixpoint(run.model, budget, stats, &mut recorder), None)
+        };
+        if let Fixpoint::Failed(_) = result {
+            backjump.conflict = backjump.trace_failed(run.model);
+        }
+        self.backjump = Some(backjump);
+        (result, wiped)
+    }
+
+    /// A copy of `var`'s domain before a change the backjumping writes down (`None` without
+    /// backjumping).
+    #[inline]
+    fn before_change(&self, var: VarId) -> Option<Domain> {
+        if self.backjump.is_some() {
+            Some(self.copy_domain(var))
+        } else {
+            None
+        }
+    }
+
+    /// Out of line: kept off the way of the search without backjumping.
+    #[cold]
+    #[inline(never)]
+    fn copy_domain(&self, var: VarId) -> Domain {
+        self.domains[var.index()].clone()
+    }
+
+    /// Backjumping: the decision `var = value` (or `var ≤ value`) opened a level and removed
+    /// from `before` what `var`'s domain no longer has.
+    #[cold]
+    #[inline(never)]
+    fn note_decision(&mut self, var: VarId, value: i32, before: &Domain) {
+        if let Some(backjump) = &mut self.backjump {
+            backjump.open_level();
+            if self.branching != Branching::Split {
+                backjump.decide(var.index, value);
+            }
+            backjump.note(
+                var.index,
+                before,
+                &self.domains[var.index()],
+                Cause::Decision,
+            );
+        }
+    }
+
+    /// Backjumping: a new node at `depth`, whose children have not failed yet (d-way
+    /// branching gathers their conflict sets).
+    #[cold]
+    #[inline(never)]
+    fn new_node_conflicts(&mut self, depth: usize) {
+        if let Some(backjump) = &mut self.backjump {
+            if backjump.dway.len() <= depth {
+                backjump.dway.resize(depth + 1, LevelSet::default());
+            }
+            backjump.dway[depth].clear();
+        }
+    }
+
+    /// Backjumping: the levels above `depth` are undone.
+    #[cold]
+    #[inline(never)]
+    fn undo_causes(&mut self, depth: usize) {
+        if let Some(backjump) = &mut self.backjump {
+            backjump.undo_to(depth);
         }
     }
 
@@ -1191,6 +1537,21 @@ impl<O: SearchObserver> RunHook for Tracer<'_, O> {
                 });
             }
         }
+    }
+}
+
+/// Two [`RunHook`]s, one after the other.
+struct Both<'a, A, B>(&'a mut A, &'a mut B);
+
+impl<A: RunHook, B: RunHook> RunHook for Both<'_, A, B> {
+    fn before(&mut self, c: u32, domains: &[Domain]) {
+        self.0.before(c, domains);
+        self.1.before(c, domains);
+    }
+
+    fn after(&mut self, c: u32, domains: &[Domain], failed: bool) {
+        self.0.after(c, domains, failed);
+        self.1.after(c, domains, failed);
     }
 }
 

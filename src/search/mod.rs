@@ -18,6 +18,7 @@
 //! [`Solver::for_each_solution_parallel`].
 
 pub(crate) mod ac3;
+mod backjump;
 pub(crate) mod config;
 pub(crate) mod constraint_graph;
 mod engine;
@@ -645,6 +646,32 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// ```
     pub fn with_restarts(self, policy: RestartPolicy) -> Self {
         self.updated(|config| config.with_restarts(policy))
+    }
+
+    /// Conflict-directed backjumping (see [`SearchConfig::with_backjumping`]): a failure jumps
+    /// back to the deepest decision it rests on. Restarts the search.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    ///
+    /// let queens = Queens::new(8)?;
+    /// let mut solver = queens.model().solver().with_backjumping(true);
+    /// assert!(solver.backjumps());
+    /// assert_eq!(solver.count().solutions, 92);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_backjumping(self, on: bool) -> Self {
+        self.updated(|config| config.with_backjumping(on))
+    }
+
+    /// Whether this solver's search backjumps: asked for
+    /// ([`with_backjumping`](Self::with_backjumping)), and possible on its model with its
+    /// propagation (every domain a bitset, no AC-3); otherwise it backtracks chronologically.
+    pub fn backjumps(&self) -> bool {
+        self.plan.config.backjumping()
+            && backjump::backjumps_on(self.model, self.plan.ac3.is_some())
     }
 
     /// Searches neighbourhoods of the best solution beside branch and bound, in

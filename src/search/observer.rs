@@ -165,6 +165,25 @@ pub enum Event<'a> {
         /// The depth of the undone decision.
         depth: usize,
     },
+    /// Conflict-directed backjumping
+    /// ([`SearchConfig::with_backjumping`](crate::SearchConfig::with_backjumping)): the
+    /// failure at `node` rests on the decisions on the variables of `conflict` (its conflict
+    /// set, shallowest first), so the search goes back to the deepest of them, at depth `to`
+    /// (0: none, the search is over), and undoes the decisions on `skipped` (deepest first)
+    /// without trying their other branches: they had nothing to do with the failure. The
+    /// [`Backtrack`](Event::Backtrack) events of the undone decisions follow.
+    Backjump {
+        /// The failed node.
+        node: u64,
+        /// Decisions on the path to it.
+        depth: usize,
+        /// The depth of the decision the search goes back to (0: none is left).
+        to: usize,
+        /// The variables of the decisions the failure rests on, shallowest first.
+        conflict: &'a [VarId],
+        /// The variables of the decisions jumped over, deepest first.
+        skipped: &'a [VarId],
+    },
 }
 
 /// An [`Event`] that owns its data (domains, arcs, values), to keep after the search moved on:
@@ -263,6 +282,19 @@ pub enum OwnedEvent {
         /// Its objective value.
         value: i64,
     },
+    /// See [`Event::Backjump`].
+    Backjump {
+        /// The failed node.
+        node: u64,
+        /// Decisions on the path to it.
+        depth: usize,
+        /// The depth of the decision the search goes back to (0: none is left).
+        to: usize,
+        /// The variables of the decisions the failure rests on, shallowest first.
+        conflict: Vec<VarId>,
+        /// The variables of the decisions jumped over, deepest first.
+        skipped: Vec<VarId>,
+    },
 }
 
 impl Event<'_> {
@@ -332,6 +364,19 @@ impl Event<'_> {
             Event::Backtrack { var, value, depth } => OwnedEvent::Backtrack { var, value, depth },
             Event::Solution { node, depth } => OwnedEvent::Solution { node, depth },
             Event::Improved { node, value } => OwnedEvent::Improved { node, value },
+            Event::Backjump {
+                node,
+                depth,
+                to,
+                conflict,
+                skipped,
+            } => OwnedEvent::Backjump {
+                node,
+                depth,
+                to,
+                conflict: conflict.to_vec(),
+                skipped: skipped.to_vec(),
+            },
         }
     }
 }
@@ -419,6 +464,19 @@ impl OwnedEvent {
             OwnedEvent::Backtrack { var, value, depth } => Event::Backtrack { var, value, depth },
             OwnedEvent::Solution { node, depth } => Event::Solution { node, depth },
             OwnedEvent::Improved { node, value } => Event::Improved { node, value },
+            OwnedEvent::Backjump {
+                node,
+                depth,
+                to,
+                ref conflict,
+                ref skipped,
+            } => Event::Backjump {
+                node,
+                depth,
+                to,
+                conflict,
+                skipped,
+            },
         }
     }
 }

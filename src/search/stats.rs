@@ -74,6 +74,14 @@ pub struct SearchStats {
     /// Times a search with restarts ([`Solver::with_restarts`](crate::Solver::with_restarts))
     /// went back to the root: its runs after the first.
     pub restarts: u64,
+    /// Conflict-directed backjumping
+    /// ([`SearchConfig::with_backjumping`](crate::SearchConfig::with_backjumping)): the
+    /// failures after which the search jumped back over at least one decision that had
+    /// nothing to do with the failure; 0 without backjumping.
+    pub backjumps: u64,
+    /// The decisions those jumps went back over: undone without their other branches being
+    /// tried, as chronological backtracking would have.
+    pub levels_skipped: u64,
     /// Wall time spent searching: the time of the solver's calls, from the start of each to
     /// its return (callbacks included), as the time limit counts it.
     pub elapsed: Duration,
@@ -118,6 +126,8 @@ impl SearchStats {
         self.solutions += other.solutions;
         self.max_depth = self.max_depth.max(other.max_depth);
         self.restarts += other.restarts;
+        self.backjumps += other.backjumps;
+        self.levels_skipped += other.levels_skipped;
         self.elapsed += other.elapsed;
     }
 }

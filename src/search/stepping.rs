@@ -240,6 +240,7 @@ impl StepEvent {
                     depth,
                 },
                 OwnedEvent::Backtrack { .. }
+                | OwnedEvent::Backjump { .. }
                 | OwnedEvent::Solution { .. }
                 | OwnedEvent::Improved { .. } => return None,
             },

@@ -282,7 +282,7 @@ impl SearchObserver for Ac3Recorder<'_> {
                 let step = self.step("solution", sentences::SOLUTION.to_owned());
                 self.push(step);
             }
-            Event::Improved { .. } | Event::Backtrack { .. } => {}
+            Event::Improved { .. } | Event::Backtrack { .. } | Event::Backjump { .. } => {}
         }
     }
 }

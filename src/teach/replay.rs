@@ -145,6 +145,7 @@ impl Replay {
             Event::Failure { .. }
             | Event::Solution { .. }
             | Event::Backtrack { .. }
+            | Event::Backjump { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. } => {}
         }

@@ -479,6 +479,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 Event::Pruned { after, .. } => after.is_fixed() && !self.assigns_all,
                 Event::Propagated { .. } => self.domains,
                 Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
+                Event::Backjump { .. } => true,
                 Event::Backtrack { .. } => false,
             };
             self.cut.lines += u64::from(line);
@@ -645,6 +646,29 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     self.indent,
                     &format!("★ objective {value}: the best so far"),
                 );
+            }
+            Event::Backjump {
+                depth,
+                to,
+                conflict,
+                skipped,
+                ..
+            } => {
+                self.flush_pending();
+                let names: Vec<String> = conflict.iter().map(|&v| self.name(v)).collect();
+                let mut text = format!("↩ conflict set {{{}}}", names.join(", "));
+                if to == 0 {
+                    text.push_str(": no decision to go back to, the search is over");
+                } else if !skipped.is_empty() {
+                    let back = self.name(conflict[conflict.len() - 1]);
+                    let skipped: Vec<String> = skipped.iter().map(|&v| self.name(v)).collect();
+                    let verb = if skipped.len() == 1 { "has" } else { "have" };
+                    text.push_str(&format!(
+                        ": back to {back}; {} {verb} nothing to do with it",
+                        skipped.join(", ")
+                    ));
+                }
+                self.line(2 * depth.min(to.max(1)), &text);
             }
             Event::Backtrack { .. } => {}
         }

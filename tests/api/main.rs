@@ -6,6 +6,7 @@ mod common;
 
 mod ac3;
 mod aima;
+mod backjump;
 mod booleans;
 mod catalogue;
 mod config;

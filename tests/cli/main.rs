@@ -5,6 +5,7 @@
 mod common;
 
 mod ac3;
+mod backjump;
 mod basics;
 mod compare;
 mod counting;

@@ -677,6 +677,12 @@ pub struct StrategyArgs {
     /// --value-order middle for bisection).
     #[arg(long, value_name = "KIND", default_value = "assign")]
     pub branching: BranchingArg,
+    /// Conflict-directed backjumping: a failure goes back to the deepest decision it rests on
+    /// (its conflict set), not to the last one; --trace prints each conflict set and jump.
+    /// Not with --propagation ac3; on a model with a variable of more than 16384 values between
+    /// its bounds the search backtracks chronologically.
+    #[arg(long)]
+    pub backjump: bool,
     /// Which variables a decision assigns, and so what decisions, nassigns and arc revisions
     /// count [default: aima with fc, and with ac3 and --branching dway; cspkit otherwise].
     #[arg(long, value_name = "CONVENTION")]
@@ -904,7 +910,8 @@ impl StrategyArgs {
     pub fn config(&self, default: impl Into<Propagation>) -> SearchConfig {
         let mut config = SearchConfig::new()
             .with_propagation(self.propagation.unwrap_or(default.into()))
-            .with_branching(self.branching.into());
+            .with_branching(self.branching.into())
+            .with_backjumping(self.backjump);
         if let Some(count_as) = self.count_as {
             config = config.with_counting(count_as.into());
         }
@@ -945,6 +952,12 @@ impl StrategyArgs {
                 "--propagation fc assigns every variable by a decision (it propagates from \
                  decisions only): it cannot be combined with --count-as cspkit; --propagation \
                  forward is forward checking that treats a fixed variable as assigned",
+            );
+        }
+        if self.backjump && self.propagation == Some(Propagation::Ac3) {
+            return Some(
+                "--backjump follows the reasons of the constraints' own propagation: it cannot \
+                 be combined with --propagation ac3 (use fc, forward or full)",
             );
         }
         if self.restarts.is_some() && listing {

@@ -85,13 +85,24 @@ pub(crate) fn print_stats(
     let [var_order, value_order, propagation, branching] = strategy.names(defaults);
     note!(
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
-         branching {branching}"
+         branching {branching}{}",
+        if strategy.backjump {
+            ", backjumping"
+        } else {
+            ""
+        }
     );
     let mut restarts = if stats.restarts > 0 {
         format!(", restarts {}", stats.restarts)
     } else {
         String::new()
     };
+    if strategy.backjump || stats.backjumps > 0 {
+        restarts += &format!(
+            ", backjumps {}, levels skipped {}",
+            stats.backjumps, stats.levels_skipped
+        );
+    }
     if stats.revisions > 0 || propagation == Propagation::Ac3.name() {
         restarts += &format!(
             ", arc revisions {}, values removed {}",
