@@ -13,7 +13,9 @@
 //! - [`Explainer`] walks a solving path, one [`Step`] at a time, each with the reason the
 //!   constraint that drew it gives ([`Constraint::explain`](crate::Constraint::explain)), in
 //!   the model's names.
-//! - [`minimal_conflict`] finds a minimal set of clues that already has no solution.
+//! - [`minimal_conflict`] finds a minimal set of clues that already has no solution;
+//!   [`smallest_conflict`] the fewest (or cheapest) such clues, by an implicit hitting-set
+//!   search, with the minimal set as its fallback under a limit.
 //!
 //! Each tool searches, often many times: [`Limits`] bound each search by decisions and the
 //! whole call by time or a cancellation flag ([`grade_within`], [`minimal_conflict_within`],
@@ -27,11 +29,16 @@
 mod explain;
 mod generate;
 mod grade;
+mod hitting_set;
 mod limits;
+mod smallest_conflict;
 mod why;
 
 pub use explain::{Cause, Explainer, Step, describe_literals};
 pub use generate::{GenerateError, Generator, Puzzle};
 pub use grade::{Difficulty, Grade, GradeError, grade, grade_within};
 pub use limits::Limits;
+pub use smallest_conflict::{
+    ConflictGoal, ConflictOptions, Optimality, SmallestConflict, smallest_conflict,
+};
 pub use why::{MinimalConflict, WhyError, minimal_conflict, minimal_conflict_within};

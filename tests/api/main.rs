@@ -27,6 +27,7 @@ mod optimize;
 mod properties;
 mod puzzle_tools;
 mod puzzles;
+mod smallest_conflict;
 mod queens_board;
 mod reasons;
 mod reify;
