@@ -90,10 +90,7 @@ impl HittingSets {
         order.sort_by_key(|&e| std::cmp::Reverse(self.costs[e]));
         for e in order {
             chosen[e] = false;
-            let still = self
-                .sets
-                .iter()
-                .all(|set| set.iter().any(|&x| chosen[x]));
+            let still = self.sets.iter().all(|set| set.iter().any(|&x| chosen[x]));
             if !still {
                 chosen[e] = true;
             }
@@ -245,7 +242,12 @@ mod tests {
         let n = costs.len();
         (0u32..1 << n)
             .filter(|mask| sets.iter().all(|s| s.iter().any(|&e| mask >> e & 1 == 1)))
-            .map(|mask| (0..n).filter(|&e| mask >> e & 1 == 1).map(|e| costs[e]).sum())
+            .map(|mask| {
+                (0..n)
+                    .filter(|&e| mask >> e & 1 == 1)
+                    .map(|e| costs[e])
+                    .sum()
+            })
             .min()
     }
 
@@ -279,7 +281,10 @@ mod tests {
                 }
                 other => panic!("{other:?} for {costs:?} {sets:?}"),
             }
-            assert_eq!(family.cheapest(expected, &mut || false), Cheapest::NoneBelow);
+            assert_eq!(
+                family.cheapest(expected, &mut || false),
+                Cheapest::NoneBelow
+            );
             let greedy = family.greedy().unwrap();
             assert!(sets.iter().all(|s| s.iter().any(|e| greedy.contains(e))));
         }

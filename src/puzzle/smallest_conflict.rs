@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::ValueOrder;
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::propagate_alone;
@@ -11,7 +12,6 @@ use crate::puzzle::hitting_set::{Cheapest, HittingSets};
 use crate::puzzle::limits::Clock;
 use crate::puzzle::{Limits, WhyError};
 use crate::{Limit, Outcome, PropagationLevel, SearchView, SmallestDomain, Solution, Solver};
-use crate::ValueOrder;
 
 /// Which set of assumptions without a solution [`smallest_conflict`] looks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -531,7 +531,10 @@ impl<'m, 'c> Checker<'m, 'c> {
         // Two values for one variable: no solution (the solver would refuse the second).
         let mut seen: Vec<(VarId, i32)> = chosen.clone().collect();
         seen.sort_unstable();
-        if seen.windows(2).any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1) {
+        if seen
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0 && w[0].1 != w[1].1)
+        {
             return Check::Unsat;
         }
         if self.solver.restart_with(chosen).is_err() {

@@ -141,7 +141,9 @@ fn random_model(rng: &mut Rng) -> (Model, Vec<VarId>) {
     for _ in 0..rng.below(3) {
         let (a, b) = (rng.below(n as u64) as usize, rng.below(n as u64) as usize);
         if a != b {
-            model.post(Relation::new(xs[a], Comparison::Lt, xs[b])).unwrap();
+            model
+                .post(Relation::new(xs[a], Comparison::Lt, xs[b]))
+                .unwrap();
         }
     }
     model
@@ -214,7 +216,8 @@ fn two_equal_givens_in_a_row_are_reported_as_that_pair() {
     // A published puzzle (magictour top 1465, number 9) with no 5 in row 1, column 1,
     // column 3 or box 1, given two 5s in row 1: r1c1 and r1c3.
     let mut text: Vec<u8> =
-        b"......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....".to_vec();
+        b"......41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9...."
+            .to_vec();
     text[0] = b'5';
     text[2] = b'5';
     let puzzle = Grid::parse(std::str::from_utf8(&text).unwrap(), None).unwrap();
@@ -236,10 +239,18 @@ fn two_equal_givens_in_a_row_are_reported_as_that_pair() {
     }
     // The same variable given two values is a direct clash too.
     let cell = empty.cell(4, 4);
-    let clues = [(empty.cell(0, 0), 1), (cell, 3), (empty.cell(8, 8), 2), (cell, 4)];
-    let found =
-        smallest_conflict(empty.model(), &clues, &ConflictOptions::new(ConflictGoal::Minimum))
-            .unwrap();
+    let clues = [
+        (empty.cell(0, 0), 1),
+        (cell, 3),
+        (empty.cell(8, 8), 2),
+        (cell, 4),
+    ];
+    let found = smallest_conflict(
+        empty.model(),
+        &clues,
+        &ConflictOptions::new(ConflictGoal::Minimum),
+    )
+    .unwrap();
     assert_eq!((found.assumptions, found.direct), (vec![1, 3], true));
 }
 
@@ -247,7 +258,9 @@ fn two_equal_givens_in_a_row_are_reported_as_that_pair() {
 fn a_binary_constraint_violated_by_two_assumptions_is_a_direct_pair() {
     let mut model = Model::new();
     let xs = model.new_vars(4, 1..=5).unwrap();
-    model.post(Relation::new(xs[0], Comparison::Lt, xs[3])).unwrap();
+    model
+        .post(Relation::new(xs[0], Comparison::Lt, xs[3]))
+        .unwrap();
     model.post(AllDifferent::new(&xs[..3])).unwrap();
     // x0 = 4 and x3 = 2 violate x0 < x3; x1 = 4 clashes with x0 in the all-different too,
     // but costs more.
