@@ -14,7 +14,9 @@
 //! - [`Explainer`] walks a solving path, one [`Step`] at a time, each with the reason the
 //!   constraint that drew it gives ([`Constraint::explain`](crate::Constraint::explain)), in
 //!   the model's names.
-//! - [`minimal_conflict`] finds a minimal set of clues that already has no solution.
+//! - [`minimal_conflict`] finds a minimal set of clues that already has no solution;
+//!   [`smallest_conflict`] the fewest (or cheapest) such clues, by an implicit hitting-set
+//!   search, with the minimal set as its fallback under a limit.
 //! - [`RemovalReplay`] (and [`why_removed`]) says why a value is no longer possible at a node
 //!   of a search: a chain of checked reasons back to the decisions and the clues.
 //!
@@ -30,7 +32,9 @@
 mod explain;
 mod generate;
 mod grade;
+mod hitting_set;
 mod limits;
+mod smallest_conflict;
 mod why;
 mod why_removed;
 
@@ -38,6 +42,9 @@ pub use explain::{Cause, Explainer, Step, describe_literals};
 pub use generate::{GenerateError, Generator, Progress, Puzzle};
 pub use grade::{Difficulty, Grade, GradeError, grade, grade_within};
 pub use limits::Limits;
+pub use smallest_conflict::{
+    ConflictGoal, ConflictOptions, Optimality, SmallestConflict, smallest_conflict,
+};
 pub use why::{MinimalConflict, WhyError, minimal_conflict, minimal_conflict_within};
 pub use why_removed::{
     ChainStep, Premise, RemovalChain, RemovalReplay, WhyRemoved, WhyRemovedError, parse_literal,

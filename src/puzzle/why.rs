@@ -33,6 +33,15 @@ pub enum WhyError {
     /// An assumption is not a value of its variable.
     #[error(transparent)]
     Model(#[from] crate::ModelError),
+    /// The costs of [`ConflictOptions::with_costs`](super::ConflictOptions::with_costs) are not
+    /// one per assumption.
+    #[error("{costs} costs for {assumptions} assumptions: give one cost per assumption")]
+    CostCount {
+        /// The number of costs given.
+        costs: usize,
+        /// The number of assumptions.
+        assumptions: usize,
+    },
 }
 
 /// A minimal subset of `assumptions` (each `variable = value`, such as a puzzle's clues) under

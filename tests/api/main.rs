@@ -33,6 +33,7 @@ mod queens_board;
 mod reasons;
 mod reify;
 mod scheduling;
+mod smallest_conflict;
 mod stepping;
 mod strategies;
 mod textbook;

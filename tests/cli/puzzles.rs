@@ -353,3 +353,16 @@ fn a_batch_line_may_have_blanks_on_either_side() {
         "{out}"
     );
 }
+
+#[test]
+fn why_reports_two_equal_givens_in_a_row_as_that_pair_among_many_givens() {
+    // A published puzzle (magictour top 1465, number 9) with two 5s added in row 1.
+    let puzzle =
+        "5.5...41.9..3.....3...5.....48..7..........62.1.......6..2....5.7....8......9....";
+    let (code, out, _) = run(&["sudoku", "--why"], puzzle);
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with("givens r1c1=5, r1c3=5: two 5s in row 1"),
+        "{out}"
+    );
+}

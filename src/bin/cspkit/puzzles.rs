@@ -8,7 +8,8 @@ use std::time::Instant;
 use cspkit::Limit;
 use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
 use cspkit::puzzle::{
-    Difficulty, GenerateError, Generator, GradeError, Limits, WhyError, minimal_conflict_within,
+    ConflictGoal, ConflictOptions, Difficulty, GenerateError, Generator, GradeError, Limits,
+    MinimalConflict, Optimality, WhyError, smallest_conflict,
 };
 
 use crate::args::{DifficultyArg, SudokuArgs};
@@ -356,11 +357,20 @@ fn explain(
     Ok(exit::SOLVED)
 }
 
-/// `--why`.
+/// The time `--why` may spend looking for fewer givens than the irreducible set, unless
+/// `--time-limit` says.
+const WHY_SEARCH_SECONDS: u64 = 10;
+
+/// `--why`: the fewest givens that clash (a direct pair first), or the irreducible set found
+/// by deletion when a limit stops the search for fewer.
 fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io::Result<u8> {
     let clues: Vec<_> = empty.givens(grid).collect();
-    let conflict = match minimal_conflict_within(empty.model(), &clues, limits) {
-        Ok(conflict) => conflict,
+    let mut options = ConflictOptions::new(ConflictGoal::Minimum).with_limits(limits.clone());
+    if limits.time_limit().is_none() {
+        options = options.with_search_time(std::time::Duration::from_secs(WHY_SEARCH_SECONDS));
+    }
+    let found = match smallest_conflict(empty.model(), &clues, &options) {
+        Ok(found) => found,
         Err(WhyError::Solvable) => {
             writeln!(out, "the puzzle has a solution: no givens clash")?;
             return Ok(exit::SOLVED);
@@ -374,15 +384,39 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io
         }
         Err(error) => return Ok(bad_input(error)),
     };
+    let conflict = MinimalConflict {
+        assumptions: found.assumptions.clone(),
+        minimal: found.optimality != Optimality::Unproved,
+        stopped_by: if found.optimality == Optimality::Unproved {
+            found.stopped_by
+        } else {
+            None
+        },
+    };
     for line in empty.conflict_lines(&clues, &conflict) {
         writeln!(out, "{line}")?;
     }
-    if let Some(limit) = conflict.stopped_by {
-        return Ok(stopped(
-            "--why",
-            limit,
-            ": the givens printed clash, but fewer may",
-        ));
+    match found.optimality {
+        Optimality::Unproved => {
+            if let Some(limit) = found.stopped_by {
+                return Ok(stopped(
+                    "--why",
+                    limit,
+                    ": the givens printed clash, but fewer may",
+                ));
+            }
+        }
+        Optimality::Minimal => {
+            let why = found
+                .stopped_by
+                .map_or_else(|| "a check reached a limit".to_owned(), limit_words);
+            note!(
+                "cspkit: --why: these {} givens are irreducible, not proved the fewest ({why}); at least {} clash",
+                found.assumptions.len(),
+                found.lower_bound.max(2)
+            );
+        }
+        _ => {}
     }
     Ok(exit::NO_SOLUTION)
 }
