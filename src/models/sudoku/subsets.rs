@@ -1,0 +1,134 @@
+//! Naked and hidden sets of one unit: `k` cells holding `k` values between them (naked), or
+//! `k` values fitting only `k` cells (hidden). SE: naked pair 3.0, hidden pair 3.4, naked
+//! triple 3.6, hidden triple 4.0, naked quad 5.0, hidden quad 5.4.
+
+use super::Technique;
+use super::board::{Board, Found, Mask, any_subset, bit, mask_text, values};
+
+/// A naked set of `k` cells in some unit that removes a candidate.
+pub(crate) fn naked_set(board: &Board, k: usize) -> Option<Found> {
+    let geo = &board.geo;
+    for (u, unit) in geo.units.iter().enumerate() {
+        let open: Vec<usize> = unit
+            .iter()
+            .copied()
+            .filter(|&c| board.value[c] == 0)
+            .collect();
+        if open.len() <= k {
+            continue;
+        }
+        let small: Vec<usize> = open
+            .iter()
+            .copied()
+            .filter(|&c| (2..=k).contains(&(board.cand[c].count_ones() as usize)))
+            .collect();
+        let mut found = None;
+        any_subset(&small, k, &mut |cells| {
+            let union: Mask = cells.iter().fold(0, |m, &c| m | board.cand[c]);
+            if union.count_ones() as usize != k {
+                return false;
+            }
+            let removed: Vec<(usize, u8)> = open
+                .iter()
+                .filter(|c| !cells.contains(c))
+                .flat_map(|&c| values(board.cand[c] & union).map(move |v| (c, v)))
+                .collect();
+            if removed.is_empty() {
+                return false;
+            }
+            found = Some(Found {
+                technique: Technique::NakedSet(k),
+                rating: naked_rating(k),
+                placed: Vec::new(),
+                removed,
+                pattern: cells
+                    .iter()
+                    .flat_map(|&c| values(board.cand[c]).map(move |v| (c, v)))
+                    .collect(),
+                why: format!(
+                    "{}: {} hold {} in {}",
+                    Technique::NakedSet(k),
+                    board.cells_text(cells),
+                    mask_text(union),
+                    geo.unit_name(u)
+                ),
+            });
+            true
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+/// A hidden set of `k` values in some unit that removes a candidate.
+pub(crate) fn hidden_set(board: &Board, k: usize) -> Option<Found> {
+    let geo = &board.geo;
+    let n = geo.n;
+    for (u, unit) in geo.units.iter().enumerate() {
+        let open = unit.iter().filter(|&&c| board.value[c] == 0).count();
+        if open <= k {
+            continue;
+        }
+        let missing: Vec<u8> = (1..=n as u8)
+            .filter(|&v| !board.holds(u, v))
+            .filter(|&v| (2..=k).contains(&board.places(u, v).count()))
+            .collect();
+        let mut found = None;
+        any_subset(&missing, k, &mut |vals| {
+            let mut cells: Vec<usize> = vals.iter().flat_map(|&v| board.places(u, v)).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            if cells.len() != k {
+                return false;
+            }
+            let keep: Mask = vals.iter().fold(0, |m, &v| m | bit(v));
+            let removed: Vec<(usize, u8)> = cells
+                .iter()
+                .flat_map(|&c| values(board.cand[c] & !keep).map(move |v| (c, v)))
+                .collect();
+            if removed.is_empty() {
+                return false;
+            }
+            found = Some(Found {
+                technique: Technique::HiddenSet(k),
+                rating: hidden_rating(k),
+                placed: Vec::new(),
+                removed,
+                pattern: cells
+                    .iter()
+                    .flat_map(|&c| values(board.cand[c] & keep).map(move |v| (c, v)))
+                    .collect(),
+                why: format!(
+                    "{}: {} fit only {} in {}",
+                    Technique::HiddenSet(k),
+                    mask_text(keep),
+                    board.cells_text(&cells),
+                    geo.unit_name(u)
+                ),
+            });
+            true
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
+fn naked_rating(k: usize) -> f64 {
+    match k {
+        2 => 3.0,
+        3 => 3.6,
+        _ => 5.0,
+    }
+}
+
+fn hidden_rating(k: usize) -> f64 {
+    match k {
+        2 => 3.4,
+        3 => 4.0,
+        _ => 5.4,
+    }
+}
