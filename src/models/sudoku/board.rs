@@ -280,3 +280,70 @@ pub(crate) fn mask_text(mask: Mask) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// An open 9x9 board, every candidate everywhere, to draw textbook patterns on.
+    pub(crate) fn open_board() -> Board {
+        Board::new(&Grid::empty(3).expect("9x9")).expect("no givens")
+    }
+
+    /// The cell of `r1c1`-style coordinates (from 1).
+    pub(crate) fn at(row: usize, col: usize) -> usize {
+        (row - 1) * 9 + col - 1
+    }
+
+    /// Sets the candidates of a cell.
+    pub(crate) fn set(board: &mut Board, row: usize, col: usize, vals: &[u8]) {
+        board.cand[at(row, col)] = vals.iter().fold(0, |m, &v| m | bit(v));
+    }
+
+    /// Removes `v` from each cell of `cells` (`(row, col)` from 1).
+    pub(crate) fn remove(
+        board: &mut Board,
+        v: u8,
+        cells: impl IntoIterator<Item = (usize, usize)>,
+    ) {
+        for (r, c) in cells {
+            board.cand[at(r, c)] &= !bit(v);
+        }
+    }
+
+    /// The removals, sorted, as `(row, col, value)` from 1.
+    pub(crate) fn removals(found: &Found) -> Vec<(usize, usize, u8)> {
+        let mut out: Vec<_> = found
+            .removed
+            .iter()
+            .map(|&(c, v)| (c / 9 + 1, c % 9 + 1, v))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn subsets_are_enumerated_in_order() {
+        let mut seen = Vec::new();
+        any_subset(&[1, 2, 3, 4], 2, &mut |s| {
+            seen.push(s.to_vec());
+            false
+        });
+        assert_eq!(seen.len(), 6);
+        assert_eq!(seen[0], [1, 2]);
+        assert_eq!(seen[5], [3, 4]);
+    }
+
+    #[test]
+    fn a_given_leaves_its_peers_and_clashing_givens_are_refused() {
+        let mut cells = vec![0u8; 81];
+        cells[0] = 5;
+        let board = Board::new(&Grid::from_cells(&cells).expect("9x9")).expect("valid");
+        assert_eq!(board.cand[1] & bit(5), 0, "same row");
+        assert_eq!(board.cand[9 * 4] & bit(5), 0, "same column");
+        assert_eq!(board.cand[10] & bit(5), 0, "same box");
+        assert_ne!(board.cand[40] & bit(5), 0, "elsewhere");
+        cells[8] = 5;
+        assert!(Board::new(&Grid::from_cells(&cells).expect("9x9")).is_none());
+    }
+}

@@ -243,3 +243,51 @@ fn conclude(
         why: format!("{technique}: {text}: {ends}"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{open_board, removals, remove, set};
+    use super::*;
+
+    #[test]
+    fn a_skyscraper_is_a_four_link_x_chain() {
+        // 5 fits column 1 only at r1c1 and r8c1, column 5 only at r3c5 and r8c5. r8c1 and
+        // r8c5 share row 8, so one of them at most is 5: then r1c1 or r3c5 is. Cells seeing
+        // both: r1c4 r1c6 (row 1, box 2) and r3c2 r3c3 (row 3, box 1).
+        let mut board = open_board();
+        remove(
+            &mut board,
+            5,
+            (1..=9).filter(|r| ![1, 8].contains(r)).map(|r| (r, 1)),
+        );
+        remove(
+            &mut board,
+            5,
+            (1..=9).filter(|r| ![3, 8].contains(r)).map(|r| (r, 5)),
+        );
+        let found = chain(&board).expect("an X-chain");
+        assert_eq!(found.technique, Technique::XChain);
+        assert_eq!(
+            removals(&found),
+            [(1, 4, 5), (1, 6, 5), (3, 2, 5), (3, 3, 5)]
+        );
+        assert!((found.rating - 6.5).abs() < 1e-9, "{}", found.rating);
+    }
+
+    #[test]
+    fn an_xy_chain_through_four_cells() {
+        // r1c1 {1 2}, r1c5 {2 3}, r5c5 {3 4}, r5c9 {4 1}: if r1c1 is not 1 it is 2, so r1c5
+        // is 3, r5c5 is 4 and r5c9 is 1. One of r1c1 and r5c9 is 1: r1c9 and r5c1, which
+        // see both, lose 1. Eight candidates: SE's 6.6 and two tenths for the length.
+        let mut board = open_board();
+        set(&mut board, 1, 1, &[1, 2]);
+        set(&mut board, 1, 5, &[2, 3]);
+        set(&mut board, 5, 5, &[3, 4]);
+        set(&mut board, 5, 9, &[1, 4]);
+        let found = chain(&board).expect("an XY-chain");
+        assert_eq!(found.technique, Technique::XyChain);
+        assert_eq!(removals(&found), [(1, 9, 1), (5, 1, 1)]);
+        assert_eq!(found.pattern.len(), 8);
+        assert!((found.rating - 6.8).abs() < 1e-9, "{}", found.rating);
+    }
+}

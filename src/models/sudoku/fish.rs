@@ -77,3 +77,50 @@ pub(crate) fn fish(board: &Board, k: usize) -> Option<Found> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{open_board, removals, remove};
+    use super::*;
+
+    #[test]
+    fn an_x_wing_clears_its_columns() {
+        // In rows 2 and 8, 5 fits only columns 3 and 7: the two 5s of those rows fill
+        // columns 3 and 7, so no other row has 5 there.
+        let mut board = open_board();
+        for r in [2, 8] {
+            remove(&mut board, 5, [1, 2, 4, 5, 6, 8, 9].map(|c| (r, c)));
+        }
+        let found = fish(&board, 2).expect("an X-wing");
+        assert_eq!(found.technique, Technique::Fish(2));
+        let mut expected: Vec<_> = [1, 3, 4, 5, 6, 7, 9]
+            .into_iter()
+            .flat_map(|r| [(r, 3, 5), (r, 7, 5)])
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(removals(&found), expected);
+    }
+
+    #[test]
+    fn a_swordfish_need_not_fill_its_three_by_three() {
+        // Rows 1, 5, 9 have 5 only in columns 2, 5 and 8, two each: three 5s in three
+        // columns, so the other rows lose 5 in those columns. No two rows make an X-wing.
+        let mut board = open_board();
+        let keep = [(1, [2, 5]), (5, [5, 8]), (9, [2, 8])];
+        for (r, cols) in keep {
+            remove(
+                &mut board,
+                5,
+                (1..=9).filter(|c| !cols.contains(c)).map(|c| (r, c)),
+            );
+        }
+        assert!(fish(&board, 2).is_none());
+        let found = fish(&board, 3).expect("a swordfish");
+        let mut expected: Vec<_> = [2, 3, 4, 6, 7, 8]
+            .into_iter()
+            .flat_map(|r| [(r, 2, 5), (r, 5, 5), (r, 8, 5)])
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(removals(&found), expected);
+    }
+}

@@ -74,7 +74,8 @@ fn assume(
     let mut steps = 0;
     loop {
         if let Some(why) = broken(&trial, depth, v) {
-            return Some((steps.max(1), why));
+            let steps = steps.max(1);
+            return (steps < limit).then_some((steps, why));
         }
         if steps + 1 >= limit {
             return None;
@@ -138,4 +139,31 @@ fn broken(board: &Board, depth: Depth, v: u8) -> Option<String> {
     }
     let _ = bit;
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{at, open_board, remove};
+    use super::*;
+
+    #[test]
+    fn a_nishio_removes_a_value_that_leaves_a_column_without_a_place() {
+        // 5 fits column 2 only at r2c2 and r3c2, both in box 1. If r1c1 were 5, box 1 would
+        // lose its other 5s, and column 2 would have none: r1c1 is not 5 (nor any cell of box
+        // 1 outside column 2; r1c1 is the first).
+        let mut board = open_board();
+        remove(
+            &mut board,
+            5,
+            (1..=9).filter(|r| ![2, 3].contains(r)).map(|r| (r, 2)),
+        );
+        let found = contradiction(&board, Depth::Nishio).expect("a Nishio");
+        assert_eq!(found.technique, Technique::Nishio);
+        assert_eq!(found.removed, [(at(1, 1), 5)]);
+        assert!(
+            found.why.contains("5 has no place left in column 2"),
+            "{}",
+            found.why
+        );
+    }
 }

@@ -60,3 +60,46 @@ pub(crate) fn locked_candidates(board: &Board, pointing: bool) -> Option<Found> 
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{open_board, removals, remove};
+    use super::*;
+
+    #[test]
+    fn pointing_removes_the_value_from_the_rest_of_the_row() {
+        // In box 1, 5 is left only in r1c1 and r1c2: whichever holds it, row 1 gets its 5
+        // in box 1, so r1c4..r1c9 lose 5.
+        let mut board = open_board();
+        remove(
+            &mut board,
+            5,
+            [(1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)],
+        );
+        let found = locked_candidates(&board, true).expect("pointing");
+        assert_eq!(found.technique, Technique::Pointing);
+        assert_eq!(
+            removals(&found),
+            (4..=9).map(|c| (1, c, 5)).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn claiming_removes_the_value_from_the_rest_of_the_box() {
+        // In row 1, 5 is left only in r1c1..r1c3, all in box 1: box 1's 5 is in row 1, so
+        // rows 2 and 3 of box 1 lose 5.
+        let mut board = open_board();
+        remove(&mut board, 5, (4..=9).map(|c| (1, c)));
+        assert!(
+            locked_candidates(&board, true).is_none(),
+            "no box confines 5 to a line"
+        );
+        let found = locked_candidates(&board, false).expect("claiming");
+        assert_eq!(found.technique, Technique::Claiming);
+        let expected: Vec<_> = [2, 3]
+            .into_iter()
+            .flat_map(|r| (1..=3).map(move |c| (r, c, 5)))
+            .collect();
+        assert_eq!(removals(&found), expected);
+    }
+}

@@ -132,3 +132,53 @@ fn hidden_rating(k: usize) -> f64 {
         _ => 5.4,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{open_board, removals, remove, set};
+    use super::*;
+
+    #[test]
+    fn a_naked_pair_clears_its_values_from_the_row() {
+        // r1c1 and r1c2 hold only 1 and 2: those two values go to them, so the rest of
+        // row 1 loses 1 and 2.
+        let mut board = open_board();
+        set(&mut board, 1, 1, &[1, 2]);
+        set(&mut board, 1, 2, &[1, 2]);
+        let found = naked_set(&board, 2).expect("a naked pair");
+        assert_eq!(found.technique, Technique::NakedSet(2));
+        let expected: Vec<_> = (3..=9).flat_map(|c| [(1, c, 1), (1, c, 2)]).collect();
+        assert_eq!(removals(&found), expected);
+    }
+
+    #[test]
+    fn a_naked_triple_need_not_have_three_values_in_each_cell() {
+        // {1 2}, {2 3}, {1 3}: three cells, three values between them.
+        let mut board = open_board();
+        set(&mut board, 1, 1, &[1, 2]);
+        set(&mut board, 1, 2, &[2, 3]);
+        set(&mut board, 1, 3, &[1, 3]);
+        assert!(naked_set(&board, 2).is_none());
+        let found = naked_set(&board, 3).expect("a naked triple");
+        let expected: Vec<_> = (4..=9)
+            .flat_map(|c| [(1, c, 1), (1, c, 2), (1, c, 3)])
+            .collect();
+        assert_eq!(removals(&found), expected);
+    }
+
+    #[test]
+    fn a_hidden_pair_clears_the_other_values_of_its_cells() {
+        // In row 1, 1 and 2 fit only r1c1 and r1c2: those cells take them, so they lose
+        // 3 to 9.
+        let mut board = open_board();
+        remove(&mut board, 1, (3..=9).map(|c| (1, c)));
+        remove(&mut board, 2, (3..=9).map(|c| (1, c)));
+        let found = hidden_set(&board, 2).expect("a hidden pair");
+        assert_eq!(found.technique, Technique::HiddenSet(2));
+        let expected: Vec<_> = [1, 2]
+            .into_iter()
+            .flat_map(|c| (3..=9).map(move |v| (1, c, v)))
+            .collect();
+        assert_eq!(removals(&found), expected);
+    }
+}

@@ -83,3 +83,40 @@ fn wing_value(pivot: Mask, a: Mask, b: Mask, xyz: bool) -> Option<u8> {
     };
     fits.then(|| z.trailing_zeros() as u8 + 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{open_board, removals, set};
+    use super::*;
+
+    #[test]
+    fn an_xy_wing_clears_the_cells_that_see_both_pincers() {
+        // Pivot r1c1 {1 2}, pincers r1c5 {1 3} (row 1) and r3c2 {2 3} (box 1): if the pivot
+        // is 1, r1c5 is 3; if 2, r3c2 is 3. Cells seeing both pincers: r1c2 r1c3 (row 1 and
+        // box 1) and r3c4 r3c5 r3c6 (row 3 and box 2).
+        let mut board = open_board();
+        set(&mut board, 1, 1, &[1, 2]);
+        set(&mut board, 1, 5, &[1, 3]);
+        set(&mut board, 3, 2, &[2, 3]);
+        let found = wing(&board, false).expect("an XY-wing");
+        assert_eq!(found.technique, Technique::XyWing);
+        assert_eq!(
+            removals(&found),
+            [(1, 2, 3), (1, 3, 3), (3, 4, 3), (3, 5, 3), (3, 6, 3)]
+        );
+    }
+
+    #[test]
+    fn an_xyz_wing_clears_the_cells_that_see_all_three() {
+        // Pivot r1c1 {1 2 3}, pincers r1c5 {1 3} and r2c2 {2 3}: one of the three is 3.
+        // Cells seeing all three: r1c2 and r1c3.
+        let mut board = open_board();
+        set(&mut board, 1, 1, &[1, 2, 3]);
+        set(&mut board, 1, 5, &[1, 3]);
+        set(&mut board, 2, 2, &[2, 3]);
+        assert!(wing(&board, false).is_none());
+        let found = wing(&board, true).expect("an XYZ-wing");
+        assert_eq!(found.technique, Technique::XyzWing);
+        assert_eq!(removals(&found), [(1, 2, 3), (1, 3, 3)]);
+    }
+}
