@@ -33,6 +33,7 @@ mod reify;
 mod scheduling;
 mod stepping;
 mod strategies;
+mod sudoku_rating;
 mod textbook;
 mod tree;
 mod views;
