@@ -16,6 +16,7 @@ mod local_search;
 mod minizinc;
 mod mzn;
 mod mzn_enums;
+mod puzzle_rating;
 mod puzzles;
 mod readme;
 mod serve;

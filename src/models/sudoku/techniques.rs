@@ -262,8 +262,8 @@ pub struct SudokuGrade {
     /// How many times the path uses each technique, the easiest first.
     pub techniques: Vec<(Technique, usize)>,
     /// Whether the puzzle has another solution: `Some(true)` if so (a proper puzzle has one),
-    /// `None` if [`Sudoku::grade_within`] could not tell within its limits, `Some(false)` when
-    /// the solution is unique or [`Sudoku::grade`] was called, which does not count.
+    /// `None` if [`Sudoku::grade`] or [`Sudoku::grade_within`] could not tell within its
+    /// limits, `Some(false)` when the solution is unique.
     pub several_solutions: Option<bool>,
 }
 
@@ -434,8 +434,8 @@ impl Sudoku {
 
     /// The grade of `puzzle` (see [`Sudoku::explain`] for the model to call it on): the
     /// library's [`grade`](crate::puzzle::grade), with the hardest technique of the solving
-    /// path. Searches stop at `decision_limit` decisions; see [`Sudoku::grade_within`] for a
-    /// time limit, and a count of the solutions.
+    /// path, and whether the puzzle has another solution. Searches stop at `decision_limit`
+    /// decisions; see [`Sudoku::grade_within`] for a time limit.
     ///
     /// # Errors
     ///
@@ -443,7 +443,7 @@ impl Sudoku {
     /// another size.
     pub fn grade(&self, puzzle: &Grid, decision_limit: u64) -> Result<SudokuGrade, GradeError> {
         let limits = Limits::new().with_decision_limit(decision_limit);
-        self.grade_with(puzzle, &limits, false)
+        self.grade_with(puzzle, &limits, true)
     }
 
     /// The grade of `puzzle`, as [`Sudoku::grade`], within `limits` (the decision limit bounds
