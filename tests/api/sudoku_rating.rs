@@ -485,7 +485,7 @@ fn check_step(
                         .iter()
                         .all(|&z| z != first && z != last && weak(m, z, first) && weak(m, z, last))
             };
-            pattern.len() % 2 == 0 && links_hold && concluded
+            pattern.len().is_multiple_of(2) && links_hold && concluded
         }
         Technique::Nishio | Technique::ForcingNet => {
             let &[(c, v)] = pattern else {
@@ -498,7 +498,6 @@ fn check_step(
         }
         // A nested net's and a guess's soundness is checked above.
         Technique::NestedForcingNet | Technique::Guess => true,
-        other => panic!("{what}: unexpected technique {other:?}"),
     };
     assert!(holds, "{what}: the pattern does not hold");
 }

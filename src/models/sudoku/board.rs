@@ -48,11 +48,11 @@ impl Geometry {
         let n = b * b;
         let mut units = vec![Vec::with_capacity(n); 3 * n];
         let mut unit_of = vec![[0; 3]; n * n];
-        for cell in 0..n * n {
+        for (cell, of) in unit_of.iter_mut().enumerate() {
             let (r, c) = (cell / n, cell % n);
             let bx = r / b * b + c / b;
-            unit_of[cell] = [r, n + c, 2 * n + bx];
-            for u in unit_of[cell] {
+            *of = [r, n + c, 2 * n + bx];
+            for u in *of {
                 units[u].push(cell);
             }
         }

@@ -134,10 +134,8 @@ fn from_start(board: &Board, links: &Links, kind: Kind, start: usize, floor: f64
         if base(kind) + length_adder(nodes) >= floor {
             return None;
         }
-        if on {
-            if let Some(found) = conclude(board, kind, start, node, &parent, state) {
-                return Some(found);
-            }
+        if on && let Some(found) = conclude(board, kind, start, node, &parent, state) {
+            return Some(found);
         }
         let (next, next_on) = if on {
             (&links.weak[node], 0)
