@@ -281,6 +281,25 @@ pub(crate) fn mask_text(mask: Mask) -> String {
         .join(" ")
 }
 
+/// SE's growth of a chain's rating with its length (the number of candidates it links):
+/// 0.1 more each time the length passes 4, 6, 8, 12, 16, 24, 32, 48, … (the threshold grows
+/// by 3/2 and 4/3 in turn).
+pub(crate) fn length_adder(length: usize) -> f64 {
+    let mut added = 0.0;
+    let mut ceiling = 4;
+    let mut odd = false;
+    while length > ceiling {
+        added += 0.1;
+        ceiling = if odd {
+            ceiling * 4 / 3
+        } else {
+            ceiling * 3 / 2
+        };
+        odd = !odd;
+    }
+    added
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -345,5 +364,26 @@ pub(crate) mod tests {
         assert_ne!(board.cand[40] & bit(5), 0, "elsewhere");
         cells[8] = 5;
         assert!(Board::new(&Grid::from_cells(&cells).expect("9x9")).is_none());
+    }
+
+    #[test]
+    fn the_length_adder_grows_at_the_se_thresholds() {
+        // Thresholds 4, 6, 8, 12, 16: each passed adds a tenth.
+        let at = |l| (length_adder(l) * 10.0_f64).round() as u32;
+        assert_eq!(
+            [
+                at(4),
+                at(5),
+                at(6),
+                at(7),
+                at(8),
+                at(9),
+                at(12),
+                at(13),
+                at(16),
+                at(17)
+            ],
+            [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
+        );
     }
 }

@@ -17,8 +17,7 @@
 use std::collections::VecDeque;
 
 use super::Technique;
-use super::board::{Board, Found, bit, values};
-use super::rating::length_adder;
+use super::board::{Board, Found, bit, length_adder, values};
 
 /// Which links a chain may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

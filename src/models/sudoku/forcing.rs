@@ -9,8 +9,8 @@
 //! Of all candidates, the one whose contradiction comes in the fewest deductions is removed.
 
 use super::Technique;
-use super::board::{Board, Found, bit, values};
-use super::rating::{basic_step, length_adder};
+use super::basic::basic_step;
+use super::board::{Board, Found, bit, length_adder, values};
 use super::singles::{full_house, hidden_single, naked_single};
 
 /// Which deductions follow an assumption.

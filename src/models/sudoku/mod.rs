@@ -46,6 +46,8 @@ mod format;
 mod techniques;
 // Pencil marks, for the human techniques.
 mod board;
+// The techniques up to the quads, easiest first.
+mod basic;
 // The human techniques, one family a file, and the rated path that uses them.
 mod chains;
 mod fish;

@@ -17,14 +17,10 @@
 
 use std::fmt;
 
+use super::basic::basic_step;
 use super::board::{Board, Found};
 use super::chains::chain;
-use super::fish::fish;
 use super::forcing::{Depth, contradiction};
-use super::locked::locked_candidates;
-use super::singles::{full_house, hidden_single, naked_single};
-use super::subsets::{hidden_set, naked_set};
-use super::wings::wing;
 use super::{Grid, Sudoku, Technique};
 use crate::puzzle::{GradeError, Limits};
 use crate::util::clock::Instant;
@@ -118,46 +114,6 @@ impl Rating {
         counts.sort_by(|a, b| a.0.se_rating().total_cmp(&b.0.se_rating()));
         counts
     }
-}
-
-/// SE's growth of a chain's rating with its length (the number of candidates it links):
-/// 0.1 more each time the length passes 4, 6, 8, 12, 16, 24, 32, 48, … (the threshold grows
-/// by 3/2 and 4/3 in turn).
-pub(crate) fn length_adder(length: usize) -> f64 {
-    let mut added = 0.0;
-    let mut ceiling = 4;
-    let mut odd = false;
-    while length > ceiling {
-        added += 0.1;
-        ceiling = if odd {
-            ceiling * 4 / 3
-        } else {
-            ceiling * 3 / 2
-        };
-        odd = !odd;
-    }
-    added
-}
-
-/// The easiest deduction of the techniques up to the wings and the quads (SE ≤ 5.4).
-pub(crate) fn basic_step(board: &Board) -> Option<Found> {
-    full_house(board)
-        .or_else(|| hidden_single(board, true))
-        .or_else(|| hidden_single(board, false))
-        .or_else(|| naked_single(board))
-        .or_else(|| locked_candidates(board, true))
-        .or_else(|| locked_candidates(board, false))
-        .or_else(|| naked_set(board, 2))
-        .or_else(|| fish(board, 2))
-        .or_else(|| hidden_set(board, 2))
-        .or_else(|| naked_set(board, 3))
-        .or_else(|| fish(board, 3))
-        .or_else(|| hidden_set(board, 3))
-        .or_else(|| wing(board, false))
-        .or_else(|| wing(board, true))
-        .or_else(|| naked_set(board, 4))
-        .or_else(|| fish(board, 4))
-        .or_else(|| hidden_set(board, 4))
 }
 
 /// The easiest deduction of every technique here, without guessing.
@@ -308,31 +264,5 @@ fn guess(board: &Board, answer: &[u8]) -> Found {
         removed: Vec::new(),
         pattern: vec![(cell, v)],
         why: "no technique applies: guess (the value of the solution)".to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::length_adder;
-
-    #[test]
-    fn the_length_adder_grows_at_the_se_thresholds() {
-        // Thresholds 4, 6, 8, 12, 16: each passed adds a tenth.
-        let at = |l| (length_adder(l) * 10.0_f64).round() as u32;
-        assert_eq!(
-            [
-                at(4),
-                at(5),
-                at(6),
-                at(7),
-                at(8),
-                at(9),
-                at(12),
-                at(13),
-                at(16),
-                at(17)
-            ],
-            [0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
-        );
     }
 }
