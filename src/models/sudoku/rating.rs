@@ -141,10 +141,10 @@ impl Sudoku {
     /// use cspkit::models::sudoku::{Grid, Level, Sudoku};
     ///
     /// let empty = Sudoku::new(&Grid::empty(2).unwrap())?;
-    /// let puzzle = Grid::parse("12.3..........21", None)?;
+    /// let puzzle = Grid::parse("12.434..2143432.", None)?;
     /// let rating = empty.rate(&puzzle)?;
     /// assert_eq!(rating.level, Level::Easy);
-    /// assert_eq!(rating.steps[0].text, "r1c3 = 4: full house: the last open cell of row 1");
+    /// assert_eq!(rating.steps[0].text, "r1c3 = 3: full house: the last open cell of row 1");
     /// assert_eq!(rating.several_solutions, Some(false));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
