@@ -36,6 +36,7 @@ mod scheduling;
 mod smallest_conflict;
 mod stepping;
 mod strategies;
+mod sudoku_rating;
 mod textbook;
 mod tree;
 mod views;

@@ -19,6 +19,7 @@ mod minizinc;
 mod mzn;
 mod mzn_enums;
 mod pumpkin;
+mod puzzle_rating;
 mod puzzles;
 mod readme;
 mod serve;

@@ -306,6 +306,26 @@ fn grade(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> 
         .map(|(t, n)| format!("{t} {n}"))
         .collect();
     writeln!(out, "techniques: {}", techniques.join(", "))?;
+    // The rating by human techniques, on grids up to 9x9 (larger ones take too long).
+    if grid.side() <= 9 {
+        match empty.rate_within(grid, limits) {
+            Ok(rating) => {
+                let hardest = rating
+                    .hardest
+                    .map_or(String::new(), |t| format!("; hardest step: {t}"));
+                writeln!(
+                    out,
+                    "rating: {:.1} (Sudoku Explainer scale{hardest})",
+                    rating.rating
+                )?;
+                writeln!(out, "level: {} (technique ladder)", rating.level)?;
+            }
+            Err(GradeError::LimitReached(limit)) => {
+                return Ok(stopped("--grade", limit, ": no rating"));
+            }
+            Err(error) => return Ok(bad_input(error)),
+        }
+    }
     match graded.several_solutions {
         Some(false) => writeln!(out, "solutions: 1")?,
         Some(true) => {
@@ -347,6 +367,7 @@ fn explain(
         note!("cspkit: no solution (--why says which givens clash)");
         return Ok(exit::NO_SOLUTION);
     }
+    warn_if_several(empty, grid, limits, task);
     if let Some(limit) = explained.stopped_by() {
         return Ok(stopped(
             task,
@@ -373,6 +394,7 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io
         Ok(found) => found,
         Err(WhyError::Solvable) => {
             writeln!(out, "the puzzle has a solution: no givens clash")?;
+            warn_if_several(empty, grid, limits, "--why");
             return Ok(exit::SOLVED);
         }
         Err(WhyError::LimitReached(limit)) => {
@@ -419,4 +441,25 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io
         _ => {}
     }
     Ok(exit::NO_SOLUTION)
+}
+
+/// A note on standard error when the puzzle has more than one solution (a proper puzzle has
+/// one): every puzzle task says so. A limit that stops the count says nothing.
+fn warn_if_several(empty: &Sudoku, grid: &Grid, limits: &Limits, task: &str) {
+    let mut solver = empty.model().solver();
+    if let Some(decisions) = limits.decision_limit() {
+        solver = solver.with_decision_limit(decisions);
+    }
+    if let Some(time) = limits.time_limit() {
+        solver = solver.with_time_limit(time);
+    }
+    if let Some(flag) = limits.cancel_flag() {
+        solver = solver.with_cancel_flag(flag);
+    }
+    if solver.restart_with(empty.givens(grid)).is_err() {
+        return;
+    }
+    if solver.count_up_to(2).solutions > 1 {
+        note!("cspkit: {task}: the puzzle has several solutions (a proper puzzle has one)");
+    }
 }

@@ -44,10 +44,24 @@ mod parse;
 mod format;
 // Solving techniques: explanations and grades in Sudoku's words.
 mod techniques;
+// Pencil marks, for the human techniques.
+mod board;
+// The techniques up to the quads, easiest first.
+mod basic;
+// The human techniques, one family a file, and the rated path that uses them.
+mod chains;
+mod fish;
+mod forcing;
+mod locked;
+mod rating;
+mod singles;
+mod subsets;
+mod wings;
 
 pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
 pub use parse::{MAX_INPUT_BYTES, ParseError};
+pub use rating::{Level, RatedStep, Rating};
 pub use techniques::{Deduction, Explanation, SudokuGrade, Technique};
 
 use crate::{AllDifferent, Domain, Model, ModelError, Outcome, Solution, VarId};

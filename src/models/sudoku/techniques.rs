@@ -19,7 +19,7 @@
 use std::fmt;
 
 use crate::kernel::Literal;
-use crate::models::sudoku::{Grid, Sudoku};
+use crate::models::sudoku::{Grid, Level, Sudoku};
 use crate::puzzle::{Explainer, Grade, GradeError, Limits, Step, describe_literals, grade_within};
 use crate::util::clock::Instant;
 use crate::{ConstraintId, Domain, Limit, ModelError, Outcome, VarId};
@@ -37,11 +37,42 @@ pub enum Technique {
     HiddenSet(usize),
     /// No technique above applies: a value is guessed.
     Guess,
+    /// Locked candidates, pointing: in a box, a value lies only in one row or column, and
+    /// leaves the rest of that line.
+    Pointing,
+    /// Locked candidates, claiming: in a row or column, a value lies only in one box, and
+    /// leaves the rest of that box.
+    Claiming,
+    /// A basic fish of size `k` (X-wing 2, swordfish 3, jellyfish 4): a value's places in `k`
+    /// rows lie in `k` columns (or the reverse), and it leaves the rest of those columns.
+    Fish(usize),
+    /// XY-wing: a two-value pivot `xy` sees pincers `xz` and `yz`; `z` leaves the cells that
+    /// see both pincers.
+    XyWing,
+    /// XYZ-wing: a pivot `xyz` sees pincers `xz` and `yz`; `z` leaves the cells that see all
+    /// three.
+    XyzWing,
+    /// X-chain: an alternating chain of strong and weak links on one value.
+    XChain,
+    /// XY-chain: an alternating chain through cells with two values.
+    XyChain,
+    /// An alternating inference chain mixing links in cells and links in units.
+    AlternatingChain,
+    /// Nishio: assuming a value in a cell, that value's own placements break a unit.
+    Nishio,
+    /// Forcing net: assuming a candidate, singles lead to a contradiction.
+    ForcingNet,
+    /// Nested forcing net: assuming a candidate, the techniques up to the wings lead to a
+    /// contradiction.
+    NestedForcingNet,
 }
 
 impl Technique {
-    /// The order of difficulty: singles, then pairs, triples and so on (naked before hidden),
-    /// then guessing.
+    /// The order of difficulty of the single-unit techniques the reason-backed path
+    /// ([`Sudoku::explain`]) takes: singles, then pairs, triples and so on (naked before
+    /// hidden), then guessing. Techniques beyond one unit rank after the sets and before
+    /// guessing, in the order of [`Technique::se_rating`]; that rating, not this rank, is
+    /// the order of difficulty of [`Sudoku::rate`].
     pub fn rank(self) -> usize {
         match self {
             Technique::NakedSingle => 0,
@@ -49,6 +80,67 @@ impl Technique {
             Technique::NakedSet(k) => 2 * k,
             Technique::HiddenSet(k) => 2 * k + 1,
             Technique::Guess => usize::MAX,
+            other => 1_000_000 + (other.se_rating() * 10.0).round() as usize,
+        }
+    }
+
+    /// The base rating of the technique on the Sudoku Explainer scale (see
+    /// [`Sudoku::rate`] and the table of the chapter "Grades on the puzzle makers' scales"):
+    /// a single's rating depends on where it is found (a full house 1.0, a hidden single
+    /// 1.2 in a box and 1.5 in a line; this gives the lowest), and a chain's or a net's grows
+    /// with its length (this gives the base). A guess is beyond the scale: 12.0.
+    pub fn se_rating(self) -> f64 {
+        match self {
+            Technique::HiddenSingle => 1.0,
+            Technique::NakedSingle => 2.3,
+            Technique::Pointing => 2.6,
+            Technique::Claiming => 2.8,
+            Technique::NakedSet(k) => match k {
+                0..=1 => 2.3,
+                2 => 3.0,
+                3 => 3.6,
+                _ => 5.0,
+            },
+            Technique::HiddenSet(k) => match k {
+                0..=1 => 1.2,
+                2 => 3.4,
+                3 => 4.0,
+                _ => 5.4,
+            },
+            Technique::Fish(k) => match k {
+                0..=2 => 3.2,
+                3 => 3.8,
+                _ => 5.2,
+            },
+            Technique::XyWing => 4.2,
+            Technique::XyzWing => 4.4,
+            Technique::XChain => 6.5,
+            Technique::XyChain => 6.6,
+            Technique::AlternatingChain => 7.0,
+            Technique::Nishio => 7.5,
+            Technique::ForcingNet => 8.5,
+            Technique::NestedForcingNet => 9.5,
+            Technique::Guess => 12.0,
+        }
+    }
+
+    /// The step of the technique ladder it belongs to (after HoDoKu's default levels).
+    pub fn level(self) -> Level {
+        match self {
+            Technique::NakedSingle | Technique::HiddenSingle => Level::Easy,
+            Technique::Pointing | Technique::Claiming => Level::Medium,
+            Technique::NakedSet(k) | Technique::HiddenSet(k) if k <= 3 => Level::Medium,
+            Technique::NakedSet(_) | Technique::HiddenSet(_) => Level::Hard,
+            Technique::Fish(k) if k <= 3 => Level::Hard,
+            Technique::XyWing | Technique::XyzWing => Level::Hard,
+            Technique::Fish(_)
+            | Technique::XChain
+            | Technique::XyChain
+            | Technique::AlternatingChain => Level::Unfair,
+            Technique::Nishio
+            | Technique::ForcingNet
+            | Technique::NestedForcingNet
+            | Technique::Guess => Level::Extreme,
         }
     }
 }
@@ -80,6 +172,20 @@ impl fmt::Display for Technique {
             Technique::NakedSet(k) => write!(f, "naked {}", set(*k)),
             Technique::HiddenSet(k) => write!(f, "hidden {}", set(*k)),
             Technique::Guess => f.write_str("guess"),
+            Technique::Pointing => f.write_str("pointing"),
+            Technique::Claiming => f.write_str("claiming"),
+            Technique::Fish(2) => f.write_str("X-wing"),
+            Technique::Fish(3) => f.write_str("swordfish"),
+            Technique::Fish(4) => f.write_str("jellyfish"),
+            Technique::Fish(k) => write!(f, "fish of {k}"),
+            Technique::XyWing => f.write_str("XY-wing"),
+            Technique::XyzWing => f.write_str("XYZ-wing"),
+            Technique::XChain => f.write_str("X-chain"),
+            Technique::XyChain => f.write_str("XY-chain"),
+            Technique::AlternatingChain => f.write_str("alternating inference chain"),
+            Technique::Nishio => f.write_str("Nishio"),
+            Technique::ForcingNet => f.write_str("forcing net"),
+            Technique::NestedForcingNet => f.write_str("nested forcing net"),
         }
     }
 }
@@ -156,8 +262,8 @@ pub struct SudokuGrade {
     /// How many times the path uses each technique, the easiest first.
     pub techniques: Vec<(Technique, usize)>,
     /// Whether the puzzle has another solution: `Some(true)` if so (a proper puzzle has one),
-    /// `None` if [`Sudoku::grade_within`] could not tell within its limits, `Some(false)` when
-    /// the solution is unique or [`Sudoku::grade`] was called, which does not count.
+    /// `None` if [`Sudoku::grade`] or [`Sudoku::grade_within`] could not tell within its
+    /// limits, `Some(false)` when the solution is unique.
     pub several_solutions: Option<bool>,
 }
 
@@ -328,8 +434,8 @@ impl Sudoku {
 
     /// The grade of `puzzle` (see [`Sudoku::explain`] for the model to call it on): the
     /// library's [`grade`](crate::puzzle::grade), with the hardest technique of the solving
-    /// path. Searches stop at `decision_limit` decisions; see [`Sudoku::grade_within`] for a
-    /// time limit, and a count of the solutions.
+    /// path, and whether the puzzle has another solution. Searches stop at `decision_limit`
+    /// decisions; see [`Sudoku::grade_within`] for a time limit.
     ///
     /// # Errors
     ///
@@ -337,7 +443,7 @@ impl Sudoku {
     /// another size.
     pub fn grade(&self, puzzle: &Grid, decision_limit: u64) -> Result<SudokuGrade, GradeError> {
         let limits = Limits::new().with_decision_limit(decision_limit);
-        self.grade_with(puzzle, &limits, false)
+        self.grade_with(puzzle, &limits, true)
     }
 
     /// The grade of `puzzle`, as [`Sudoku::grade`], within `limits` (the decision limit bounds

@@ -1,0 +1,126 @@
+//! Basic fish: a value whose places in `k` rows (the base) lie in only `k` columns (the
+//! cover) is in those columns only in those rows, so it leaves the rest of the cover; the
+//! same with rows and columns swapped. X-wing (`k` = 2, SE 3.2), swordfish (3, SE 3.8),
+//! jellyfish (4, SE 5.2).
+
+use super::Technique;
+use super::board::{Board, Found, any_subset};
+
+/// A fish of size `k` that removes a candidate.
+pub(crate) fn fish(board: &Board, k: usize) -> Option<Found> {
+    let geo = &board.geo;
+    let n = geo.n;
+    for v in 1..=n as u8 {
+        // Rows as the base (cover: columns), then columns as the base (cover: rows).
+        for (base_kind, cover_kind) in [(0usize, 1usize), (1, 0)] {
+            let lines: Vec<usize> = (0..n)
+                .map(|i| base_kind * n + i)
+                .filter(|&u| !board.holds(u, v))
+                .filter(|&u| (2..=k).contains(&board.places(u, v).count()))
+                .collect();
+            let mut found = None;
+            any_subset(&lines, k, &mut |base| {
+                let mut cover: Vec<usize> = base
+                    .iter()
+                    .flat_map(|&u| board.places(u, v))
+                    .map(|c| geo.unit_of[c][cover_kind])
+                    .collect();
+                cover.sort_unstable();
+                cover.dedup();
+                if cover.len() != k {
+                    return false;
+                }
+                let removed: Vec<(usize, u8)> = cover
+                    .iter()
+                    .flat_map(|&u| board.places(u, v))
+                    .filter(|&c| !base.contains(&geo.unit_of[c][base_kind]))
+                    .map(|c| (c, v))
+                    .collect();
+                if removed.is_empty() {
+                    return false;
+                }
+                let pattern: Vec<(usize, u8)> = base
+                    .iter()
+                    .flat_map(|&u| board.places(u, v))
+                    .map(|c| (c, v))
+                    .collect();
+                let names = |units: &[usize]| {
+                    units
+                        .iter()
+                        .map(|&u| geo.unit_name(u))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                found = Some(Found {
+                    technique: Technique::Fish(k),
+                    rating: match k {
+                        2 => 3.2,
+                        3 => 3.8,
+                        _ => 5.2,
+                    },
+                    placed: Vec::new(),
+                    removed,
+                    pattern,
+                    why: format!(
+                        "{}: in {}, {v} lies only in {}",
+                        Technique::Fish(k),
+                        names(base),
+                        names(&cover)
+                    ),
+                });
+                true
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{open_board, removals, remove};
+    use super::*;
+
+    #[test]
+    fn an_x_wing_clears_its_columns() {
+        // In rows 2 and 8, 5 fits only columns 3 and 7: the two 5s of those rows fill
+        // columns 3 and 7, so no other row has 5 there.
+        let mut board = open_board();
+        for r in [2, 8] {
+            remove(&mut board, 5, [1, 2, 4, 5, 6, 8, 9].map(|c| (r, c)));
+        }
+        let found = fish(&board, 2).expect("an X-wing");
+        assert_eq!(found.technique, Technique::Fish(2));
+        let mut expected: Vec<_> = [1, 3, 4, 5, 6, 7, 9]
+            .into_iter()
+            .flat_map(|r| [(r, 3, 5), (r, 7, 5)])
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(removals(&found), expected);
+    }
+
+    #[test]
+    fn a_swordfish_need_not_fill_its_three_by_three() {
+        // Rows 1, 5, 9 have 5 only in columns 2, 5 and 8, two each: three 5s in three
+        // columns, so the other rows lose 5 in those columns. No two rows make an X-wing.
+        let mut board = open_board();
+        let keep = [(1, [2, 5]), (5, [5, 8]), (9, [2, 8])];
+        for (r, cols) in keep {
+            remove(
+                &mut board,
+                5,
+                (1..=9).filter(|c| !cols.contains(c)).map(|c| (r, c)),
+            );
+        }
+        assert!(fish(&board, 2).is_none());
+        let found = fish(&board, 3).expect("a swordfish");
+        let mut expected: Vec<_> = [2, 3, 4, 6, 7, 8]
+            .into_iter()
+            .flat_map(|r| [(r, 2, 5), (r, 5, 5), (r, 8, 5)])
+            .collect();
+        expected.sort_unstable();
+        assert_eq!(removals(&found), expected);
+    }
+}

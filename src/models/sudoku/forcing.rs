@@ -1,0 +1,169 @@
+//! Contradictions: a candidate is false if assuming it true leads, by easier deductions, to a
+//! cell without candidates or a value without a place in a unit.
+//!
+//! - Nishio: the deductions are those of the candidate's value only (it leaves its peers; a
+//!   unit with one place left for it takes it there) (SE 7.5 and up, by length);
+//! - forcing net: every single (naked or hidden) of every value (SE 8.5 and up);
+//! - nested forcing net: the techniques up to the wings, singles included (SE 9.5 and up).
+//!
+//! Of all candidates, the one whose contradiction comes in the fewest deductions is removed.
+
+use super::Technique;
+use super::basic::basic_step;
+use super::board::{Board, Found, bit, length_adder, values};
+use super::singles::{full_house, hidden_single, naked_single};
+
+/// Which deductions follow an assumption.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Depth {
+    /// One value's placements.
+    Nishio,
+    /// Singles.
+    Singles,
+    /// The techniques up to the wings.
+    Nested,
+}
+
+/// The candidate whose assumption breaks the board in the fewest deductions at `depth`.
+pub(crate) fn contradiction(board: &Board, depth: Depth) -> Option<Found> {
+    let geo = &board.geo;
+    let n = geo.n;
+    let (technique, base) = match depth {
+        Depth::Nishio => (Technique::Nishio, 7.5),
+        Depth::Singles => (Technique::ForcingNet, 8.5),
+        Depth::Nested => (Technique::NestedForcingNet, 9.5),
+    };
+    let mut best: Option<(usize, usize, u8, String)> = None;
+    for cell in 0..n * n {
+        for v in values(board.cand[cell]) {
+            let limit = best.as_ref().map_or(usize::MAX, |b| b.0);
+            if let Some((steps, why)) = assume(board, cell, v, depth, limit) {
+                best = Some((steps, cell, v, why));
+            }
+        }
+    }
+    let (steps, cell, v, why) = best?;
+    Some(Found {
+        technique,
+        rating: base + length_adder(steps + 1),
+        placed: Vec::new(),
+        removed: vec![(cell, v)],
+        pattern: vec![(cell, v)],
+        why: format!(
+            "{technique}: if {} were {v}, {} later {why}",
+            geo.cell_name(cell),
+            match steps {
+                1 => "one deduction".to_owned(),
+                k => format!("{k} deductions"),
+            }
+        ),
+    })
+}
+
+/// Assumes `cell = v` and deduces at `depth`: the number of deductions to a contradiction
+/// (fewer than `limit`) and what breaks, or `None`.
+fn assume(
+    board: &Board,
+    cell: usize,
+    v: u8,
+    depth: Depth,
+    limit: usize,
+) -> Option<(usize, String)> {
+    let mut trial = board.clone();
+    trial.place(cell, v);
+    let mut steps = 0;
+    loop {
+        if let Some(why) = broken(&trial, depth, v) {
+            let steps = steps.max(1);
+            return (steps < limit).then_some((steps, why));
+        }
+        if steps + 1 >= limit {
+            return None;
+        }
+        let found = match depth {
+            Depth::Nishio => value_single(&trial, v),
+            Depth::Singles => full_house(&trial)
+                .or_else(|| hidden_single(&trial, true))
+                .or_else(|| hidden_single(&trial, false))
+                .or_else(|| naked_single(&trial)),
+            Depth::Nested => basic_step(&trial),
+        }?;
+        trial.apply(&found);
+        steps += 1;
+    }
+}
+
+/// A unit with one place left for `v`.
+fn value_single(board: &Board, v: u8) -> Option<Found> {
+    let geo = &board.geo;
+    geo.units.iter().enumerate().find_map(|(u, _)| {
+        if board.holds(u, v) {
+            return None;
+        }
+        let mut places = board.places(u, v);
+        let (Some(cell), None) = (places.next(), places.next()) else {
+            return None;
+        };
+        Some(Found {
+            technique: Technique::HiddenSingle,
+            rating: 1.5,
+            placed: vec![(cell, v)],
+            removed: Vec::new(),
+            pattern: vec![(cell, v)],
+            why: String::new(),
+        })
+    })
+}
+
+/// What breaks, in words: `r4c5 has no candidate left`, `5 has no place in row 3`. For a
+/// Nishio, only `v`'s places count.
+fn broken(board: &Board, depth: Depth, v: u8) -> Option<String> {
+    let geo = &board.geo;
+    let n = geo.n;
+    if depth != Depth::Nishio
+        && let Some(cell) = (0..n * n).find(|&c| board.value[c] == 0 && board.cand[c] == 0)
+    {
+        return Some(format!("{} has no candidate left", geo.cell_name(cell)));
+    }
+    let digits: Vec<u8> = if depth == Depth::Nishio {
+        vec![v]
+    } else {
+        (1..=n as u8).collect()
+    };
+    for (u, _) in geo.units.iter().enumerate() {
+        for &d in &digits {
+            if !board.holds(u, d) && board.places(u, d).next().is_none() {
+                return Some(format!("{d} has no place left in {}", geo.unit_name(u)));
+            }
+        }
+    }
+    let _ = bit;
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::tests::{at, open_board, remove};
+    use super::*;
+
+    #[test]
+    fn a_nishio_removes_a_value_that_leaves_a_column_without_a_place() {
+        // 5 fits column 2 only at r2c2 and r3c2, both in box 1. If r1c1 were 5, box 1 would
+        // lose its other 5s, and column 2 would have none: r1c1 is not 5 (nor any cell of box
+        // 1 outside column 2; r1c1 is the first).
+        let mut board = open_board();
+        remove(
+            &mut board,
+            5,
+            (1..=9).filter(|r| ![2, 3].contains(r)).map(|r| (r, 2)),
+        );
+        let found = contradiction(&board, Depth::Nishio).expect("a Nishio");
+        assert_eq!(found.technique, Technique::Nishio);
+        assert_eq!(found.removed, [(at(1, 1), 5)]);
+        assert!(
+            found.why.contains("5 has no place left in column 2"),
+            "{}",
+            found.why
+        );
+    }
+}

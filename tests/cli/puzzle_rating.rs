@@ -1,0 +1,62 @@
+//! `cspkit sudoku --grade` gives the rating on the Sudoku Explainer scale and the ladder's
+//! level, and every puzzle task says when a puzzle has more than one solution.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Runs `cspkit` with `stdin`: exit code, standard output, standard error.
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cspkit runs");
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn grade_prints_the_se_rating_and_the_level() {
+    // A public-domain puzzle of the Sudoku Exchange bank, published at SE 7.1: it needs a
+    // chain (unfair) or a contradiction (extreme) on our ladder, and rates above 6.
+    let puzzle =
+        "000000900008203100690500070020060830000108000085020090060002087007609300003000000\n";
+    let (code, out, err) = run(&["sudoku", "--grade"], puzzle);
+    assert_eq!(code, 0, "{err}");
+    let rating: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("rating: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!((6.0..=9.0).contains(&rating), "{out}");
+    assert!(
+        out.contains("level: unfair (technique ladder)")
+            || out.contains("level: extreme (technique ladder)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_task_flags_a_puzzle_with_several_solutions() {
+    // Five givens of a 4x4 grid: several completions.
+    let puzzle = "1..4..1..1..4...\n";
+    for task in ["--grade", "--explain", "--hint", "--why"] {
+        let (code, _, err) = run(&["sudoku", task], puzzle);
+        assert_eq!(code, 0, "{task}: {err}");
+        assert!(err.contains("several solutions"), "{task}: {err}");
+    }
+    // A proper puzzle is not flagged.
+    let proper = "12.434..2143432.\n";
+    for task in ["--grade", "--explain", "--hint"] {
+        let (_, _, err) = run(&["sudoku", task], proper);
+        assert!(!err.contains("several solutions"), "{task}: {err}");
+    }
+}
