@@ -60,7 +60,7 @@ fn main() {
         if rating
             .steps
             .iter()
-            .any(|s| s.technique == cspkit::models::sudoku::Technique::Guess)
+            .any(|s| s.technique == cspkit::models::sudoku::HumanTechnique::Guess)
         {
             guesses += 1;
         }

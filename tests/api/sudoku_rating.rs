@@ -5,7 +5,7 @@
 //! path takes the easiest step available). The puzzles are public ones with published
 //! Sudoku Explainer ratings (tests/data/sudoku_se_rated_sample.txt says where from).
 
-use cspkit::models::sudoku::{Grid, Level, RatedStep, Sudoku, Technique};
+use cspkit::models::sudoku::{Grid, HumanTechnique, Level, RatedStep, Sudoku};
 use cspkit::puzzle::{GradeError, Limits};
 
 /// Pencil marks of a 9x9 grid: a bitmask per cell (bit `v − 1`), and the values placed.
@@ -414,7 +414,7 @@ fn singles_break(mut m: Marks, only: Option<u8>) -> bool {
 fn check_step(
     m: &Marks,
     step: &Effect,
-    technique: Technique,
+    technique: HumanTechnique,
     rating: f64,
     pattern: &[(usize, u8)],
     solution: &[u8],
@@ -447,25 +447,25 @@ fn check_step(
         })
     };
     let holds = match technique {
-        Technique::HiddenSingle => within(&[
+        HumanTechnique::HiddenSingle => within(&[
             Family::FullHouse,
             Family::HiddenSingleBox,
             Family::HiddenSingleLine,
         ]),
-        Technique::NakedSingle => within(&[Family::NakedSingle]),
-        Technique::Pointing => within(&[Family::Pointing]),
-        Technique::Claiming => within(&[Family::Claiming]),
-        Technique::NakedSet(k) => within(&[Family::Naked(k)]),
-        Technique::HiddenSet(k) => within(&[Family::Hidden(k)]),
-        Technique::Fish(k) => within(&[Family::Fish(k)]),
-        Technique::XyWing => within(&[Family::XyWing]),
-        Technique::XyzWing => within(&[Family::XyzWing]),
-        Technique::XChain | Technique::XyChain | Technique::AlternatingChain => {
+        HumanTechnique::NakedSingle => within(&[Family::NakedSingle]),
+        HumanTechnique::Pointing => within(&[Family::Pointing]),
+        HumanTechnique::Claiming => within(&[Family::Claiming]),
+        HumanTechnique::NakedSet(k) => within(&[Family::Naked(k)]),
+        HumanTechnique::HiddenSet(k) => within(&[Family::Hidden(k)]),
+        HumanTechnique::Fish(k) => within(&[Family::Fish(k)]),
+        HumanTechnique::XyWing => within(&[Family::XyWing]),
+        HumanTechnique::XyzWing => within(&[Family::XyzWing]),
+        HumanTechnique::XChain | HumanTechnique::XyChain | HumanTechnique::AlternatingChain => {
             let links_hold = pattern.windows(2).enumerate().all(|(i, w)| {
                 let inside = w[0].0 == w[1].0;
                 let kind_ok = match technique {
-                    Technique::XChain => !inside && w[0].1 == w[1].1,
-                    Technique::XyChain => inside == (i % 2 == 0),
+                    HumanTechnique::XChain => !inside && w[0].1 == w[1].1,
+                    HumanTechnique::XyChain => inside == (i % 2 == 0),
                     _ => true,
                 };
                 kind_ok
@@ -487,17 +487,18 @@ fn check_step(
             };
             pattern.len().is_multiple_of(2) && links_hold && concluded
         }
-        Technique::Nishio | Technique::ForcingNet => {
+        HumanTechnique::Nishio | HumanTechnique::ForcingNet => {
             let &[(c, v)] = pattern else {
                 panic!("{what}: one assumption")
             };
             let mut trial = m.clone();
             trial.place(c, v);
-            let only = (technique == Technique::Nishio).then_some(v);
+            let only = (technique == HumanTechnique::Nishio).then_some(v);
             step.removed == [(c, v)] && singles_break(trial, only)
         }
         // A nested net's and a guess's soundness is checked above.
-        Technique::NestedForcingNet | Technique::Guess => true,
+        HumanTechnique::NestedForcingNet | HumanTechnique::Guess => true,
+        other => panic!("a technique this checker does not know: {other:?}"),
     };
     assert!(holds, "{what}: the pattern does not hold");
 }

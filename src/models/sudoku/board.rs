@@ -213,7 +213,7 @@ pub(crate) fn any_subset<T: Copy>(items: &[T], k: usize, f: &mut impl FnMut(&[T]
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Found {
     /// The technique.
-    pub(crate) technique: super::Technique,
+    pub(crate) technique: super::HumanTechnique,
     /// Its rating on the Sudoku Explainer scale.
     pub(crate) rating: f64,
     /// Values placed: `(cell, value)`.

@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use super::Technique;
+use super::HumanTechnique;
 use super::board::{Board, Found, bit, length_adder, values};
 
 /// Which links a chain may use.
@@ -218,9 +218,9 @@ fn conclude(
         text.push_str(&format!("{}({v})", geo.cell_name(c)));
     }
     let technique = match kind {
-        Kind::X => Technique::XChain,
-        Kind::Xy => Technique::XyChain,
-        Kind::Mixed => Technique::AlternatingChain,
+        Kind::X => HumanTechnique::XChain,
+        Kind::Xy => HumanTechnique::XyChain,
+        Kind::Mixed => HumanTechnique::AlternatingChain,
     };
     let ends = if start == end {
         format!("so {}({vs}) is true", geo.cell_name(cs))
@@ -263,7 +263,7 @@ mod tests {
             (1..=9).filter(|r| ![3, 8].contains(r)).map(|r| (r, 5)),
         );
         let found = chain(&board).expect("an X-chain");
-        assert_eq!(found.technique, Technique::XChain);
+        assert_eq!(found.technique, HumanTechnique::XChain);
         assert_eq!(
             removals(&found),
             [(1, 4, 5), (1, 6, 5), (3, 2, 5), (3, 3, 5)]
@@ -282,7 +282,7 @@ mod tests {
         set(&mut board, 5, 5, &[3, 4]);
         set(&mut board, 5, 9, &[1, 4]);
         let found = chain(&board).expect("an XY-chain");
-        assert_eq!(found.technique, Technique::XyChain);
+        assert_eq!(found.technique, HumanTechnique::XyChain);
         assert_eq!(removals(&found), [(1, 9, 1), (5, 1, 1)]);
         assert_eq!(found.pattern.len(), 8);
         assert!((found.rating - 6.8).abs() < 1e-9, "{}", found.rating);

@@ -3,7 +3,7 @@
 //! same with rows and columns swapped. X-wing (`k` = 2, SE 3.2), swordfish (3, SE 3.8),
 //! jellyfish (4, SE 5.2).
 
-use super::Technique;
+use super::HumanTechnique;
 use super::board::{Board, Found, any_subset};
 
 /// A fish of size `k` that removes a candidate.
@@ -52,7 +52,7 @@ pub(crate) fn fish(board: &Board, k: usize) -> Option<Found> {
                         .join(", ")
                 };
                 found = Some(Found {
-                    technique: Technique::Fish(k),
+                    technique: HumanTechnique::Fish(k),
                     rating: match k {
                         2 => 3.2,
                         3 => 3.8,
@@ -63,7 +63,7 @@ pub(crate) fn fish(board: &Board, k: usize) -> Option<Found> {
                     pattern,
                     why: format!(
                         "{}: in {}, {v} lies only in {}",
-                        Technique::Fish(k),
+                        HumanTechnique::Fish(k),
                         names(base),
                         names(&cover)
                     ),
@@ -92,7 +92,7 @@ mod tests {
             remove(&mut board, 5, [1, 2, 4, 5, 6, 8, 9].map(|c| (r, c)));
         }
         let found = fish(&board, 2).expect("an X-wing");
-        assert_eq!(found.technique, Technique::Fish(2));
+        assert_eq!(found.technique, HumanTechnique::Fish(2));
         let mut expected: Vec<_> = [1, 3, 4, 5, 6, 7, 9]
             .into_iter()
             .flat_map(|r| [(r, 3, 5), (r, 7, 5)])

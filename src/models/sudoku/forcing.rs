@@ -8,7 +8,7 @@
 //!
 //! Of all candidates, the one whose contradiction comes in the fewest deductions is removed.
 
-use super::Technique;
+use super::HumanTechnique;
 use super::basic::basic_step;
 use super::board::{Board, Found, bit, length_adder, values};
 use super::singles::{full_house, hidden_single, naked_single};
@@ -29,9 +29,9 @@ pub(crate) fn contradiction(board: &Board, depth: Depth) -> Option<Found> {
     let geo = &board.geo;
     let n = geo.n;
     let (technique, base) = match depth {
-        Depth::Nishio => (Technique::Nishio, 7.5),
-        Depth::Singles => (Technique::ForcingNet, 8.5),
-        Depth::Nested => (Technique::NestedForcingNet, 9.5),
+        Depth::Nishio => (HumanTechnique::Nishio, 7.5),
+        Depth::Singles => (HumanTechnique::ForcingNet, 8.5),
+        Depth::Nested => (HumanTechnique::NestedForcingNet, 9.5),
     };
     let mut best: Option<(usize, usize, u8, String)> = None;
     for cell in 0..n * n {
@@ -105,7 +105,7 @@ fn value_single(board: &Board, v: u8) -> Option<Found> {
             return None;
         };
         Some(Found {
-            technique: Technique::HiddenSingle,
+            technique: HumanTechnique::HiddenSingle,
             rating: 1.5,
             placed: vec![(cell, v)],
             removed: Vec::new(),
@@ -158,7 +158,7 @@ mod tests {
             (1..=9).filter(|r| ![2, 3].contains(r)).map(|r| (r, 2)),
         );
         let found = contradiction(&board, Depth::Nishio).expect("a Nishio");
-        assert_eq!(found.technique, Technique::Nishio);
+        assert_eq!(found.technique, HumanTechnique::Nishio);
         assert_eq!(found.removed, [(at(1, 1), 5)]);
         assert!(
             found.why.contains("5 has no place left in column 2"),

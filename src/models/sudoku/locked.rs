@@ -2,7 +2,7 @@
 //! rest of the other unit. Pointing: the box confines it to one row or column (SE 2.6);
 //! claiming: the row or column confines it to one box (SE 2.8).
 
-use super::Technique;
+use super::HumanTechnique;
 use super::board::{Board, Found};
 
 /// Pointing when `pointing`, claiming otherwise.
@@ -36,9 +36,9 @@ pub(crate) fn locked_candidates(board: &Board, pointing: bool) -> Option<Found> 
                     continue;
                 }
                 let (technique, rating) = if pointing {
-                    (Technique::Pointing, 2.6)
+                    (HumanTechnique::Pointing, 2.6)
                 } else {
-                    (Technique::Claiming, 2.8)
+                    (HumanTechnique::Claiming, 2.8)
                 };
                 return Some(Found {
                     technique,
@@ -77,7 +77,7 @@ mod tests {
             [(1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (3, 3)],
         );
         let found = locked_candidates(&board, true).expect("pointing");
-        assert_eq!(found.technique, Technique::Pointing);
+        assert_eq!(found.technique, HumanTechnique::Pointing);
         assert_eq!(
             removals(&found),
             (4..=9).map(|c| (1, c, 5)).collect::<Vec<_>>()
@@ -95,7 +95,7 @@ mod tests {
             "no box confines 5 to a line"
         );
         let found = locked_candidates(&board, false).expect("claiming");
-        assert_eq!(found.technique, Technique::Claiming);
+        assert_eq!(found.technique, HumanTechnique::Claiming);
         let expected: Vec<_> = [2, 3]
             .into_iter()
             .flat_map(|r| (1..=3).map(move |c| (r, c, 5)))

@@ -62,7 +62,7 @@ pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
 pub use parse::{MAX_INPUT_BYTES, ParseError};
 pub use rating::{Level, RatedStep, Rating};
-pub use techniques::{Deduction, Explanation, SudokuGrade, Technique};
+pub use techniques::{Deduction, Explanation, HumanTechnique, SudokuGrade, Technique};
 
 use crate::{AllDifferent, Domain, Model, ModelError, Outcome, Solution, VarId};
 use format::{MAX_SYMBOL_VALUE, symbol};

@@ -21,7 +21,7 @@ use super::basic::basic_step;
 use super::board::{Board, Found};
 use super::chains::chain;
 use super::forcing::{Depth, contradiction};
-use super::{Grid, Sudoku, Technique};
+use super::{Grid, HumanTechnique, Sudoku};
 use crate::puzzle::{GradeError, Limits};
 use crate::util::clock::Instant;
 use crate::{Limit, VarId};
@@ -66,7 +66,7 @@ impl fmt::Display for Level {
 #[non_exhaustive]
 pub struct RatedStep {
     /// The technique.
-    pub technique: Technique,
+    pub technique: HumanTechnique,
     /// The step's rating on the Sudoku Explainer scale (tenths).
     pub rating: f64,
     /// The values it places, as `(cell variable, value)`.
@@ -93,7 +93,7 @@ pub struct Rating {
     /// The ladder step of the hardest technique (by rating).
     pub level: Level,
     /// The hardest technique (by rating), `None` when every cell is given.
-    pub hardest: Option<Technique>,
+    pub hardest: Option<HumanTechnique>,
     /// The path, one step each.
     pub steps: Vec<RatedStep>,
     /// Whether the puzzle has another solution: `Some(true)` if so (a proper puzzle has one;
@@ -103,8 +103,8 @@ pub struct Rating {
 
 impl Rating {
     /// How many steps use each technique, the easiest (by rating) first.
-    pub fn technique_counts(&self) -> Vec<(Technique, usize)> {
-        let mut counts: Vec<(Technique, usize)> = Vec::new();
+    pub fn technique_counts(&self) -> Vec<(HumanTechnique, usize)> {
+        let mut counts: Vec<(HumanTechnique, usize)> = Vec::new();
         for step in &self.steps {
             match counts.iter_mut().find(|(t, _)| *t == step.technique) {
                 Some((_, n)) => *n += 1,
@@ -258,8 +258,8 @@ fn guess(board: &Board, answer: &[u8]) -> Found {
         .expect("an open cell");
     let v = answer[cell];
     Found {
-        technique: Technique::Guess,
-        rating: Technique::Guess.se_rating(),
+        technique: HumanTechnique::Guess,
+        rating: HumanTechnique::Guess.se_rating(),
         placed: vec![(cell, v)],
         removed: Vec::new(),
         pattern: vec![(cell, v)],

@@ -1,7 +1,7 @@
 //! Singles: the last open cell of a unit (full house), the only place of a value in a unit
 //! (hidden single), the only value left in a cell (naked single).
 
-use super::Technique;
+use super::HumanTechnique;
 use super::board::{Board, Found, bit, values};
 
 /// A unit with one open cell: it takes the value the unit lacks (SE 1.0).
@@ -18,7 +18,7 @@ pub(crate) fn full_house(board: &Board) -> Option<Found> {
         }
         let v = values(cand).next()?;
         return Some(Found {
-            technique: Technique::HiddenSingle,
+            technique: HumanTechnique::HiddenSingle,
             rating: 1.0,
             placed: vec![(cell, v)],
             removed: Vec::new(),
@@ -44,7 +44,7 @@ pub(crate) fn hidden_single(board: &Board, boxes: bool) -> Option<Found> {
                 continue;
             };
             return Some(Found {
-                technique: Technique::HiddenSingle,
+                technique: HumanTechnique::HiddenSingle,
                 rating: if boxes { 1.2 } else { 1.5 },
                 placed: vec![(cell, v)],
                 removed: Vec::new(),
@@ -68,7 +68,7 @@ pub(crate) fn naked_single(board: &Board) -> Option<Found> {
             let v = cand.trailing_zeros() as u8 + 1;
             debug_assert_eq!(bit(v), cand);
             Found {
-                technique: Technique::NakedSingle,
+                technique: HumanTechnique::NakedSingle,
                 rating: 2.3,
                 placed: vec![(cell, v)],
                 removed: Vec::new(),

@@ -2,7 +2,7 @@
 //! `k` values fitting only `k` cells (hidden). SE: naked pair 3.0, hidden pair 3.4, naked
 //! triple 3.6, hidden triple 4.0, naked quad 5.0, hidden quad 5.4.
 
-use super::Technique;
+use super::HumanTechnique;
 use super::board::{Board, Found, Mask, any_subset, bit, mask_text, values};
 
 /// A naked set of `k` cells in some unit that removes a candidate.
@@ -37,7 +37,7 @@ pub(crate) fn naked_set(board: &Board, k: usize) -> Option<Found> {
                 return false;
             }
             found = Some(Found {
-                technique: Technique::NakedSet(k),
+                technique: HumanTechnique::NakedSet(k),
                 rating: naked_rating(k),
                 placed: Vec::new(),
                 removed,
@@ -47,7 +47,7 @@ pub(crate) fn naked_set(board: &Board, k: usize) -> Option<Found> {
                     .collect(),
                 why: format!(
                     "{}: {} hold {} in {}",
-                    Technique::NakedSet(k),
+                    HumanTechnique::NakedSet(k),
                     board.cells_text(cells),
                     mask_text(union),
                     geo.unit_name(u)
@@ -92,7 +92,7 @@ pub(crate) fn hidden_set(board: &Board, k: usize) -> Option<Found> {
                 return false;
             }
             found = Some(Found {
-                technique: Technique::HiddenSet(k),
+                technique: HumanTechnique::HiddenSet(k),
                 rating: hidden_rating(k),
                 placed: Vec::new(),
                 removed,
@@ -102,7 +102,7 @@ pub(crate) fn hidden_set(board: &Board, k: usize) -> Option<Found> {
                     .collect(),
                 why: format!(
                     "{}: {} fit only {} in {}",
-                    Technique::HiddenSet(k),
+                    HumanTechnique::HiddenSet(k),
                     mask_text(keep),
                     board.cells_text(&cells),
                     geo.unit_name(u)
@@ -146,7 +146,7 @@ mod tests {
         set(&mut board, 1, 1, &[1, 2]);
         set(&mut board, 1, 2, &[1, 2]);
         let found = naked_set(&board, 2).expect("a naked pair");
-        assert_eq!(found.technique, Technique::NakedSet(2));
+        assert_eq!(found.technique, HumanTechnique::NakedSet(2));
         let expected: Vec<_> = (3..=9).flat_map(|c| [(1, c, 1), (1, c, 2)]).collect();
         assert_eq!(removals(&found), expected);
     }
@@ -174,7 +174,7 @@ mod tests {
         remove(&mut board, 1, (3..=9).map(|c| (1, c)));
         remove(&mut board, 2, (3..=9).map(|c| (1, c)));
         let found = hidden_set(&board, 2).expect("a hidden pair");
-        assert_eq!(found.technique, Technique::HiddenSet(2));
+        assert_eq!(found.technique, HumanTechnique::HiddenSet(2));
         let expected: Vec<_> = [1, 2]
             .into_iter()
             .flat_map(|c| (3..=9).map(move |v| (1, c, v)))

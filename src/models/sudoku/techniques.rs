@@ -37,6 +37,74 @@ pub enum Technique {
     HiddenSet(usize),
     /// No technique above applies: a value is guessed.
     Guess,
+}
+
+impl Technique {
+    /// The order of difficulty: singles, then pairs, triples and so on (naked before hidden),
+    /// then guessing.
+    pub fn rank(self) -> usize {
+        match self {
+            Technique::NakedSingle => 0,
+            Technique::HiddenSingle => 1,
+            Technique::NakedSet(k) => 2 * k,
+            Technique::HiddenSet(k) => 2 * k + 1,
+            Technique::Guess => usize::MAX,
+        }
+    }
+
+    /// The technique as the rating names it, with its rating on the Sudoku Explainer scale
+    /// and its level ([`HumanTechnique::se_rating`], [`HumanTechnique::level`]).
+    pub fn human(self) -> HumanTechnique {
+        HumanTechnique::from(self)
+    }
+}
+
+impl From<Technique> for HumanTechnique {
+    fn from(technique: Technique) -> Self {
+        match technique {
+            Technique::NakedSingle => HumanTechnique::NakedSingle,
+            Technique::HiddenSingle => HumanTechnique::HiddenSingle,
+            Technique::NakedSet(k) => HumanTechnique::NakedSet(k),
+            Technique::HiddenSet(k) => HumanTechnique::HiddenSet(k),
+            Technique::Guess => HumanTechnique::Guess,
+        }
+    }
+}
+
+impl PartialOrd for Technique {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Technique {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&HumanTechnique::from(*self), f)
+    }
+}
+
+/// Every technique the rating ([`Sudoku::rate`]) recognises, from the easiest: the
+/// single-unit ones of [`Technique`] and those that look at several units at once. More may
+/// come, so a `match` on it needs a wildcard arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum HumanTechnique {
+    /// The cell has one candidate left.
+    NakedSingle,
+    /// The value has one cell left in a row, column or box.
+    HiddenSingle,
+    /// `k` cells of a unit hold `k` values between them, which leave its other cells.
+    NakedSet(usize),
+    /// `k` values of a unit fit only `k` of its cells, whose other values go.
+    HiddenSet(usize),
+    /// No technique above applies: a value is guessed.
+    Guess,
     /// Locked candidates, pointing: in a box, a value lies only in one row or column, and
     /// leaves the rest of that line.
     Pointing,
@@ -67,19 +135,19 @@ pub enum Technique {
     NestedForcingNet,
 }
 
-impl Technique {
+impl HumanTechnique {
     /// The order of difficulty of the single-unit techniques the reason-backed path
     /// ([`Sudoku::explain`]) takes: singles, then pairs, triples and so on (naked before
-    /// hidden), then guessing. Techniques beyond one unit rank after the sets and before
-    /// guessing, in the order of [`Technique::se_rating`]; that rating, not this rank, is
+    /// hidden), then guessing. HumanTechniques beyond one unit rank after the sets and before
+    /// guessing, in the order of [`HumanTechnique::se_rating`]; that rating, not this rank, is
     /// the order of difficulty of [`Sudoku::rate`].
     pub fn rank(self) -> usize {
         match self {
-            Technique::NakedSingle => 0,
-            Technique::HiddenSingle => 1,
-            Technique::NakedSet(k) => 2 * k,
-            Technique::HiddenSet(k) => 2 * k + 1,
-            Technique::Guess => usize::MAX,
+            HumanTechnique::NakedSingle => 0,
+            HumanTechnique::HiddenSingle => 1,
+            HumanTechnique::NakedSet(k) => 2 * k,
+            HumanTechnique::HiddenSet(k) => 2 * k + 1,
+            HumanTechnique::Guess => usize::MAX,
             other => 1_000_000 + (other.se_rating() * 10.0).round() as usize,
         }
     }
@@ -91,73 +159,73 @@ impl Technique {
     /// with its length (this gives the base). A guess is beyond the scale: 12.0.
     pub fn se_rating(self) -> f64 {
         match self {
-            Technique::HiddenSingle => 1.0,
-            Technique::NakedSingle => 2.3,
-            Technique::Pointing => 2.6,
-            Technique::Claiming => 2.8,
-            Technique::NakedSet(k) => match k {
+            HumanTechnique::HiddenSingle => 1.0,
+            HumanTechnique::NakedSingle => 2.3,
+            HumanTechnique::Pointing => 2.6,
+            HumanTechnique::Claiming => 2.8,
+            HumanTechnique::NakedSet(k) => match k {
                 0..=1 => 2.3,
                 2 => 3.0,
                 3 => 3.6,
                 _ => 5.0,
             },
-            Technique::HiddenSet(k) => match k {
+            HumanTechnique::HiddenSet(k) => match k {
                 0..=1 => 1.2,
                 2 => 3.4,
                 3 => 4.0,
                 _ => 5.4,
             },
-            Technique::Fish(k) => match k {
+            HumanTechnique::Fish(k) => match k {
                 0..=2 => 3.2,
                 3 => 3.8,
                 _ => 5.2,
             },
-            Technique::XyWing => 4.2,
-            Technique::XyzWing => 4.4,
-            Technique::XChain => 6.5,
-            Technique::XyChain => 6.6,
-            Technique::AlternatingChain => 7.0,
-            Technique::Nishio => 7.5,
-            Technique::ForcingNet => 8.5,
-            Technique::NestedForcingNet => 9.5,
-            Technique::Guess => 12.0,
+            HumanTechnique::XyWing => 4.2,
+            HumanTechnique::XyzWing => 4.4,
+            HumanTechnique::XChain => 6.5,
+            HumanTechnique::XyChain => 6.6,
+            HumanTechnique::AlternatingChain => 7.0,
+            HumanTechnique::Nishio => 7.5,
+            HumanTechnique::ForcingNet => 8.5,
+            HumanTechnique::NestedForcingNet => 9.5,
+            HumanTechnique::Guess => 12.0,
         }
     }
 
     /// The step of the technique ladder it belongs to (after HoDoKu's default levels).
     pub fn level(self) -> Level {
         match self {
-            Technique::NakedSingle | Technique::HiddenSingle => Level::Easy,
-            Technique::Pointing | Technique::Claiming => Level::Medium,
-            Technique::NakedSet(k) | Technique::HiddenSet(k) if k <= 3 => Level::Medium,
-            Technique::NakedSet(_) | Technique::HiddenSet(_) => Level::Hard,
-            Technique::Fish(k) if k <= 3 => Level::Hard,
-            Technique::XyWing | Technique::XyzWing => Level::Hard,
-            Technique::Fish(_)
-            | Technique::XChain
-            | Technique::XyChain
-            | Technique::AlternatingChain => Level::Unfair,
-            Technique::Nishio
-            | Technique::ForcingNet
-            | Technique::NestedForcingNet
-            | Technique::Guess => Level::Extreme,
+            HumanTechnique::NakedSingle | HumanTechnique::HiddenSingle => Level::Easy,
+            HumanTechnique::Pointing | HumanTechnique::Claiming => Level::Medium,
+            HumanTechnique::NakedSet(k) | HumanTechnique::HiddenSet(k) if k <= 3 => Level::Medium,
+            HumanTechnique::NakedSet(_) | HumanTechnique::HiddenSet(_) => Level::Hard,
+            HumanTechnique::Fish(k) if k <= 3 => Level::Hard,
+            HumanTechnique::XyWing | HumanTechnique::XyzWing => Level::Hard,
+            HumanTechnique::Fish(_)
+            | HumanTechnique::XChain
+            | HumanTechnique::XyChain
+            | HumanTechnique::AlternatingChain => Level::Unfair,
+            HumanTechnique::Nishio
+            | HumanTechnique::ForcingNet
+            | HumanTechnique::NestedForcingNet
+            | HumanTechnique::Guess => Level::Extreme,
         }
     }
 }
 
-impl PartialOrd for Technique {
+impl PartialOrd for HumanTechnique {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Technique {
+impl Ord for HumanTechnique {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.rank().cmp(&other.rank())
     }
 }
 
-impl fmt::Display for Technique {
+impl fmt::Display for HumanTechnique {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let set = |k: usize| match k {
             1 => "single".to_owned(),
@@ -167,25 +235,25 @@ impl fmt::Display for Technique {
             k => format!("set of {k}"),
         };
         match self {
-            Technique::NakedSingle => f.write_str("naked single"),
-            Technique::HiddenSingle => f.write_str("hidden single"),
-            Technique::NakedSet(k) => write!(f, "naked {}", set(*k)),
-            Technique::HiddenSet(k) => write!(f, "hidden {}", set(*k)),
-            Technique::Guess => f.write_str("guess"),
-            Technique::Pointing => f.write_str("pointing"),
-            Technique::Claiming => f.write_str("claiming"),
-            Technique::Fish(2) => f.write_str("X-wing"),
-            Technique::Fish(3) => f.write_str("swordfish"),
-            Technique::Fish(4) => f.write_str("jellyfish"),
-            Technique::Fish(k) => write!(f, "fish of {k}"),
-            Technique::XyWing => f.write_str("XY-wing"),
-            Technique::XyzWing => f.write_str("XYZ-wing"),
-            Technique::XChain => f.write_str("X-chain"),
-            Technique::XyChain => f.write_str("XY-chain"),
-            Technique::AlternatingChain => f.write_str("alternating inference chain"),
-            Technique::Nishio => f.write_str("Nishio"),
-            Technique::ForcingNet => f.write_str("forcing net"),
-            Technique::NestedForcingNet => f.write_str("nested forcing net"),
+            HumanTechnique::NakedSingle => f.write_str("naked single"),
+            HumanTechnique::HiddenSingle => f.write_str("hidden single"),
+            HumanTechnique::NakedSet(k) => write!(f, "naked {}", set(*k)),
+            HumanTechnique::HiddenSet(k) => write!(f, "hidden {}", set(*k)),
+            HumanTechnique::Guess => f.write_str("guess"),
+            HumanTechnique::Pointing => f.write_str("pointing"),
+            HumanTechnique::Claiming => f.write_str("claiming"),
+            HumanTechnique::Fish(2) => f.write_str("X-wing"),
+            HumanTechnique::Fish(3) => f.write_str("swordfish"),
+            HumanTechnique::Fish(4) => f.write_str("jellyfish"),
+            HumanTechnique::Fish(k) => write!(f, "fish of {k}"),
+            HumanTechnique::XyWing => f.write_str("XY-wing"),
+            HumanTechnique::XyzWing => f.write_str("XYZ-wing"),
+            HumanTechnique::XChain => f.write_str("X-chain"),
+            HumanTechnique::XyChain => f.write_str("XY-chain"),
+            HumanTechnique::AlternatingChain => f.write_str("alternating inference chain"),
+            HumanTechnique::Nishio => f.write_str("Nishio"),
+            HumanTechnique::ForcingNet => f.write_str("forcing net"),
+            HumanTechnique::NestedForcingNet => f.write_str("nested forcing net"),
         }
     }
 }

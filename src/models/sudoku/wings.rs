@@ -3,7 +3,7 @@
 //! pincer is `z`, so `z` leaves every cell that sees both pincers. XYZ-wing (SE 4.4): pivot
 //! `xyz`, the same pincers; `z` leaves every cell that sees all three.
 
-use super::Technique;
+use super::HumanTechnique;
 use super::board::{Board, Found, Mask, bit, mask_text, values};
 
 /// An XY-wing (`xyz` false) or an XYZ-wing (`xyz` true) that removes a candidate.
@@ -42,9 +42,9 @@ pub(crate) fn wing(board: &Board, xyz: bool) -> Option<Found> {
                     .flat_map(|&c| values(board.cand[c]).map(move |v| (c, v)))
                     .collect();
                 let technique = if xyz {
-                    Technique::XyzWing
+                    HumanTechnique::XyzWing
                 } else {
-                    Technique::XyWing
+                    HumanTechnique::XyWing
                 };
                 return Some(Found {
                     technique,
@@ -99,7 +99,7 @@ mod tests {
         set(&mut board, 1, 5, &[1, 3]);
         set(&mut board, 3, 2, &[2, 3]);
         let found = wing(&board, false).expect("an XY-wing");
-        assert_eq!(found.technique, Technique::XyWing);
+        assert_eq!(found.technique, HumanTechnique::XyWing);
         assert_eq!(
             removals(&found),
             [(1, 2, 3), (1, 3, 3), (3, 4, 3), (3, 5, 3), (3, 6, 3)]
@@ -116,7 +116,7 @@ mod tests {
         set(&mut board, 2, 2, &[2, 3]);
         assert!(wing(&board, false).is_none());
         let found = wing(&board, true).expect("an XYZ-wing");
-        assert_eq!(found.technique, Technique::XyzWing);
+        assert_eq!(found.technique, HumanTechnique::XyzWing);
         assert_eq!(removals(&found), [(1, 2, 3), (1, 3, 3)]);
     }
 }
