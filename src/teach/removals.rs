@@ -22,6 +22,13 @@ use crate::search::observer::BranchKind;
 /// propagation with a reason per value removed.
 pub(crate) const MAX_NODES: usize = 2000;
 
+/// The most work the page spends on explaining, in constraint calls and reasons checked, each
+/// weighed by the constraint's arity and counted over all nodes: past it, the nodes that follow are left unexplained (`whyNodes`
+/// says how many are). A count, not a clock, so that the page is the same on every machine;
+/// it keeps the page's cost to a fraction of a second on a large model (30-Queens replays
+/// hundreds of constraint calls a node).
+const MAX_WORK: usize = 100_000;
+
 /// `"why":[...],"whyNodes":N,` for the page: per node, its removals as flat lists
 /// `var, value, constraint (-1: the branch), n, then n literals as kind (0 =, 1 ≠, 2 ≥, 3 ≤),
 /// var, value`; empty without recorded domains.
@@ -32,9 +39,14 @@ pub(crate) fn json(tree: &SearchTree<'_>) -> String {
     let model = tree.model();
     let initial = model.initial_domains();
     let nodes = tree.nodes();
-    let count = nodes.len().min(MAX_NODES);
+    let mut count = nodes.len().min(MAX_NODES);
+    let mut work = 0;
     let mut out = String::from("\"why\":[");
     for (id, node) in nodes[..count].iter().enumerate() {
+        if work >= MAX_WORK {
+            count = id;
+            break;
+        }
         if id > 0 {
             out.push(',');
         }
@@ -63,7 +75,7 @@ pub(crate) fn json(tree: &SearchTree<'_>) -> String {
                 }
             }
         }
-        propagate(model, initial, &mut domains, &mut record);
+        propagate(model, initial, &mut domains, &mut record, &mut work);
         let _ = write!(out, "[{}]", record.join(","));
     }
     let _ = write!(out, "],\"whyNodes\":{count},");
@@ -76,12 +88,14 @@ fn record_sep(records: &mut Vec<String>) -> &mut String {
     records.last_mut().expect("pushed")
 }
 
-/// Propagates to the common fixpoint (or a conflict), writing each removal's record.
+/// Propagates to the common fixpoint (or a conflict), writing each removal's record; adds the
+/// constraint calls and the reasons checked to `work`.
 fn propagate(
     model: &crate::Model,
     initial: &[Domain],
     domains: &mut [Domain],
     records: &mut Vec<String>,
+    work: &mut usize,
 ) {
     loop {
         let mut changed = false;
@@ -93,6 +107,7 @@ fn propagate(
                 domains,
                 records,
                 PropagationLevel::Forward,
+                work,
             ) {
                 Some(pruned) => changed |= pruned,
                 None => return,
@@ -109,6 +124,7 @@ fn propagate(
                 domains,
                 records,
                 PropagationLevel::Full,
+                work,
             ) {
                 Some(true) => {
                     changed = true;
@@ -132,8 +148,10 @@ fn run(
     domains: &mut [Domain],
     records: &mut Vec<String>,
     level: PropagationLevel,
+    work: &mut usize,
 ) -> Option<bool> {
     let scope = constraint.scope();
+    *work += scope.len();
     // The domains before the call, to explain from.
     let previous = domains.to_vec();
     let mut sandbox = Sandbox::new();
@@ -153,6 +171,7 @@ fn run(
     removed.sort_unstable();
     removed.dedup();
     let ctx = ExplainContext::new(initial, &previous);
+    *work += removed.len() * scope.len();
     for &(var, value) in &removed {
         let inference = Inference::Removed { var, value };
         let reason = constraint
