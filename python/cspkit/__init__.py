@@ -1349,8 +1349,11 @@ class SudokuModel(Model):
         """How hard the puzzle is, as ``--grade`` says: a dict of ``difficulty``
         (``given``, ``forward``: naked singles solve it, ``full``: single-unit reasoning
         does, ``search``: it needs a guess), ``hardest`` (the hardest technique, or None),
-        ``rounds``, ``decisions``, ``guesses``, ``techniques`` ({name: times used}) and
-        ``unique`` (None when a limit stopped the count of solutions).
+        ``rounds``, ``decisions``, ``guesses``, ``techniques`` ({name: times used}),
+        ``unique`` (None when a limit stopped the count of solutions), and the rating by
+        human techniques on grids up to 9x9: ``rating`` (Sudoku Explainer scale),
+        ``rating_hardest`` (its hardest step) and ``level`` (the technique ladder), None on
+        larger grids.
 
         Raises CspkitError when the puzzle has no solution or a limit stopped the grading.
         """

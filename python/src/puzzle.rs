@@ -182,8 +182,12 @@ pub fn sudoku_grade<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let (grid, empty) = grid_and_empty(&cells)?;
     let time_limit = seconds(time_limit)?;
-    let graded = off_the_gil(py, move |cancel| {
-        empty.grade_within(&grid, &limits(decision_limit, time_limit, cancel))
+    let (graded, rated) = off_the_gil(py, move |cancel| {
+        let limits = limits(decision_limit, time_limit, cancel);
+        let graded = empty.grade_within(&grid, &limits);
+        // The rating by human techniques, on grids up to 9x9, as `--grade` gives it.
+        let rated = (graded.is_ok() && grid.side() <= 9).then(|| empty.rate_within(&grid, &limits));
+        (graded, rated)
     })?;
     let graded = match graded {
         Ok(graded) => graded,
@@ -212,6 +216,25 @@ pub fn sudoku_grade<'py>(
     }
     dict.set_item("techniques", techniques)?;
     dict.set_item("unique", graded.several_solutions.map(|several| !several))?;
+    match rated {
+        Some(Ok(rating)) => {
+            dict.set_item("rating", rating.rating)?;
+            dict.set_item("rating_hardest", rating.hardest.map(|t| t.to_string()))?;
+            dict.set_item("level", rating.level.to_string())?;
+        }
+        Some(Err(GradeError::LimitReached(limit))) => {
+            return Err(raised(format!(
+                "grade stopped ({}): no rating",
+                limit_words(limit)
+            )));
+        }
+        Some(Err(error)) => return Err(raised(error)),
+        None => {
+            dict.set_item("rating", py.None())?;
+            dict.set_item("rating_hardest", py.None())?;
+            dict.set_item("level", py.None())?;
+        }
+    }
     Ok(dict)
 }
 

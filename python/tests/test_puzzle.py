@@ -63,6 +63,8 @@ def test_grade_says_what_the_command_line_says(cli, name):
         f"rounds: {grade['rounds']}",
         f"decisions: {grade['decisions']}",
         f"techniques: {techniques}",
+        f"rating: {grade['rating']:.1f} (Sudoku Explainer scale; hardest step: {grade['rating_hardest']})",
+        f"level: {grade['level']} (technique ladder)",
         "solutions: 1",
     ]
     assert grade["unique"] is True
