@@ -119,6 +119,26 @@ fn malformed_questions_and_nodes_are_named() {
         err.contains("--at: no node 999999: the search makes "),
         "{err}"
     );
+    // A node beyond a limit is not said to be beyond the search's end.
+    let empty_9x9 = ".".repeat(81) + "\n";
+    let (code, _, err) = run(
+        &[
+            "sudoku",
+            "--why-removed",
+            "r1c4=1",
+            "--at",
+            "999999",
+            "--decision-limit",
+            "40",
+        ],
+        &empty_9x9,
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--at: node 999999 not reached: the search stopped after ")
+            && err.contains("decision limit reached"),
+        "{err}"
+    );
     // --at needs --why-removed.
     let (code, _, err) = run(&["sudoku", "--at", "1"], &grid);
     assert_eq!(code, 2);

@@ -228,11 +228,24 @@ fn path_to_node(solver: CliSolver<'_>, node: u64) -> Result<Vec<Literal>, String
         wanted: node,
         stop: Arc::clone(&stop),
     };
+    let mut stopped_by = None;
     if node > 0 {
-        let mut solver = solver.with_cancel_flag(stop).with_observer(&mut nodes);
-        let _ = solver.count();
+        let mut solver = solver
+            .with_cancel_flag(Arc::clone(&stop))
+            .with_observer(&mut nodes);
+        stopped_by = solver.count().stopped_by;
     }
     let made = nodes.branches.len() as u64;
+    if node >= made
+        && let Some(limit) = stopped_by.filter(|_| !stop.load(Ordering::Relaxed))
+    {
+        // A limit, not the end of the search, came first: node `node` may exist further on.
+        return Err(format!(
+            "node {node} not reached: the search stopped after {made} tree node{} ({limit}); \
+             raise the limit to go further",
+            if made == 1 { "" } else { "s" },
+        ));
+    }
     if node >= made {
         return Err(format!(
             "no node {node}: the search makes {made} tree node{} (0 to {})",
