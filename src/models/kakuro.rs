@@ -196,7 +196,9 @@ impl Genre for Kakuro {
                 continue;
             };
             let column = word.column;
-            for (part, is_down, offset) in [(down, true, 0), (across, false, down.len() + 1)] {
+            for (part, is_down, offset) in
+                [(down, true, 0), (across, false, down.chars().count() + 1)]
+            {
                 let token = Token {
                     text: part,
                     column: column + offset,
