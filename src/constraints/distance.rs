@@ -134,6 +134,16 @@ impl Constraint for Distance {
         &self.scope
     }
 
+    /// The scope's domains cut down by the constraint's own propagation
+    /// ([`minimized_reason`](crate::kernel::minimized_reason)).
+    fn explain(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        crate::kernel::minimized_reason(self, inference, ctx)
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         let gap = (i64::from(values[0]) - i64::from(values[1])).abs();
         self.comparison.holds(gap, i64::from(self.distance))

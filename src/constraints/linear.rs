@@ -627,13 +627,15 @@ impl Constraint for Linear {
 
     /// By bounds: the bounds of the other terms that make the value (or every value) overshoot
     /// or undershoot the right-hand side; for `≠`, the other variables' values. Values removed
-    /// from inside the bounds (`=` with holes) have no such reason: `None`.
+    /// from inside the bounds (`=` with holes) are explained by the constraint's own
+    /// propagation ([`minimized_reason`](crate::kernel::minimized_reason)).
     fn explain(
         &self,
         inference: crate::kernel::Inference,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
         self.bounds_reason(inference, ctx)
+            .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 
     fn check(&self, values: &[i32]) -> bool {

@@ -2,7 +2,7 @@
 
 use crate::constraints::{Conflict, Constraint, PropagationContext, WakeOn};
 use crate::ids::VarId;
-use crate::kernel::PropagationLevel;
+use crate::kernel::{ExplainContext, Inference, Literal, PropagationLevel};
 
 /// `x ≠ y + offset`: the binary disequality, with an optional constant offset.
 ///
@@ -78,6 +78,44 @@ impl Constraint for NotEqual {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+
+    /// The other variable's value: `y ≠ 3` because `x = 3` (for `x ≠ y`); both values for a
+    /// failure.
+    fn explain(&self, inference: Inference, ctx: &ExplainContext<'_>) -> Option<Vec<Literal>> {
+        let [x, y] = self.scope;
+        let c = i64::from(self.offset);
+        // `Eq(var, value)`, unless the model's domain already says it.
+        let fixed = |var: VarId| -> Option<Vec<Literal>> {
+            let value = ctx.domain(var).value()?;
+            Some(if ctx.initial(var).value() == Some(value) {
+                Vec::new()
+            } else {
+                vec![Literal::Eq(var, value)]
+            })
+        };
+        match inference {
+            Inference::Removed { var, value } if var == y && x != y => {
+                let vx = ctx.domain(x).value()?;
+                (i64::from(vx) - c == i64::from(value)).then(|| fixed(x))?
+            }
+            Inference::Removed { var, value } if var == x && x != y => {
+                let vy = ctx.domain(y).value()?;
+                (i64::from(vy) + c == i64::from(value)).then(|| fixed(y))?
+            }
+            Inference::Failed => {
+                let (vx, vy) = (ctx.domain(x).value()?, ctx.domain(y).value()?);
+                if i64::from(vx) != i64::from(vy) + c {
+                    return None;
+                }
+                let mut reason = fixed(x)?;
+                if x != y {
+                    reason.extend(fixed(y)?);
+                }
+                Some(reason)
+            }
+            _ => None,
         }
     }
 

@@ -112,6 +112,16 @@ impl Constraint for ReifiedEquality {
         &self.scope
     }
 
+    /// The scope's domains cut down by the constraint's own propagation
+    /// ([`minimized_reason`](crate::kernel::minimized_reason)).
+    fn explain(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        crate::kernel::minimized_reason(self, inference, ctx)
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         let equal = i64::from(values[0]) == i64::from(values[1]) + self.offset;
         (values[2] == 0 || values[2] == 1) && (values[2] == self.truth) == equal

@@ -139,6 +139,16 @@ impl Constraint for Subcircuit {
         self.different.scope()
     }
 
+    /// The scope's domains cut down by the constraint's own propagation
+    /// ([`minimized_reason`](crate::kernel::minimized_reason)).
+    fn explain(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        crate::kernel::minimized_reason(self, inference, ctx)
+    }
+
     fn check(&self, values: &[i32]) -> bool {
         let n = values.len();
         let next = |i: usize| successor(values, i, self.base);

@@ -219,3 +219,114 @@ pub fn reason_implies(
         },
     }
 }
+
+/// How many single literals [`minimized_reason`] tries to drop, after whole variables: past
+/// it, the reason left (still right) is given as it stands.
+const SINGLE_LITERAL_TRIES: usize = 48;
+
+/// A reason found by the constraint's own propagation: the scope's domains
+/// ([`scope_reason`]), cut down greedily — first whole variables, then single literals —
+/// while what is left still [implies](reason_implies) `inference`. Every literal holds in the
+/// domains of `ctx`, and none of the variables left can be dropped. `None` when even the
+/// scope's domains do not imply the inference at [`PropagationLevel::Full`] (the caller then
+/// falls back on [`scope_reason`]).
+///
+/// It costs one run of the constraint alone per literal tried, so a constraint with a cheap
+/// reason of its own should give that instead; it is the reason of the constraints whose own
+/// would be a propagator's worth of code (arithmetic, scheduling, circuits...).
+pub fn minimized_reason(
+    constraint: &dyn Constraint,
+    inference: Inference,
+    ctx: &ExplainContext<'_>,
+) -> Option<Vec<Literal>> {
+    let mut reason = scope_reason(constraint, ctx);
+    let mut check = ReasonCheck::new(constraint, ctx.initial);
+    if !check.implies(&reason, inference) {
+        return None;
+    }
+    let mut vars: SmallVec<[VarId; 16]> = SmallVec::new();
+    for literal in &reason {
+        if !vars.contains(&literal.var()) {
+            vars.push(literal.var());
+        }
+    }
+    for var in vars {
+        let trial: Vec<Literal> = reason.iter().copied().filter(|l| l.var() != var).collect();
+        if check.implies(&trial, inference) {
+            reason = trial;
+        }
+    }
+    let (mut i, mut tries) = (0, 0);
+    while i < reason.len() && tries < SINGLE_LITERAL_TRIES {
+        tries += 1;
+        let mut trial = reason.clone();
+        trial.remove(i);
+        if check.implies(&trial, inference) {
+            reason = trial;
+        } else {
+            i += 1;
+        }
+    }
+    Some(reason)
+}
+
+/// [`reason_implies`] for many reasons of one constraint: the model's domains are copied
+/// once, and only the scope's are put back between two checks.
+struct ReasonCheck<'a> {
+    constraint: &'a dyn Constraint,
+    initial: &'a [Domain],
+    domains: Vec<Domain>,
+}
+
+impl<'a> ReasonCheck<'a> {
+    fn new(constraint: &'a dyn Constraint, initial: &'a [Domain]) -> Self {
+        ReasonCheck {
+            constraint,
+            initial,
+            domains: initial.to_vec(),
+        }
+    }
+
+    /// Whether `reason` implies `inference`, as [`reason_implies`] decides.
+    fn implies(&mut self, reason: &[Literal], inference: Inference) -> bool {
+        let mut consistent = true;
+        for literal in reason {
+            let Some(domain) = self.domains.get_mut(literal.var().index()) else {
+                consistent = false;
+                break;
+            };
+            if literal.apply(domain).is_err() {
+                consistent = false;
+                break;
+            }
+        }
+        let implied = consistent
+            && match propagate_alone(self.constraint, &mut self.domains, PropagationLevel::Full) {
+                Err(Conflict) => true,
+                Ok(_) => match inference {
+                    Inference::Removed { var, value } => {
+                        !self.domains[var.index()].contains(value)
+                    }
+                    Inference::Fixed { var, value } => {
+                        self.domains[var.index()].value() == Some(value)
+                    }
+                    Inference::Failed => false,
+                },
+            };
+        for var in self
+            .constraint
+            .scope()
+            .iter()
+            .copied()
+            .chain(reason.iter().map(|l| l.var()))
+        {
+            if let (Some(domain), Some(initial)) = (
+                self.domains.get_mut(var.index()),
+                self.initial.get(var.index()),
+            ) {
+                domain.clone_from(initial);
+            }
+        }
+        implied
+    }
+}

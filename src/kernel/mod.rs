@@ -63,7 +63,7 @@ pub use context::PropagationContext;
 #[deprecated(since = "0.3.0", note = "use `cspkit::Literal` (the crate root)")]
 #[doc(hidden)]
 pub use explain::Literal;
-pub use explain::{ExplainContext, Inference, reason_implies, scope_reason};
+pub use explain::{ExplainContext, Inference, minimized_reason, reason_implies, scope_reason};
 pub use propagator::{
     Change, DomainEvent, Propagator, PropagatorSetup, Reversible, ReversibleValue,
 };
