@@ -304,9 +304,7 @@ impl<'a> ReasonCheck<'a> {
             && match propagate_alone(self.constraint, &mut self.domains, PropagationLevel::Full) {
                 Err(Conflict) => true,
                 Ok(_) => match inference {
-                    Inference::Removed { var, value } => {
-                        !self.domains[var.index()].contains(value)
-                    }
+                    Inference::Removed { var, value } => !self.domains[var.index()].contains(value),
                     Inference::Fixed { var, value } => {
                         self.domains[var.index()].value() == Some(value)
                     }

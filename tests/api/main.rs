@@ -31,6 +31,7 @@ mod puzzle_tools;
 mod puzzles;
 mod queens_board;
 mod reasons;
+mod reasons_builtins;
 mod reify;
 mod scheduling;
 mod smallest_conflict;
