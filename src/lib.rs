@@ -361,6 +361,11 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/custom-constraints.md")]
 pub struct GuideDoctests;
 
+/// The code blocks of `docs/reasons.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/reasons.md")]
+pub struct ReasonsDoctests;
+
 /// The code blocks of `docs/tutorial.md`, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/tutorial.md")]
