@@ -113,6 +113,61 @@ impl Element {
         }
     }
 
+    /// The reason of a removal by an array of constants (see [`Constraint::explain`]).
+    fn constant_reason(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        use crate::kernel::{Inference, Literal};
+        let Array::Constants(array) = &self.array else {
+            return None;
+        };
+        let (index, value) = (self.scope[INDEX], self.scope[VALUE]);
+        if index == value {
+            return None;
+        }
+        let Inference::Removed {
+            var,
+            value: removed,
+        } = inference
+        else {
+            return None;
+        };
+        if var == index {
+            // Position `removed` holds an entry the value has lost.
+            let entry = *array.get(usize::try_from(removed).ok()?)?;
+            if ctx.domain(value).contains(entry) {
+                return None;
+            }
+            Some(if ctx.initial(value).contains(entry) {
+                vec![Literal::Ne(value, entry)]
+            } else {
+                Vec::new()
+            })
+        } else if var == value {
+            // Every position holding `removed` is gone from the index.
+            let holding = |i: i32| {
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|k| array.get(k))
+                    .is_some_and(|&entry| entry == removed)
+            };
+            if ctx.domain(index).iter().any(holding) {
+                return None;
+            }
+            Some(
+                ctx.initial(index)
+                    .iter()
+                    .filter(|&i| holding(i))
+                    .map(|i| Literal::Ne(index, i))
+                    .collect(),
+            )
+        } else {
+            None
+        }
+    }
+
     fn len(&self) -> usize {
         match &self.array {
             Array::Constants(values) => values.len(),
@@ -343,14 +398,17 @@ impl Constraint for Element {
         &self.scope
     }
 
-    /// The scope's domains cut down by the constraint's own propagation
+    /// For an array of constants: `index ≠ i` because `value ≠ array[i]`, and `value ≠ v`
+    /// because the index has lost every position holding `v`. Otherwise (an array of
+    /// variables, a failure) the scope's domains cut down by the constraint's own propagation
     /// ([`minimized_reason`](crate::kernel::minimized_reason)).
     fn explain(
         &self,
         inference: crate::kernel::Inference,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
-        crate::kernel::minimized_reason(self, inference, ctx)
+        self.constant_reason(inference, ctx)
+            .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 
     fn check(&self, values: &[i32]) -> bool {

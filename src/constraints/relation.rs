@@ -74,6 +74,67 @@ impl Relation {
         self.offset
     }
 
+    /// The reason of an inference of an inequality, by bounds (see [`Constraint::explain`]).
+    fn bound_reason(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        use crate::kernel::{Inference, Literal};
+        let [x, y] = self.scope;
+        if x == y {
+            return None;
+        }
+        let c = i64::from(self.offset);
+        // As `low ≤ high + k`.
+        let (low, high, k) = match self.comparison {
+            Comparison::Le => (x, y, c),
+            Comparison::Lt => (x, y, c - 1),
+            Comparison::Ge => (y, x, -c),
+            Comparison::Gt => (y, x, -c - 1),
+            Comparison::Eq | Comparison::Ne => return None,
+        };
+        // `var ≤ bound` (or `≥`), unless the model's domain already says it.
+        let at_most = |var: VarId, bound: i64| -> Option<Vec<Literal>> {
+            let bound = i32::try_from(bound).ok()?;
+            let initial = ctx.initial(var).max()?;
+            Some(if initial <= bound {
+                Vec::new()
+            } else {
+                vec![Literal::Le(var, bound)]
+            })
+        };
+        let at_least = |var: VarId, bound: i64| -> Option<Vec<Literal>> {
+            let bound = i32::try_from(bound).ok()?;
+            let initial = ctx.initial(var).min()?;
+            Some(if initial >= bound {
+                Vec::new()
+            } else {
+                vec![Literal::Ge(var, bound)]
+            })
+        };
+        let high_max = i64::from(ctx.domain(high).max()?);
+        let low_min = i64::from(ctx.domain(low).min()?);
+        match inference {
+            Inference::Removed { var, value } if var == low => {
+                // `low = value` needs `high ≥ value − k`.
+                let v = i64::from(value);
+                (v > high_max + k).then(|| at_most(high, v - k - 1))?
+            }
+            Inference::Removed { var, value } if var == high => {
+                // `high = value` needs `low ≤ value + k`.
+                let v = i64::from(value);
+                (v + k < low_min).then(|| at_least(low, v + k + 1))?
+            }
+            Inference::Failed if low_min > high_max + k => {
+                let mut reason = at_least(low, low_min)?;
+                reason.extend(at_most(high, low_min - k - 1)?);
+                Some(reason)
+            }
+            _ => None,
+        }
+    }
+
     /// Prunes both variables to the values with a compatible value in the other domain.
     fn revise(&self, ctx: &mut PropagationContext<'_>) -> Result<(), Conflict> {
         let [x, y] = self.scope;
@@ -150,14 +211,17 @@ impl Constraint for Relation {
         &self.scope
     }
 
-    /// The scope's domains cut down by the constraint's own propagation
+    /// For `≤`, `<`, `≥`, `>`: one bound of the other variable, as weak as still does
+    /// (`x ≠ 5` because `y ≤ 4`, for `x ≤ y`); a failure: a bound of each. For `=` and `≠`, the
+    /// scope's domains cut down by the constraint's own propagation
     /// ([`minimized_reason`](crate::kernel::minimized_reason)).
     fn explain(
         &self,
         inference: crate::kernel::Inference,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
-        crate::kernel::minimized_reason(self, inference, ctx)
+        self.bound_reason(inference, ctx)
+            .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 
     fn check(&self, values: &[i32]) -> bool {
