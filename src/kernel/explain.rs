@@ -224,10 +224,15 @@ pub fn reason_implies(
 /// it, the reason left (still right) is given as it stands.
 const SINGLE_LITERAL_TRIES: usize = 48;
 
+/// The largest scope (in variables) whose reasons [`minimized_reason`] cuts down literal by
+/// literal; a larger one only drops whole variables, since each try runs the constraint.
+const SINGLE_LITERAL_SCOPE: usize = 8;
+
 /// A reason found by the constraint's own propagation: the scope's domains
-/// ([`scope_reason`]), cut down greedily — first whole variables, then single literals —
-/// while what is left still [implies](reason_implies) `inference`. Every literal holds in the
-/// domains of `ctx`, and none of the variables left can be dropped. `None` when even the
+/// ([`scope_reason`]), cut down greedily — first whole variables, then single literals (for a
+/// scope of at most 8 variables, at most 48 tries) — while what is left still
+/// [implies](reason_implies) `inference`. Every literal holds in the domains of `ctx`, and
+/// none of the variables left can be dropped. `None` when even the
 /// scope's domains do not imply the inference at [`PropagationLevel::Full`] (the caller then
 /// falls back on [`scope_reason`]).
 ///
@@ -256,8 +261,13 @@ pub fn minimized_reason(
             reason = trial;
         }
     }
+    let budget = if constraint.scope().len() <= SINGLE_LITERAL_SCOPE {
+        SINGLE_LITERAL_TRIES
+    } else {
+        0
+    };
     let (mut i, mut tries) = (0, 0);
-    while i < reason.len() && tries < SINGLE_LITERAL_TRIES {
+    while i < reason.len() && tries < budget {
         tries += 1;
         let mut trial = reason.clone();
         trial.remove(i);
