@@ -226,11 +226,11 @@ const SINGLE_LITERAL_TRIES: usize = 48;
 
 /// The largest scope (in variables) whose reasons [`minimized_reason`] cuts down literal by
 /// literal; a larger one only drops whole variables, since each try runs the constraint.
-const SINGLE_LITERAL_SCOPE: usize = 8;
+const SINGLE_LITERAL_SCOPE: usize = 4;
 
 /// A reason found by the constraint's own propagation: the scope's domains
 /// ([`scope_reason`]), cut down greedily — first whole variables, then single literals (for a
-/// scope of at most 8 variables, at most 48 tries) — while what is left still
+/// scope of at most 4 variables, at most 48 tries) — while what is left still
 /// [implies](reason_implies) `inference`. Every literal holds in the domains of `ctx`, and
 /// none of the variables left can be dropped. `None` when even the
 /// scope's domains do not imply the inference at [`PropagationLevel::Full`] (the caller then

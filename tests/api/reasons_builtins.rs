@@ -73,6 +73,22 @@ fn check_one(
         "{}: {reason:?} does not imply {inference:?} on {current:?}",
         constraint.name()
     );
+    // Whole variables are dropped from every reason: none of those left may go. (Linear's
+    // bounds reasons are not cut down: on a model that cannot hold from the start, they may
+    // cite a bound the model's domains already imply.)
+    let mut vars: Vec<VarId> = reason.iter().map(|l| l.var()).collect();
+    vars.dedup();
+    if constraint.name() == "Linear" {
+        vars.clear();
+    }
+    for var in vars {
+        let without: Vec<Literal> = reason.iter().copied().filter(|l| l.var() != var).collect();
+        assert!(
+            !reason_implies(constraint, initial, &without, inference),
+            "{}: {reason:?} for {inference:?} on {current:?} does not need {var}: {without:?} does",
+            constraint.name()
+        );
+    }
     if minimal {
         for i in 0..reason.len() {
             let mut smaller = reason.clone();
@@ -89,7 +105,7 @@ fn check_one(
 
 /// Checks every reason `constraint` (posted on `model`, whose variables are its scope's) owes
 /// on the domains `now` (one list of values per variable of the model), against brute force.
-/// `minimal`: every literal of a reason must be needed.
+/// `minimal`: every literal of a reason must be needed (else only every variable).
 fn check(model: &Model, constraint: &dyn Constraint, now: &[Vec<i32>], minimal: bool) -> Tally {
     let initial: Vec<Domain> = model.variables().map(|v| model.domain(v).clone()).collect();
     let current: Vec<Domain> = now
@@ -236,7 +252,7 @@ proptest! {
     #[test]
     fn element_of_variables_reasons(now in within(vec![(1, 3), (1, 3), (1, 3), (0, 2), (1, 3)])) {
         let ranges = [(1, 3), (1, 3), (1, 3), (0, 2), (1, 3)];
-        run(&ranges, &now, true, |v| Box::new(Element::with_variables(&v[..3], v[3], v[4])));
+        run(&ranges, &now, false, |v| Box::new(Element::with_variables(&v[..3], v[3], v[4])));
     }
 
     #[test]
@@ -297,7 +313,7 @@ proptest! {
 
     #[test]
     fn global_cardinality_reasons(now in within(vec![(1, 3), (1, 3), (1, 3), (0, 3), (0, 3)]), closed in any::<bool>()) {
-        run(&[(1, 3), (1, 3), (1, 3), (0, 3), (0, 3)], &now, true, |v| {
+        run(&[(1, 3), (1, 3), (1, 3), (0, 3), (0, 3)], &now, false, |v| {
             let gcc = GlobalCardinality::new(&v[..3], &[1, 2], &v[3..]).unwrap();
             Box::new(if closed { gcc.closed() } else { gcc })
         });
@@ -305,7 +321,7 @@ proptest! {
 
     #[test]
     fn inverse_reasons(now in within(vec![(0, 2); 6])) {
-        run(&[(0, 2); 6], &now, true, |v| Box::new(Inverse::new(&v[..3], &v[3..]).unwrap()));
+        run(&[(0, 2); 6], &now, false, |v| Box::new(Inverse::new(&v[..3], &v[3..]).unwrap()));
     }
 
     #[test]
@@ -319,7 +335,7 @@ proptest! {
 
     #[test]
     fn regular_reasons(now in within(vec![(0, 1); 5]), first in 1usize..=2, second in 0usize..=2) {
-        run(&[(0, 1); 5], &now, true, |v| Box::new(Regular::new(v, Dfa::blocks(&[first, second]))));
+        run(&[(0, 1); 5], &now, false, |v| Box::new(Regular::new(v, Dfa::blocks(&[first, second]))));
     }
 
     #[test]
