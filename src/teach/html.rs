@@ -384,6 +384,7 @@ fn json_panel(panel: &Panel<'_>) -> String {
         })
         .collect();
     let _ = write!(out, "\"clash\":{{{}}},", clashes.join(","));
+    out.push_str(&json_failure_notes(tree));
     failing.sort_unstable();
     failing.dedup();
     let scopes: Vec<String> = failing
@@ -459,6 +460,39 @@ fn json_panel(panel: &Panel<'_>) -> String {
         columns.join(",")
     );
     out
+}
+
+/// What the page shows at each failed node beyond its reason, by node id: an object per
+/// failed node with a field per kind of note, `"backjump"` for now (its conflict set as
+/// variable indices, the node of the decision the search went back to, -1 if none, and the
+/// nodes of the decisions jumped over, deepest first). A node's notes sit in one object so
+/// that other notes on the same failure (a nogood learned from it) join as more fields.
+fn json_failure_notes(tree: &SearchTree<'_>) -> String {
+    let mut notes: Vec<(u64, String)> = Vec::new();
+    for jump in tree.backjumps() {
+        let conflict: Vec<String> = jump
+            .conflict
+            .iter()
+            .map(|v| v.index().to_string())
+            .collect();
+        let skipped: Vec<String> = jump.skipped.iter().map(u64::to_string).collect();
+        let note = format!(
+            "\"backjump\":{{\"conflict\":[{}],\"to\":{},\"skipped\":[{}]}}",
+            conflict.join(","),
+            jump.to.map_or(-1, |to| to as i64),
+            skipped.join(",")
+        );
+        // A node's last jump wins (one per failure in the engine).
+        match notes.last_mut() {
+            Some((node, text)) if *node == jump.node => *text = note,
+            _ => notes.push((jump.node, note)),
+        }
+    }
+    let items: Vec<String> = notes
+        .iter()
+        .map(|(node, fields)| format!("\"{node}\":{{{fields}}}"))
+        .collect();
+    format!("\"notes\":{{{}}},", items.join(","))
 }
 
 /// The page: the tree beside the board of `board`, under `title`.
