@@ -25,6 +25,14 @@
 //! expansion fits the tree to the window again. Zoomed out further, labels that would overlap
 //! are left out, never drawn over each other.
 //!
+//! A search with conflict-directed backjumping has its jumps marked: at a failed node its
+//! conflict set in the model's names, the decision the search went back to and the decisions
+//! it jumped over; in the tree a dashed arc from the failure back to that decision and the
+//! decisions jumped over in grey (their tooltip: they had nothing to do with the failure),
+//! with a legend under the tree. Zoomed far out, or with more jumps in the window than the
+//! page draws, only the selected failure's arc is drawn. The notes at a failed node sit in one
+//! object per node in the page's data, so other notes on a failure can join them.
+//!
 //! The tree is drawn on a canvas, nodes outside the window skipped, so that a tree of 100,000
 //! nodes opens in about a second and pans smoothly.
 //!

@@ -345,7 +345,12 @@ fn compare_runs_with_and_without_backjumping_and_counts_the_jumps() {
         .collect();
     assert_eq!(
         setting,
-        [("off", "fc"), ("off", "forward"), ("on", "fc"), ("on", "forward")]
+        [
+            ("off", "fc"),
+            ("off", "forward"),
+            ("on", "fc"),
+            ("on", "forward")
+        ]
     );
     for row in &rows {
         assert_eq!(field(row, "solutions"), "92");
@@ -387,7 +392,11 @@ fn compare_runs_with_and_without_backjumping_and_counts_the_jumps() {
     let csv = text(&on.stdout);
     assert!(csv.starts_with("var_order,value_order,propagation,branching,backjump,decisions,"));
     assert!(csv.contains(",values_removed,backjumps,levels_skipped,domain_changes,"));
-    assert!(csv.lines().skip(1).all(|l| l.split(',').nth(4) == Some("on")));
+    assert!(
+        csv.lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(4) == Some("on"))
+    );
     let off = text(&cspkit(&[&base[..], &["--format", "csv"]].concat()).stdout);
     assert!(!off.contains("backjump"), "{off}");
 
@@ -406,13 +415,23 @@ fn compare_runs_with_and_without_backjumping_and_counts_the_jumps() {
 
 #[test]
 fn stats_json_and_csv_count_the_backjumps() {
-    let args = ["queens", "8", "--count", "--propagation", "fc", "--backjump"];
+    let args = [
+        "queens",
+        "8",
+        "--count",
+        "--propagation",
+        "fc",
+        "--backjump",
+    ];
     let json = cspkit(&[&args[..], &["--stats=json"]].concat());
     let record = parse_json(&text(&json.stderr));
     let line = cspkit(&[&args[..], &["--stats"]].concat());
     let line = text(&line.stderr);
     assert_eq!(field(&record[0], "backjump"), "on");
-    assert_eq!(field(&record[0], "backjumps"), text_stat(&line, "backjumps"));
+    assert_eq!(
+        field(&record[0], "backjumps"),
+        text_stat(&line, "backjumps")
+    );
     assert_eq!(
         field(&record[0], "levels_skipped"),
         text_stat(&line, "levels skipped")

@@ -1067,13 +1067,20 @@ fn a_backjump_is_marked_at_its_failure_with_the_levels_it_skipped() {
         let var = |v: u64| tree.nodes()[v as usize].branch.unwrap().var;
         assert_eq!(var(to), *jump.conflict.last().unwrap());
         for &s in &jump.skipped {
-            assert!(s > to && s <= jump.node, "{s} between {to} and {}", jump.node);
+            assert!(
+                s > to && s <= jump.node,
+                "{s} between {to} and {}",
+                jump.node
+            );
             assert!(!jump.conflict.contains(&var(s)));
         }
     }
     let all = dom(&browser, &path, "?keys=e");
     assert_eq!(state(&all, "backjumps"), jumps.len() as f64);
-    assert!(all.contains("id=\"legend\""), "the legend explains the marks");
+    assert!(
+        all.contains("id=\"legend\""),
+        "the legend explains the marks"
+    );
     let jump = jumps[0];
     let shown = dom(&browser, &path, &format!("#node={}", jump.node));
     assert_eq!(selected(&shown), jump.node);
@@ -1094,7 +1101,10 @@ fn a_backjump_is_marked_at_its_failure_with_the_levels_it_skipped() {
         "{notes}"
     );
     assert!(notes.contains(&tree.label(jump.skipped[0])), "{notes}");
-    assert!(notes.contains("had nothing to do with the failure"), "{notes}");
+    assert!(
+        notes.contains("had nothing to do with the failure"),
+        "{notes}"
+    );
     assert!(state(&shown, "jumparcs") >= 1.0);
     assert!(state(&shown, "greyed") >= jump.skipped.len() as f64);
     // A decision jumped over says so.

@@ -60,11 +60,8 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         );
     }
     let seed = args.seed.unwrap_or_default();
-    let runs = backjumps.len()
-        * branchings.len()
-        * var_orders.len()
-        * value_orders.len()
-        * levels.len();
+    let runs =
+        backjumps.len() * branchings.len() * var_orders.len() * value_orders.len() * levels.len();
     // The page's file is checked and created before any search runs.
     let mut page = match args.tree.as_deref() {
         None => None,
