@@ -28,7 +28,7 @@ const DEFAULT_RESTART_BASE: u64 = 100;
 /// The growth factor of geometric restarts, as the command line's.
 const GEOMETRIC_FACTOR: f64 = 1.5;
 /// The option names a search accepts.
-const OPTION_NAMES: [&str; 13] = [
+const OPTION_NAMES: [&str; 14] = [
     "propagation",
     "var_order",
     "value_order",

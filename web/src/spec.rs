@@ -330,4 +330,22 @@ mod tests {
             Spec::parse(r#"{"model": {"kind": "queens", "n": 4}, "propagation": "mac"}"#).unwrap();
         assert_eq!(spec.propagation, Some(Propagation::Full));
     }
+
+    #[test]
+    fn backjump_is_a_boolean_off_by_default_and_not_with_ac3() {
+        let queens = r#"{"model": {"kind": "queens", "n": 8}"#;
+        assert!(!Spec::parse(&format!("{queens}}}")).unwrap().backjump);
+        assert!(
+            Spec::parse(&format!("{queens}, \"backjump\": true}}"))
+                .unwrap()
+                .backjump
+        );
+        let error = Spec::parse(&format!("{queens}, \"backjump\": \"yes\"}}")).unwrap_err();
+        assert!(error.message.contains("true or false"), "{error}");
+        let error = Spec::parse(&format!(
+            "{queens}, \"backjump\": true, \"propagation\": \"ac3\"}}"
+        ))
+        .unwrap_err();
+        assert!(error.message.contains("ac3"), "{error}");
+    }
 }

@@ -378,7 +378,7 @@ export const CHECKS = [
     },
   },
   {
-    key: 'i',
+    key: 'k',
     name: 'N-Queens 8, all solutions, fc, backjump: counts and jumps equal the CLI, marked on the tree',
     async run(t) {
       const cli = cliStats(['queens', '8', '--all', '--propagation', 'fc', '--backjump']);
