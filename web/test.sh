@@ -3,7 +3,7 @@
 # in headless Chromium (playwright-core, from web/node_modules).
 #   bash web/test.sh                 every check, one PASS/FAIL line each; exit 1 on a failure
 #   bash web/test.sh --screenshots   also write docs/img/live-minizinc.png and live-compare.png
-#   bash web/test.sh --only a,d      some checks (a to h)
+#   bash web/test.sh --only a,d      some checks (a to k)
 # Needs: the built site (bash web/build.sh), the CLI (cargo build --release; or another
 # build named by CSPKIT_CLI), Chromium (/usr/bin/chromium, or the CHROMIUM environment variable).
 # The site is served by `cspkit serve`; a CLI without it falls back to Python's http.server.

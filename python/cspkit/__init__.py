@@ -31,8 +31,10 @@ The search runs in Rust with the GIL released; Ctrl-C stops it and raises
 ``counting`` (``cspkit``, ``aima``: whether a variable propagation fixed is still assigned by
 a decision of its own, as AIMA's BACKTRACKING-SEARCH does), ``restarts`` (``luby``,
 ``geometric``) with ``restart_base`` (failures, 100) and ``restart_factor`` (1.5),
-``node_limit`` (decisions), ``time_limit`` (seconds) and ``seed``; ``minimize`` and
-``maximize`` also take ``lns=True`` (large neighbourhood search).
+``node_limit`` (decisions), ``time_limit`` (seconds), ``seed`` and ``backjump=True``
+(conflict-directed backjumping: ``stats`` then counts ``backjumps`` and ``levels_skipped``;
+not with ``propagation="ac3"``); ``minimize`` and ``maximize`` also take ``lns=True``
+(large neighbourhood search).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 //! The search options a Python call passes as keywords, checked once on the calling thread,
 //! with the names the command line accepts (`--propagation`, `--var-order`, `--value-order`,
 //! `--branching`, `--count-as`, `--restarts`, `--restart-base`, `--node-limit`, `--time-limit`,
-//! `--seed`), and `lns` for the optimising searches.
+//! `--seed`, `--backjump`), and `lns` for the optimising searches.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -28,7 +28,7 @@ const DEFAULT_RESTART_BASE: u64 = 100;
 /// The growth factor of geometric restarts, as the command line's.
 const GEOMETRIC_FACTOR: f64 = 1.5;
 /// The option names a search accepts.
-const OPTION_NAMES: [&str; 13] = [
+const OPTION_NAMES: [&str; 14] = [
     "propagation",
     "var_order",
     "value_order",
@@ -42,6 +42,7 @@ const OPTION_NAMES: [&str; 13] = [
     "decision_limit",
     "time_limit",
     "seed",
+    "backjump",
 ];
 
 /// A variable order any thread may own.
@@ -66,6 +67,7 @@ pub struct SearchOptions {
     decision_limit: Option<u64>,
     time_limit: Option<Duration>,
     seed: u64,
+    backjump: bool,
 }
 
 impl SearchOptions {
@@ -169,6 +171,11 @@ impl SearchOptions {
                     options.time_limit = Some(time);
                 }
                 "seed" => options.seed = value.extract()?,
+                "backjump" => {
+                    options.backjump = value.extract().map_err(|_| {
+                        raised(format!("backjump: expected True or False, got {value}"))
+                    })?;
+                }
                 _ => {
                     return Err(raised(format!(
                         "unknown search option {key:?} (the options are {})",
@@ -182,6 +189,12 @@ impl SearchOptions {
         {
             return Err(raised(
                 "restart_base and restart_factor need restarts=\"luby\" or \"geometric\"",
+            ));
+        }
+        if options.backjump && options.propagation == Some(Propagation::Ac3) {
+            return Err(raised(
+                "backjump=True follows the reasons of the constraints' own propagation: it \
+                 cannot be combined with propagation=\"ac3\" (use fc, forward or full)",
             ));
         }
         if options.restart_factor.is_some() && options.restarts != Some("geometric") {
@@ -236,6 +249,9 @@ impl SearchOptions {
                 config = config.with_restarts(RestartPolicy::geometric(base, factor));
             }
             None => {}
+        }
+        if self.backjump {
+            config = config.with_backjumping(true);
         }
         if self.lns {
             config = config.with_lns(Lns::new().with_seed(self.seed));

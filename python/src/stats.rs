@@ -22,6 +22,8 @@ pub fn stats_dict<'py>(py: Python<'py>, stats: &SearchStats) -> PyResult<Bound<'
     dict.set_item(intern!(py, "solutions"), stats.solutions)?;
     dict.set_item(intern!(py, "max_depth"), stats.max_depth)?;
     dict.set_item(intern!(py, "restarts"), stats.restarts)?;
+    dict.set_item(intern!(py, "backjumps"), stats.backjumps)?;
+    dict.set_item(intern!(py, "levels_skipped"), stats.levels_skipped)?;
     dict.set_item(intern!(py, "elapsed"), stats.elapsed.as_secs_f64())?;
     Ok(dict)
 }

@@ -25,6 +25,14 @@
 //! expansion fits the tree to the window again. Zoomed out further, labels that would overlap
 //! are left out, never drawn over each other.
 //!
+//! A search with conflict-directed backjumping has its jumps marked: at a failed node its
+//! conflict set in the model's names, the decision the search went back to and the decisions
+//! it jumped over; in the tree a dashed arc from the failure back to that decision and the
+//! decisions jumped over in grey (their tooltip: they had nothing to do with the failure),
+//! with a legend under the tree. Zoomed far out, or with more jumps in the window than the
+//! page draws, only the selected failure's arc is drawn. The notes at a failed node sit in one
+//! object per node in the page's data, so other notes on a failure can join them.
+//!
 //! The tree is drawn on a canvas, nodes outside the window skipped, so that a tree of 100,000
 //! nodes opens in about a second and pans smoothly.
 //!
@@ -384,6 +392,7 @@ fn json_panel(panel: &Panel<'_>) -> String {
         })
         .collect();
     let _ = write!(out, "\"clash\":{{{}}},", clashes.join(","));
+    out.push_str(&json_failure_notes(tree));
     failing.sort_unstable();
     failing.dedup();
     let scopes: Vec<String> = failing
@@ -459,6 +468,39 @@ fn json_panel(panel: &Panel<'_>) -> String {
         columns.join(",")
     );
     out
+}
+
+/// What the page shows at each failed node beyond its reason, by node id: an object per
+/// failed node with a field per kind of note, `"backjump"` for now (its conflict set as
+/// variable indices, the node of the decision the search went back to, -1 if none, and the
+/// nodes of the decisions jumped over, deepest first). A node's notes sit in one object so
+/// that other notes on the same failure (a nogood learned from it) join as more fields.
+fn json_failure_notes(tree: &SearchTree<'_>) -> String {
+    let mut notes: Vec<(u64, String)> = Vec::new();
+    for jump in tree.backjumps() {
+        let conflict: Vec<String> = jump
+            .conflict
+            .iter()
+            .map(|v| v.index().to_string())
+            .collect();
+        let skipped: Vec<String> = jump.skipped.iter().map(u64::to_string).collect();
+        let note = format!(
+            "\"backjump\":{{\"conflict\":[{}],\"to\":{},\"skipped\":[{}]}}",
+            conflict.join(","),
+            jump.to.map_or(-1, |to| to as i64),
+            skipped.join(",")
+        );
+        // A node's last jump wins (one per failure in the engine).
+        match notes.last_mut() {
+            Some((node, text)) if *node == jump.node => *text = note,
+            _ => notes.push((jump.node, note)),
+        }
+    }
+    let items: Vec<String> = notes
+        .iter()
+        .map(|(node, fields)| format!("\"{node}\":{{{fields}}}"))
+        .collect();
+    format!("\"notes\":{{{}}},", items.join(","))
 }
 
 /// The page: the tree beside the board of `board`, under `title`.

@@ -126,6 +126,15 @@ pub struct Record {
     pub revisions: u64,
     /// The values AC-3's revisions removed.
     pub removals: u64,
+    /// Whether the run used conflict-directed backjumping
+    /// ([`SearchConfig::with_backjumping`](crate::SearchConfig::with_backjumping)): its
+    /// record then has the columns of [`BACKJUMP_COLUMNS`] too, and so has every record of a
+    /// table that holds it.
+    pub backjumping: bool,
+    /// Backjumps that skipped at least one decision ([`SearchStats::backjumps`]).
+    pub backjumps: u64,
+    /// Decisions jumped over by those backjumps ([`SearchStats::levels_skipped`]).
+    pub levels_skipped: u64,
 }
 
 impl Record {
@@ -136,17 +145,92 @@ impl Record {
             row: Row::new(strategy, stats, status),
             revisions: stats.revisions,
             removals: stats.removals,
+            backjumping: false,
+            backjumps: stats.backjumps,
+            levels_skipped: stats.levels_skipped,
         }
     }
 
-    fn cells(&self) -> Vec<String> {
-        self.row.cells_with(Some([self.revisions, self.removals]))
+    /// The same record, of a run with backjumping on or off (`backjumping`): with it on, the
+    /// record has the columns of [`BACKJUMP_COLUMNS`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::teach::table::{self, Format, Record};
+    /// use cspkit::Propagation;
+    ///
+    /// let queens = Queens::new(8)?;
+    /// let mut solver = queens
+    ///     .model()
+    ///     .solver()
+    ///     .with_propagation(Propagation::TextbookForward)
+    ///     .with_backjumping(true);
+    /// solver.count();
+    /// let stats = solver.stats();
+    /// let record = Record::new(["input", "asc", "fc", "assign"], &stats, "done").with_backjumping(true);
+    /// assert!(record.to_json().contains(&format!("\"backjumps\": {}", stats.backjumps)));
+    /// let csv = table::render_records(&[record], Format::Csv);
+    /// assert!(csv.starts_with("var_order,value_order,propagation,branching,backjump,decisions,"));
+    /// assert!(csv.contains(",values_removed,backjumps,levels_skipped,domain_changes,"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_backjumping(mut self, backjumping: bool) -> Record {
+        self.backjumping = backjumping;
+        self
     }
 
-    /// The record as one JSON object.
-    pub fn to_json(&self) -> String {
-        json_object(&RECORD_COLUMNS, &self.cells(), RECORD_NUMERIC)
+    /// The cells, with those of [`BACKJUMP_COLUMNS`] if `backjump` (a table holding a run with
+    /// backjumping).
+    fn cells(&self, backjump: bool) -> Vec<String> {
+        let mut cells = self.row.cells_with(Some([self.revisions, self.removals]));
+        if backjump {
+            let on = if self.backjumping { "on" } else { "off" };
+            cells.insert(4, on.to_owned());
+            // After the values removed (shifted by one by the column inserted).
+            let at = RECORD_COLUMNS
+                .iter()
+                .position(|&c| c == "values_removed")
+                .map_or(cells.len(), |i| i + 2);
+            cells.insert(at, self.levels_skipped.to_string());
+            cells.insert(at, self.backjumps.to_string());
+        }
+        cells
     }
+
+    /// The record as one JSON object (with the fields of [`BACKJUMP_COLUMNS`] for a run with
+    /// backjumping).
+    pub fn to_json(&self) -> String {
+        self.to_json_in(self.backjumping)
+    }
+
+    /// The record as one JSON object, with the fields of [`BACKJUMP_COLUMNS`] if `backjump`.
+    fn to_json_in(&self, backjump: bool) -> String {
+        let columns = record_columns(backjump);
+        json_object(&columns, &self.cells(backjump), record_numeric(backjump))
+    }
+}
+
+/// The columns of a table of [`Record`]s, with those of [`BACKJUMP_COLUMNS`] if `backjump`.
+fn record_columns(backjump: bool) -> Vec<&'static str> {
+    let mut columns = RECORD_COLUMNS.to_vec();
+    if backjump {
+        columns.insert(4, BACKJUMP_COLUMNS[0]);
+        let at = columns
+            .iter()
+            .position(|&c| c == "values_removed")
+            .map_or(columns.len(), |i| i + 1);
+        columns.insert(at, BACKJUMP_COLUMNS[2]);
+        columns.insert(at, BACKJUMP_COLUMNS[1]);
+    }
+    columns
+}
+
+/// The columns of [`record_columns`] that hold numbers: all but the strategy's and the status.
+fn record_numeric(backjump: bool) -> std::ops::Range<usize> {
+    let len = record_columns(backjump).len();
+    if backjump { 5..len - 1 } else { RECORD_NUMERIC }
 }
 
 /// One JSON object: each of `columns` with its cell, unquoted in the `numeric` range.
@@ -206,6 +290,11 @@ pub const RECORD_COLUMNS: [&str; 15] = [
     "time_ms",
     "status",
 ];
+
+/// The columns a table of [`Record`]s gains when one of its runs used backjumping: whether
+/// each run did (`on` or `off`, after the branching), then its backjumps and the levels they
+/// skipped (after the values removed).
+pub const BACKJUMP_COLUMNS: [&str; 3] = ["backjump", "backjumps", "levels_skipped"];
 
 /// The columns of a [`Record`] that hold numbers.
 const RECORD_NUMERIC: std::ops::Range<usize> = 4..14;
@@ -320,10 +409,15 @@ pub fn render(rows: &[Row], format: Format) -> String {
 
 /// The table of `records`, in `format`: [`render`] with the columns of AC-3's arc revisions
 /// and the values they removed ([`RECORD_COLUMNS`]).
+///
+/// When one of the records used backjumping ([`Record::backjumping`]), every row has the
+/// columns of [`BACKJUMP_COLUMNS`] too.
 pub fn render_records(records: &[Record], format: Format) -> String {
-    let cells: Vec<Vec<String>> = records.iter().map(Record::cells).collect();
-    let json: Vec<String> = records.iter().map(Record::to_json).collect();
-    render_cells(&RECORD_COLUMNS, RECORD_NUMERIC, &cells, &json, format)
+    let backjump = records.iter().any(|r| r.backjumping);
+    let cells: Vec<Vec<String>> = records.iter().map(|r| r.cells(backjump)).collect();
+    let json: Vec<String> = records.iter().map(|r| r.to_json_in(backjump)).collect();
+    let columns = record_columns(backjump);
+    render_cells(&columns, record_numeric(backjump), &cells, &json, format)
 }
 
 /// A table of `columns` (numbers in the `numeric` range) with a row of `rows` each (and its

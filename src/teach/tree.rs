@@ -58,6 +58,27 @@ pub struct TreeNode {
     pub changes: Vec<(VarId, Domain)>,
 }
 
+/// A conflict-directed backjump from a failed node
+/// ([`SearchConfig::with_backjumping`](crate::SearchConfig::with_backjumping)), placed on the
+/// recorded tree: the failure's conflict set, the decision the search went back to and the
+/// decisions it jumped over. What a page shows at the failed node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct BackjumpMark {
+    /// The failed node.
+    pub node: u64,
+    /// The variables of the decisions the failure rests on (its conflict set), shallowest
+    /// first.
+    pub conflict: Vec<VarId>,
+    /// The node of the decision the search went back to (the deepest of the conflict set);
+    /// `None` when none was left and the search ended.
+    pub to: Option<u64>,
+    /// The nodes of the decisions jumped over without trying their other branches, deepest
+    /// first: they had nothing to do with the failure. Empty when the search went back to
+    /// the last decision, as chronological backtracking would.
+    pub skipped: Vec<u64>,
+}
+
 /// A [`SearchObserver`] that records the search tree: every node (up to a limit) with its
 /// parent, its branch, how it ended, and, if asked, the domains at it.
 ///
@@ -94,6 +115,8 @@ pub struct SearchTree<'m> {
     replay: Replay,
     /// Every node of the search, recorded or not, in a picture of bounded size.
     overview: Overview,
+    /// The backjumps from recorded nodes, in search order.
+    backjumps: Vec<BackjumpMark>,
 }
 
 /// The whole search at a glance, in bounded memory however long it runs: the nodes in search
@@ -208,6 +231,7 @@ impl<'m> SearchTree<'m> {
             domains: false,
             replay: Replay::new(model),
             overview,
+            backjumps: Vec::new(),
         }
     }
 
@@ -279,6 +303,56 @@ impl<'m> SearchTree<'m> {
     /// The whole search, recorded nodes and those beyond the limit, as a pixel tree.
     pub fn overview(&self) -> &Overview {
         &self.overview
+    }
+
+    /// The backjumps from the recorded nodes, in search order (empty without backjumping).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::teach::tree::SearchTree;
+    /// use cspkit::Propagation;
+    ///
+    /// let queens = Queens::new(6)?;
+    /// let mut tree = SearchTree::new(queens.model());
+    /// let _ = queens
+    ///     .model()
+    ///     .solver()
+    ///     .with_propagation(Propagation::TextbookForward)
+    ///     .with_backjumping(true)
+    ///     .with_observer(&mut tree)
+    ///     .count();
+    /// let jump = tree.backjumps().iter().find(|j| !j.skipped.is_empty()).unwrap();
+    /// // The search went back to the decision on the deepest variable of the conflict set.
+    /// let to = jump.to.unwrap();
+    /// let last = *jump.conflict.last().unwrap();
+    /// assert_eq!(tree.nodes()[to as usize].branch.unwrap().var, last);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn backjumps(&self) -> &[BackjumpMark] {
+        &self.backjumps
+    }
+
+    /// The decisions on the path to node `id` (itself included if it is one), root first:
+    /// the nodes of the branches `x = v` and `x ≤ v`, the ones that count in a node's depth.
+    fn decisions_to(&self, id: u64) -> Vec<u64> {
+        let mut path = Vec::new();
+        let mut at = Some(id);
+        while let Some(v) = at {
+            let Some(node) = self.nodes.get(v as usize) else {
+                break;
+            };
+            if node
+                .branch
+                .is_some_and(|b| matches!(b.kind, BranchKind::Equal | BranchKind::AtMost))
+            {
+                path.push(v);
+            }
+            at = node.parent;
+        }
+        path.reverse();
+        path
     }
 
     /// Whether domains are recorded.
@@ -537,11 +611,32 @@ impl SearchObserver for SearchTree<'_> {
                     n.status = NodeStatus::Solution;
                 }
             }
+            Event::Backjump {
+                node,
+                depth,
+                to,
+                conflict,
+                skipped,
+            } => {
+                if node as usize >= self.nodes.len() {
+                    return;
+                }
+                // The decisions on the path, one per level: the event's levels are theirs.
+                let decisions = self.decisions_to(node);
+                let level = |depth: usize| decisions.get(depth.checked_sub(1)?).copied();
+                let skipped_nodes: Vec<u64> = (to + 1..=depth).rev().filter_map(level).collect();
+                debug_assert_eq!(skipped_nodes.len(), skipped.len());
+                self.backjumps.push(BackjumpMark {
+                    node,
+                    conflict: conflict.to_vec(),
+                    to: level(to),
+                    skipped: skipped_nodes,
+                });
+            }
             Event::Improved { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. }
-            | Event::Backtrack { .. }
-            | Event::Backjump { .. } => {}
+            | Event::Backtrack { .. } => {}
         }
     }
 }

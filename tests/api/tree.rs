@@ -303,3 +303,77 @@ impl cspkit::SearchObserver for CountsPropagation {
         true
     }
 }
+
+/// Records the tree and, beside it, the events' own account of each backjump.
+struct Jumps<'m> {
+    tree: SearchTree<'m>,
+    /// Per backjump: the failed node, the conflict set, the variables jumped over.
+    events: Vec<(u64, Vec<cspkit::VarId>, Vec<cspkit::VarId>)>,
+}
+
+impl cspkit::SearchObserver for Jumps<'_> {
+    fn on_event(&mut self, event: &cspkit::Event<'_>) {
+        if let cspkit::Event::Backjump {
+            node,
+            conflict,
+            skipped,
+            ..
+        } = *event
+        {
+            self.events
+                .push((node, conflict.to_vec(), skipped.to_vec()));
+        }
+        self.tree.on_event(event);
+    }
+}
+
+#[test]
+fn each_backjump_is_placed_on_the_decisions_of_the_tree() {
+    let queens = Queens::new(8).unwrap();
+    for branching in [Branching::Assign, Branching::DWay, Branching::Split] {
+        let mut jumps = Jumps {
+            tree: SearchTree::new(queens.model()).with_limit(usize::MAX),
+            events: Vec::new(),
+        };
+        let mut solver = queens
+            .model()
+            .solver()
+            .with_propagation(cspkit::Propagation::TextbookForward)
+            .with_branching(branching)
+            .with_backjumping(true)
+            .with_observer(&mut jumps);
+        solver.count();
+        let stats = solver.stats();
+        drop(solver);
+        let marks = jumps.tree.backjumps();
+        assert_eq!(marks.len(), jumps.events.len(), "{branching:?}");
+        let jumped = marks.iter().filter(|m| !m.skipped.is_empty()).count() as u64;
+        assert_eq!(jumped, stats.backjumps, "{branching:?}");
+        let skipped: u64 = marks.iter().map(|m| m.skipped.len() as u64).sum();
+        assert_eq!(skipped, stats.levels_skipped, "{branching:?}");
+        let nodes = jumps.tree.nodes();
+        let var = |v: u64| nodes[v as usize].branch.expect("a decision").var;
+        for (mark, (node, conflict, vars)) in marks.iter().zip(&jumps.events) {
+            assert_eq!(mark.node, *node);
+            assert_eq!(&mark.conflict, conflict);
+            // Each node jumped over is a decision on the variable the event names, on the
+            // path to the failure, deepest first.
+            let on: Vec<_> = mark.skipped.iter().map(|&s| var(s)).collect();
+            assert_eq!(&on, vars, "{branching:?} at node {node}");
+            assert!(mark.skipped.windows(2).all(|w| w[0] > w[1]));
+            let mut path = Vec::new();
+            let mut at = Some(*node);
+            while let Some(v) = at {
+                path.push(v);
+                at = nodes[v as usize].parent;
+            }
+            assert!(mark.skipped.iter().all(|s| path.contains(s)));
+            // The decision gone back to: on the conflict set's deepest variable, above them.
+            if let Some(to) = mark.to {
+                assert!(path.contains(&to));
+                assert_eq!(Some(&var(to)), conflict.last());
+                assert!(mark.skipped.iter().all(|&s| s > to));
+            }
+        }
+    }
+}

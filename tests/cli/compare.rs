@@ -309,3 +309,141 @@ fn a_model_is_counted_on_the_variables_its_output_shows() {
         "every run counts 6: {lines:?}"
     );
 }
+
+/// The count after `key` in the text line of `--stats`.
+fn text_stat(stderr: &str, key: &str) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("decisions "))
+        .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
+    line.split(", ")
+        .find_map(|part| Some(part.strip_prefix(key)?.trim().to_owned()))
+        .unwrap_or_else(|| panic!("no {key} in {line:?}"))
+}
+
+#[test]
+fn compare_runs_with_and_without_backjumping_and_counts_the_jumps() {
+    let base = [
+        "compare",
+        "queens",
+        "8",
+        "--count",
+        "--var-order",
+        "input",
+        "--value-order",
+        "asc",
+        "--propagation",
+        "fc,forward",
+    ];
+    let both = cspkit(&[&base[..], &["--backjump", "off,on", "--format", "json"]].concat());
+    assert!(both.status.success(), "{}", text(&both.stderr));
+    let rows = parse_json(&text(&both.stdout));
+    assert_eq!(rows.len(), 4, "two levels, each with and without");
+    let setting: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (field(r, "backjump"), field(r, "propagation")))
+        .collect();
+    assert_eq!(
+        setting,
+        [
+            ("off", "fc"),
+            ("off", "forward"),
+            ("on", "fc"),
+            ("on", "forward")
+        ]
+    );
+    for row in &rows {
+        assert_eq!(field(row, "solutions"), "92");
+        let (jumps, skipped): (u64, u64) = (
+            field(row, "backjumps").parse().unwrap(),
+            field(row, "levels_skipped").parse().unwrap(),
+        );
+        if field(row, "backjump") == "off" {
+            assert_eq!((jumps, skipped), (0, 0));
+        } else {
+            assert!(skipped >= jumps);
+        }
+    }
+    // Each "on" row is the run `--backjump --stats` describes, jumps included.
+    let single = cspkit(&[
+        "queens",
+        "8",
+        "--count",
+        "--propagation",
+        "fc",
+        "--backjump",
+        "--stats",
+    ]);
+    let stderr = text(&single.stderr);
+    for (key, column) in [
+        ("backjumps", "backjumps"),
+        ("levels skipped", "levels_skipped"),
+        ("decisions", "decisions"),
+    ] {
+        assert_eq!(text_stat(&stderr, key), field(&rows[2], column), "{key}");
+    }
+    assert_ne!(field(&rows[2], "backjumps"), "0", "8-Queens with fc jumps");
+    // Fewer decisions with the jumps, the same on forward (which never jumps here).
+    let decisions = |r: usize| field(&rows[r], "decisions").parse::<u64>().unwrap();
+    assert!(decisions(2) < decisions(0));
+
+    // `--backjump` alone: every run with it. Without: the columns are not there.
+    let on = cspkit(&[&base[..], &["--backjump", "--format", "csv"]].concat());
+    let csv = text(&on.stdout);
+    assert!(csv.starts_with("var_order,value_order,propagation,branching,backjump,decisions,"));
+    assert!(csv.contains(",values_removed,backjumps,levels_skipped,domain_changes,"));
+    assert!(
+        csv.lines()
+            .skip(1)
+            .all(|l| l.split(',').nth(4) == Some("on"))
+    );
+    let off = text(&cspkit(&[&base[..], &["--format", "csv"]].concat()).stdout);
+    assert!(!off.contains("backjump"), "{off}");
+
+    // AC-3 has no reasons to follow: refused by name, as the solve commands refuse it.
+    let ac3 = cspkit(&[
+        "compare",
+        "queens",
+        "6",
+        "--propagation",
+        "ac3",
+        "--backjump",
+    ]);
+    assert_eq!(ac3.status.code(), Some(2));
+    assert!(text(&ac3.stderr).contains("--propagation ac3"));
+}
+
+#[test]
+fn stats_json_and_csv_count_the_backjumps() {
+    let args = [
+        "queens",
+        "8",
+        "--count",
+        "--propagation",
+        "fc",
+        "--backjump",
+    ];
+    let json = cspkit(&[&args[..], &["--stats=json"]].concat());
+    let record = parse_json(&text(&json.stderr));
+    let line = cspkit(&[&args[..], &["--stats"]].concat());
+    let line = text(&line.stderr);
+    assert_eq!(field(&record[0], "backjump"), "on");
+    assert_eq!(
+        field(&record[0], "backjumps"),
+        text_stat(&line, "backjumps")
+    );
+    assert_eq!(
+        field(&record[0], "levels_skipped"),
+        text_stat(&line, "levels skipped")
+    );
+    let csv = text(&cspkit(&[&args[..], &["--stats=csv"]].concat()).stderr);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let values: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = |name: &str| values[header.iter().position(|&h| h == name).unwrap()];
+    assert_eq!(at("backjumps"), text_stat(&line, "backjumps"));
+    assert_eq!(at("levels_skipped"), text_stat(&line, "levels skipped"));
+    // Without --backjump the record keeps its columns.
+    let plain = text(&cspkit(&["queens", "8", "--count", "--stats=csv"]).stderr);
+    assert!(!plain.contains("backjump"), "{plain}");
+}

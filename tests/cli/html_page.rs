@@ -1028,3 +1028,123 @@ fn runs_of_failed_leaves_open_as_one_counted_mark() {
     assert_eq!(state(&dom(&browser, &path, "?keys=e"), "visible"), 42.0);
     assert_eq!(state(&dom(&browser, &path, "?keys=er"), "visible"), 4.0);
 }
+
+/// The backjumps of 6-Queens with textbook forward checking, as the page is made from it.
+fn queens_backjumps(queens: &Queens) -> SearchTree<'_> {
+    let mut tree = SearchTree::new(queens.model()).with_domains(true);
+    let _ = queens
+        .model()
+        .solver()
+        .with_propagation(cspkit::Propagation::TextbookForward)
+        .with_backjumping(true)
+        .with_observer(&mut tree)
+        .count();
+    tree
+}
+
+#[test]
+fn a_backjump_is_marked_at_its_failure_with_the_levels_it_skipped() {
+    let Some(browser) = browser_or_skip("the backjumps of a tree in Chromium") else {
+        return;
+    };
+    let args = ["queens", "6", "--count", "--propagation", "fc"];
+    let mut jumping = args.to_vec();
+    jumping.push("--backjump");
+    let path = page("queens6-backjump.html", &jumping);
+    let queens = Queens::new(6).unwrap();
+    let tree = queens_backjumps(&queens);
+    let model = queens.model();
+    let jumps: Vec<_> = tree
+        .backjumps()
+        .iter()
+        .filter(|j| !j.skipped.is_empty())
+        .collect();
+    assert!(!jumps.is_empty(), "6-Queens with forward checking jumps");
+    // Each jump goes back to a decision on the deepest variable of its conflict set, and
+    // jumps over decisions between it and the failure, none on a variable of the set.
+    for jump in &jumps {
+        let to = jump.to.expect("a decision to go back to");
+        let var = |v: u64| tree.nodes()[v as usize].branch.unwrap().var;
+        assert_eq!(var(to), *jump.conflict.last().unwrap());
+        for &s in &jump.skipped {
+            assert!(
+                s > to && s <= jump.node,
+                "{s} between {to} and {}",
+                jump.node
+            );
+            assert!(!jump.conflict.contains(&var(s)));
+        }
+    }
+    let all = dom(&browser, &path, "?keys=e");
+    assert_eq!(state(&all, "backjumps"), jumps.len() as f64);
+    assert!(
+        all.contains("id=\"legend\""),
+        "the legend explains the marks"
+    );
+    let jump = jumps[0];
+    let shown = dom(&browser, &path, &format!("#node={}", jump.node));
+    assert_eq!(selected(&shown), jump.node);
+    // The failed node: its conflict set in the model's names, the decision gone back to,
+    // the decisions jumped over; its arc drawn, the skipped decisions in grey.
+    let names: Vec<String> = jump
+        .conflict
+        .iter()
+        .map(|&v| model.var_name(v).into_owned())
+        .collect();
+    let notes = text_of(&shown, "notes");
+    assert!(
+        notes.contains(&format!("conflict set {{{}}}", names.join(", "))),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(&format!("back to {}", tree.label(jump.to.unwrap()))),
+        "{notes}"
+    );
+    assert!(notes.contains(&tree.label(jump.skipped[0])), "{notes}");
+    assert!(
+        notes.contains("had nothing to do with the failure"),
+        "{notes}"
+    );
+    assert!(state(&shown, "jumparcs") >= 1.0);
+    assert!(state(&shown, "greyed") >= jump.skipped.len() as f64);
+    // A decision jumped over says so.
+    let skipped = dom(&browser, &path, &format!("#node={}", jump.skipped[0]));
+    assert!(text_of(&skipped, "notes").contains(&format!(
+        "jumped over by the backjump from node {}",
+        jump.node
+    )));
+    // Without backjumping: no marks, no legend.
+    let plain = dom(&browser, &page("queens6-plain.html", &args), "?keys=e");
+    assert_eq!(state(&plain, "backjumps"), 0.0);
+    assert_eq!(state(&plain, "greyed"), 0.0);
+    assert!(!plain.contains("id=\"legend\""));
+}
+
+#[test]
+fn a_large_tree_with_backjumps_opens_fast_and_bounds_its_arcs() {
+    let Some(browser) = browser_or_skip("a large tree with backjumps in Chromium") else {
+        return;
+    };
+    let path = page(
+        "queens11-backjump.html",
+        &[
+            "queens",
+            "11",
+            "--count",
+            "--propagation",
+            "fc",
+            "--backjump",
+            "--tree-limit",
+            "100000",
+        ],
+    );
+    let shown = dom(&browser, &path, "?keys=e");
+    assert_eq!(state(&shown, "visible"), 100_000.0);
+    assert!(state(&shown, "backjumps") > 100.0);
+    // Zoomed out to the whole tree the arcs are left out; the selected failure's is drawn.
+    assert!(state(&shown, "jumparcs") <= 300.0);
+    let load = state(&shown, "loadms");
+    eprintln!("a 100,000-node page with backjumps opened in {load} ms");
+    assert!(load < 30_000.0, "{load} ms");
+    readable_at_open(&dom(&browser, &path, ""), "100,000 nodes with backjumps");
+}

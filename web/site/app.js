@@ -16,6 +16,7 @@
 //   #mzn-lines, #fzn-lines   line-number gutters; the line of an error is marked (<mark>)
 //   #editor-error     a MiniZinc/FlatZinc/model error: data-line, data-column, data-what set
 //   #propagation #var-order #value-order #branching #counting   strategy ('' = the CLI's default)
+//   #backjump         checkbox: conflict-directed backjumping (the CLI's --backjump)
 //   #solutions-mode   first | all | n, with #solutions-n
 //   #node-limit       nodes (default 100000); #time-limit seconds (default 10)
 //   #run #stop #step #step-reset #replay     actions
@@ -24,7 +25,8 @@
 //   #share-link       the link to the current model and settings
 //   #state            idle | compiling | running | done | stopped | stepping | comparing | compared | error
 //   #count-decisions #count-nodes (tree nodes) #count-failures #count-solutions #answer #elapsed
-//                     the search's counts, named as `--stats` names them
+//                     the search's counts, named as `--stats` names them; with #backjump,
+//                     #count-backjumps #count-levels-skipped (in #backjump-counts)
 //   #run-error        an error that is not about the editor (a bad setting)
 //   #tree             the iframe holding the tree page
 //   #trace            the trace lines of Step
@@ -250,6 +252,7 @@ function stateToFragment() {
   if (kind === 'flatzinc') p.set('fzn', toBase64Url($('fzn-source').value));
   for (const name of STRATEGY) if ($(name).value) p.set(URL_KEYS[name], $(name).value);
   if ($('counting').value) p.set('counting', $('counting').value);
+  if ($('backjump').checked) p.set('backjump', 'on');
   const mode = $('solutions-mode').value;
   p.set('solutions', mode === 'n' ? String(solutionsWanted()) : mode);
   p.set('nodes', $('node-limit').value);
@@ -287,6 +290,7 @@ function restoreState() {
     if (p.has(`b${URL_KEYS[name]}`)) note(setSelect($(`b-${name}`), p.get(`b${URL_KEYS[name]}`), `${name} (B)`));
   }
   if (p.has('counting')) note(setSelect($('counting'), p.get('counting'), 'counting'));
+  $('backjump').checked = p.get('backjump') === 'on';
   const solutions = p.get('solutions');
   if (solutions === 'all' || solutions === 'first') $('solutions-mode').value = solutions;
   else if (solutions && /^\d+$/.test(solutions)) { $('solutions-mode').value = 'n'; $('solutions-n').value = solutions; }
@@ -323,6 +327,7 @@ async function buildSpec(strategyPrefix = '') {
     model,
     ...strategy(strategyPrefix),
     ...($('counting').value ? { counting: $('counting').value } : {}),
+    ...($('backjump').checked ? { backjump: true } : {}),
     solutions: solutionsWanted(),
     ...limits(),
     tree_limit: TREE_LIMIT,
@@ -450,6 +455,9 @@ function showProgress(p) {
   $('count-decisions').textContent = String(p.nodes);
   $('count-nodes').textContent = String(p.tree_nodes ?? p.nodes);
   $('count-failures').textContent = String(p.failures);
+  $('backjump-counts').hidden = !$('backjump').checked;
+  $('count-backjumps').textContent = String(p.backjumps ?? 0);
+  $('count-levels-skipped').textContent = String(p.levels_skipped ?? 0);
   $('count-solutions').textContent = String(p.solutions);
   $('answer').textContent = p.answer || '–';
   $('elapsed').textContent = String(Math.round(p.elapsed_ms));

@@ -14,7 +14,8 @@
 //! `flatzinc` (`text`). Strategy names are the CLI's; absent keys take the CLI's defaults for
 //! the model, and the limits the page's (100,000 nodes, 10 s). `solutions` is 1 for the first
 //! solution, 0 for all (a count), n for up to n. `trace_limit` (default 1000, the CLI's
-//! `--trace-limit`) bounds [`run_trace`].
+//! `--trace-limit`) bounds [`run_trace`]. `"backjump": true` (the CLI's `--backjump`) turns on
+//! conflict-directed backjumping; the progress then counts `backjumps` and `levels_skipped`.
 //!
 //! A function that fails throws a string holding the JSON of the error:
 //! `{"error": "...", "line": 3 | null, "column": 14 | null, "what": "spec" | "model" |

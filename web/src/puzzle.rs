@@ -119,6 +119,7 @@ impl Puzzle {
         let mut config = SearchConfig::new()
             .with_propagation(spec.propagation.unwrap_or(self.default_propagation()))
             .with_branching(spec.branching)
+            .with_backjumping(spec.backjump)
             .with_decision_limit(spec.node_limit)
             .with_time_limit(std::time::Duration::from_millis(spec.time_limit_ms));
         if let Some(counting) = spec.counting {

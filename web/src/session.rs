@@ -165,6 +165,8 @@ impl SearchSession {
             "nodes": stats.decisions,
             "tree_nodes": stats.tree_nodes(),
             "failures": stats.failures,
+            "backjumps": stats.backjumps,
+            "levels_skipped": stats.levels_skipped,
             "solutions": self.found,
             "depth": self.depth,
             "elapsed_ms": stats.elapsed.as_secs_f64() * 1000.0,

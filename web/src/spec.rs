@@ -96,6 +96,8 @@ pub struct Spec {
     pub tree_limit: usize,
     /// The lines of `run_trace` (`--trace-limit`).
     pub trace_limit: usize,
+    /// `--backjump`: conflict-directed backjumping (default off).
+    pub backjump: bool,
 }
 
 impl Spec {
@@ -122,6 +124,7 @@ impl Spec {
             "time_limit_ms",
             "tree_limit",
             "trace_limit",
+            "backjump",
         ];
         check_keys(&object, &keys, "the spec")?;
         let model_value = object
@@ -148,6 +151,21 @@ impl Spec {
                  forward is forward checking that treats a fixed variable as assigned",
             ));
         }
+        let backjump = match object.get("backjump") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(on)) => *on,
+            Some(other) => {
+                return Err(WebError::spec(format!(
+                    "backjump: {other} is not true or false"
+                )));
+            }
+        };
+        if backjump && propagation == Some(Propagation::Ac3) {
+            return Err(WebError::spec(
+                "backjump follows the reasons of the constraints' own propagation: it cannot \
+                 be combined with propagation ac3 (use fc, forward or full)",
+            ));
+        }
         Ok(Spec {
             model,
             model_key: model_value.to_string(),
@@ -164,6 +182,7 @@ impl Spec {
                 .map_or(DEFAULT_TREE_LIMIT, |n| n as usize),
             trace_limit: number(&object, "trace_limit", 0, usize::MAX as u64)?
                 .map_or(DEFAULT_TRACE_LIMIT, |n| n as usize),
+            backjump,
         })
     }
 }
@@ -310,5 +329,23 @@ mod tests {
         let spec =
             Spec::parse(r#"{"model": {"kind": "queens", "n": 4}, "propagation": "mac"}"#).unwrap();
         assert_eq!(spec.propagation, Some(Propagation::Full));
+    }
+
+    #[test]
+    fn backjump_is_a_boolean_off_by_default_and_not_with_ac3() {
+        let queens = r#"{"model": {"kind": "queens", "n": 8}"#;
+        assert!(!Spec::parse(&format!("{queens}}}")).unwrap().backjump);
+        assert!(
+            Spec::parse(&format!("{queens}, \"backjump\": true}}"))
+                .unwrap()
+                .backjump
+        );
+        let error = Spec::parse(&format!("{queens}, \"backjump\": \"yes\"}}")).unwrap_err();
+        assert!(error.message.contains("true or false"), "{error}");
+        let error = Spec::parse(&format!(
+            "{queens}, \"backjump\": true, \"propagation\": \"ac3\"}}"
+        ))
+        .unwrap_err();
+        assert!(error.message.contains("ac3"), "{error}");
     }
 }

@@ -25,6 +25,7 @@ async function setup(page, s) {
     if (s[name] !== undefined) await page.selectOption(`#${name}`, s[name]);
     if (s[`b-${name}`] !== undefined) await page.selectOption(`#b-${name}`, s[`b-${name}`]);
   }
+  if (s.backjump !== undefined) await page.setChecked('#backjump', s.backjump);
   if (s.solutions) await page.selectOption('#solutions-mode', s.solutions);
   if (s.nodes !== undefined) await page.fill('#node-limit', String(s.nodes));
   if (s.time !== undefined) await page.fill('#time-limit', String(s.time));
@@ -374,6 +375,40 @@ export const CHECKS = [
       expect(wantedWhy !== '' && why.includes(wantedWhy), `why: the page shows ${JSON.stringify(why)}, the CLI prints ${JSON.stringify(wantedWhy)}`);
       expect(page.problems.length === 0, page.problems.join('; '));
       return `hint "${hint}"; why "${wantedWhy}"`;
+    },
+  },
+  {
+    key: 'k',
+    name: 'N-Queens 8, all solutions, fc, backjump: counts and jumps equal the CLI, marked on the tree',
+    async run(t) {
+      const cli = cliStats(['queens', '8', '--all', '--propagation', 'fc', '--backjump']);
+      const page = await t.open();
+      await setup(page, { model: 'queens', n: 8, propagation: 'fc', solutions: 'all', backjump: true });
+      await runToEnd(page);
+      const c = await counts(page);
+      const same = sameCounts(c, cli);
+      const jumps = Number(await page.textContent('#count-backjumps'));
+      const skipped = Number(await page.textContent('#count-levels-skipped'));
+      expect(!(await page.$eval('#backjump-counts', (e) => e.hidden)), 'the backjump counts are hidden');
+      expect(jumps === cli.stats.backjumps, `backjumps: page ${jumps}, CLI ${cli.stats.backjumps}`);
+      expect(skipped === cli.stats['levels skipped'], `levels skipped: page ${skipped}, CLI ${cli.stats['levels skipped']}`);
+      expect(jumps > 0, 'no backjump on 8-Queens with fc');
+      // The tree page marks them: its legend, and the jumps it knows.
+      const frame = await treeFrame(page);
+      await frame.waitForFunction(() => document.body && document.body.dataset.backjumps !== undefined, null, { timeout: 10000 });
+      const marked = Number(await frame.evaluate(() => document.body.dataset.backjumps));
+      expect(marked > 0, 'the tree page marks no backjump');
+      expect(await frame.$('#legend'), 'the tree page has no backjump legend');
+      // The setting goes into the link.
+      expect((await page.getAttribute('#share-link', 'href')).includes('backjump=on'), 'the link forgets backjump');
+      // AC-3 has no reasons to follow: refused by name.
+      await setup(page, { propagation: 'ac3' });
+      await page.click('#run');
+      await page.waitForFunction(() => document.body.dataset.state === 'error', null, { timeout: 10000 });
+      const error = await errorText(page);
+      expect(error.includes('ac3'), `the error does not name ac3: ${error}`);
+      expect(page.problems.length === 0, page.problems.join('; '));
+      return `${same}; backjumps ${jumps}, levels skipped ${skipped} = CLI; ${marked} jumps marked on the tree page`;
     },
   },
 ];

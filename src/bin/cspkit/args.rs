@@ -428,6 +428,26 @@ pub struct CompareArgs {
         value_parser = parse_count
     )]
     pub tree_limit: u64,
+    /// Conflict-directed backjumping in the runs: on, off, or off,on for both [default: off;
+    /// --backjump alone: on]. The table then names each run's setting and counts its backjumps
+    /// and the levels they skipped.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        num_args = 0..=1,
+        default_missing_value = "on"
+    )]
+    pub backjump: Vec<Switch>,
+}
+
+/// A setting of `compare`'s `--backjump` list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Switch {
+    /// Without the option.
+    Off,
+    /// With it.
+    On,
 }
 
 /// The N-Queens models.

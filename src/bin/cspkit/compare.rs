@@ -9,7 +9,7 @@ use cspkit::teach::table::{self, Record};
 use cspkit::teach::tree::SearchTree;
 use cspkit::{Branching, Limit, Model, Outcome, Propagation, SearchConfig};
 
-use crate::args::{BranchingArg, CompareArgs, Puzzle, ValOrder, VarOrder, name_of};
+use crate::args::{BranchingArg, CompareArgs, Puzzle, Switch, ValOrder, VarOrder, name_of};
 use crate::input::{colouring, load_grid, queens_model};
 use crate::output::{bad_input, exit, output_failed};
 
@@ -50,8 +50,18 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
         ],
     );
     let branchings = or_all(&args.branching, &[BranchingArg::Assign]);
+    let mut backjumps = or_all(&args.backjump, &[Switch::Off]);
+    backjumps.dedup();
+    if backjumps.contains(&Switch::On) && levels.contains(&Propagation::Ac3) {
+        return bad_input(
+            "--backjump follows the reasons of the constraints' own propagation: it cannot be \
+             combined with --propagation ac3 (drop ac3 from the list, or compare with \
+             --backjump off)",
+        );
+    }
     let seed = args.seed.unwrap_or_default();
-    let runs = branchings.len() * var_orders.len() * value_orders.len() * levels.len();
+    let runs =
+        backjumps.len() * branchings.len() * var_orders.len() * value_orders.len() * levels.len();
     // The page's file is checked and created before any search runs.
     let mut page = match args.tree.as_deref() {
         None => None,
@@ -82,13 +92,18 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
     let tree_limit = usize::try_from(args.tree_limit).unwrap_or(usize::MAX);
     let mut trees: Vec<(String, String, SearchTree<'_>)> = Vec::new();
     let mut rows = Vec::new();
-    for &branching in &branchings {
+    for (&branching, &backjump) in branchings
+        .iter()
+        .flat_map(|b| backjumps.iter().map(move |j| (b, j)))
+    {
+        let backjump = backjump == Switch::On;
         for &var_order in &var_orders {
             for &value_order in &value_orders {
                 for &level in &levels {
                     let mut config = SearchConfig::new()
                         .with_propagation(level)
                         .with_branching(Branching::from(branching))
+                        .with_backjumping(backjump)
                         .with_decision_limit(args.decision_limit)
                         .with_time_limit(args.time_limit);
                     if let Some(count_as) = args.count_as {
@@ -139,10 +154,18 @@ pub(crate) fn run(args: &CompareArgs) -> u8 {
                     ];
                     let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
                     if let Some(tree) = tree {
-                        let summary = html::panel_stats(&stats, &status);
-                        trees.push((names.join(", "), summary, tree));
+                        let mut summary = html::panel_stats(&stats, &status);
+                        let mut title = names.join(", ");
+                        if backjump {
+                            title.push_str(", backjump");
+                            summary.push_str(&format!(
+                                ", backjumps {}, levels skipped {}",
+                                stats.backjumps, stats.levels_skipped
+                            ));
+                        }
+                        trees.push((title, summary, tree));
                     }
-                    rows.push(Record::new(names, &stats, &status));
+                    rows.push(Record::new(names, &stats, &status).with_backjumping(backjump));
                 }
             }
         }

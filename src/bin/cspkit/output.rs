@@ -72,7 +72,7 @@ pub(crate) fn print_stats(
     if format != TableFormat::Text {
         let names = strategy.names(defaults);
         let names = [&*names[0], &*names[1], &*names[2], &*names[3]];
-        let record = table::Record::new(names, stats, status);
+        let record = table::Record::new(names, stats, status).with_backjumping(strategy.backjump);
         let text = match format {
             TableFormat::Json => record.to_json(),
             _ => table::render_records(&[record], format.into())

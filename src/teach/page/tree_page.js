@@ -85,6 +85,7 @@ function prepare(D, index) {
   if (!P.path.length) P.path.push(0);
   P.path.reverse();
   for (const u of P.path) P.onPath[u] = 1;
+  prepareJumps(P);
   P.collapsed = new Uint8Array(n);
   P.bunch = new Uint8Array(n);    // a node whose runs of failed leaves are drawn as one mark each
   P.lead = new Int32Array(n).fill(-1); // a failed leaf in a run drawn as one: the run's first
@@ -98,6 +99,125 @@ function prepare(D, index) {
   P.thw = new Float64Array(n);    // half the width of a collapsed subtree's triangle
   layout(P);
   return P;
+}
+
+// ---- backjumps: the notes at failed nodes ------------------------------------------------
+//
+// D.notes holds, by failed node id, an object with one field per kind of note on that
+// failure: `backjump` (its conflict set, the decision gone back to, the decisions jumped
+// over). A note of another kind (a nogood learned there) joins as another field, shown by
+// `describeNotes` beside the jump.
+
+const JUMP = '#7b4fb0';       // a backjump's arc and the conflict set's words
+const SKIPPED = '#c4c4c4';    // a decision jumped over
+const MAX_ARCS = 300;         // more arcs in the window than this: the selected one alone
+
+function prepareJumps(P) {
+  const D = P.D, notes = D.notes || {};
+  P.jumps = [];                               // failed nodes whose jump skipped decisions
+  P.skippedBy = new Int32Array(P.n).fill(-1); // a decision jumped over: the failed node
+  P.noted = 0;
+  for (const key of Object.keys(notes)) {
+    const v = Number(key), jump = notes[key].backjump;
+    if (!jump || v >= P.n) continue;
+    P.noted++;
+    if (!jump.skipped.length) continue;
+    P.jumps.push(v);
+    for (const u of jump.skipped) if (u < P.n && P.skippedBy[u] < 0) P.skippedBy[u] = v;
+  }
+  P.jumps.sort((a, b) => a - b);
+}
+
+function conflictText(D, jump) {
+  return '{' + jump.conflict.map((x) => D.names[x]).join(', ') + '}';
+}
+
+// The sentences of the notes at node v (failed, or a decision jumped over), or ''.
+function describeNotes(P, v) {
+  const D = P.D, note = (D.notes || {})[v];
+  const out = [];
+  if (note && note.backjump) {
+    const j = note.backjump;
+    let text = '↩ conflict set ' + conflictText(D, j);
+    if (j.to < 0) text += ': no decision left to go back to, the search is over';
+    else text += ': back to ' + label(P, j.to) + ' (node ' + j.to + ')';
+    if (j.skipped.length) {
+      text += '; ' + j.skipped.map((u) => label(P, u)).join(', ') +
+        (j.skipped.length === 1 ? ' was' : ' were') + ' jumped over: had nothing to do with the failure';
+    }
+    out.push(text);
+  }
+  if (P.skippedBy[v] >= 0) {
+    out.push('jumped over by the backjump from node ' + P.skippedBy[v] +
+      ': had nothing to do with the failure');
+  }
+  return out.join('\n');
+}
+
+// Where node v is drawn: itself, or the mark of the run of failed leaves it is in; -1 when
+// it is hidden (in a collapsed subtree or a fold).
+function shownAs(P, v) {
+  const u = P.lead[v] >= 0 ? P.lead[v] : v;
+  return P.hidden[u] || P.skip[u] ? -1 : u;
+}
+
+// Each backjump in the window as a dashed arc from the failed node back to the decision it
+// returned to, bowed to the left of the path; the selected node's bold. Zoomed far out, or
+// with more arcs in the window than MAX_ARCS, the selected node's alone.
+function drawJumps(P, ctx, inView, r) {
+  const D = P.D;
+  const arcs = [];
+  const add = (v) => {
+    const j = D.notes[v].backjump;
+    const a = shownAs(P, v), b = shownAs(P, j.to < 0 ? 0 : j.to);
+    if (a < 0 || b < 0) return;
+    arcs.push([v, sx(P, a), sy(P, a), sx(P, b), sy(P, b)]);
+  };
+  const sel = P.selected;
+  const selNote = (D.notes || {})[sel];
+  if (r >= 2.5) {
+    for (const v of P.jumps) {
+      const a = shownAs(P, v);
+      if (a >= 0 && inView(sx(P, a), sy(P, a))) add(v);
+      if (arcs.length > MAX_ARCS) { arcs.length = 0; break; }
+    }
+  }
+  if (selNote && selNote.backjump && selNote.backjump.skipped.length && !arcs.some((q) => q[0] === sel)) add(sel);
+  ctx.setLineDash([6, 4]);
+  ctx.strokeStyle = JUMP;
+  for (const [v, x1, y1, x2, y2] of arcs) {
+    ctx.lineWidth = v === sel ? 3 : 1.5;
+    ctx.globalAlpha = v === sel ? 1 : 0.7;
+    const bow = Math.max(24, Math.abs(y1 - y2) * 0.35);
+    const cx = Math.min(x1, x2) - bow, cy = (y1 + y2) / 2;
+    ctx.beginPath(); ctx.moveTo(x1, y1); ctx.quadraticCurveTo(cx, cy, x2, y2); ctx.stroke();
+    // An arrowhead at the decision gone back to.
+    const ang = Math.atan2(y2 - cy, x2 - cx), hl = v === sel ? 11 : 8, tip = Math.max(r, 5) + 2;
+    const tx = x2 - Math.cos(ang) * tip, ty = y2 - Math.sin(ang) * tip;
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    ctx.moveTo(tx, ty);
+    ctx.lineTo(tx - hl * Math.cos(ang - 0.45), ty - hl * Math.sin(ang - 0.45));
+    ctx.moveTo(tx, ty);
+    ctx.lineTo(tx - hl * Math.cos(ang + 0.45), ty - hl * Math.sin(ang + 0.45));
+    ctx.stroke();
+    ctx.setLineDash([6, 4]);
+  }
+  ctx.setLineDash([]);
+  ctx.globalAlpha = 1;
+  return arcs.length;
+}
+
+// What the canvas' tooltip says over node v.
+function tooltip(P, v) {
+  if (v < 0) return '';
+  if (P.skippedBy[v] >= 0) {
+    return label(P, v) + ': jumped over by the backjump from node ' + P.skippedBy[v] +
+      ' — had nothing to do with the failure';
+  }
+  const note = (P.D.notes || {})[v];
+  if (note && note.backjump) return label(P, v) + ': conflict set ' + conflictText(P.D, note.backjump);
+  return '';
 }
 
 function children(P, v) { return P.kids.subarray(P.first[v], P.first[v + 1]); }
@@ -525,6 +645,7 @@ function describe(P) {
     : '';
   status.textContent = (s === 'f' ? 'failed: ' + D.reasons[D.reason[v]]
     : s === 's' ? 'solution' : s === 'o' ? 'open' : 'branched') + counts;
+  P.ui.notes.textContent = describeNotes(P, v);
   const doms = domainsAt(P, v);
   const m = marks(P, v, doms);
   drawBoard(P, P.ui.board, doms, m);
@@ -604,14 +725,18 @@ function draw(P) {
   }
   // Nodes, one path per status.
   let drawn = 0;
-  for (const s of 'iofs') {
-    ctx.fillStyle = COLOUR[s];
+  const jumped = P.jumps.length > 0;
+  let greyed = 0;
+  for (const s of 'iofsg') {
+    ctx.fillStyle = s === 'g' ? SKIPPED : COLOUR[s];
     ctx.beginPath();
     for (const v of P.visible) {
-      if (D.status[v] !== s) continue;
+      // 'g': the decisions jumped over by a backjump, in grey whatever their status.
+      if (s === 'g' ? !jumped || P.skippedBy[v] < 0 : D.status[v] !== s || (jumped && P.skippedBy[v] >= 0)) continue;
       const x = sx(P, v), y = sy(P, v);
       if (!inView(x, y)) continue;
       drawn++;
+      if (s === 'g') { greyed++; ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); continue; }
       if (r < 2.5) { ctx.rect(x - r, y - r, 2 * r, 2 * r); continue; }
       if (s === 'f' && P.run[v] > 1) { ctx.rect(x - r * 1.6, y - r, r * 1.2, 2 * r); ctx.rect(x + r * 0.4, y - r, r * 1.2, 2 * r); }
       else if (s === 'f') ctx.rect(x - r, y - r, 2 * r, 2 * r);
@@ -619,7 +744,12 @@ function draw(P) {
       else { ctx.moveTo(x + r, y); ctx.arc(x, y, r, 0, 2 * Math.PI); }
     }
     ctx.fill();
+    if (s === 'g' && greyed && r >= 2.5) {
+      ctx.lineWidth = 1.5; ctx.strokeStyle = '#777'; ctx.setLineDash([3, 2]); ctx.stroke(); ctx.setLineDash([]);
+    }
   }
+  P.greyed = greyed;
+  P.arcs = jumped ? drawJumps(P, ctx, inView, r) : 0;
   // Labels above their nodes, each in a box of its own: a label that would overlap one already
   // placed in its row is left out. The rows' names first, then the selected node's full
   // label, then the others in search order (left to right within a row).
@@ -1088,6 +1218,9 @@ function report() {
   b.together = together ? 'yes' : 'no';
   b.shared = shared ? 'yes' : 'no';
   b.active = String(active);
+  b.backjumps = String(P.jumps.length);
+  b.jumparcs = String(P.arcs || 0);
+  b.greyed = String(P.greyed || 0);
   // Per panel: nodes on the screen without their label, overlapping label boxes, label boxes
   // reaching out of the canvas, runs drawn as one mark, and the scale.
   b.panels = panels.map((Q) => {
@@ -1120,19 +1253,33 @@ const panels = PANELS.map((D, i) => {
   const canvas = el('canvas', { class: 'tree', tabindex: '0' });
   const fold = el('p', { class: 'fold' });
   view.appendChild(overview); view.appendChild(canvas); view.appendChild(fold);
+  if (P.noted) view.appendChild(legend(suffix));
   const aside = el('aside');
   const info = el('div');
   const labelEl = el('p', { class: 'label', id: 'label' + suffix });
   const status = el('p', { class: 'status', id: 'status' + suffix });
+  const notes = el('p', { class: 'notes', id: 'notes' + suffix });
   const board = el('div', { id: 'board' + suffix });
-  info.appendChild(labelEl); info.appendChild(status); info.appendChild(board);
+  info.appendChild(labelEl); info.appendChild(status); info.appendChild(notes); info.appendChild(board);
   const domains = el('table', { class: 'domains', id: 'domains' + suffix });
   aside.appendChild(info); aside.appendChild(domains);
   panel.appendChild(view); panel.appendChild(aside);
   main.appendChild(panel);
-  P.ui = { canvas, overview, label: labelEl, status, board, domains, panel, fold };
+  P.ui = { canvas, overview, label: labelEl, status, notes, board, domains, panel, fold };
   return P;
 });
+
+// The legend of a tree searched with backjumping.
+function legend(suffix) {
+  const p = el('p', { class: 'legend', id: 'legend' + suffix });
+  p.appendChild(el('span', { class: 'jump-key' }, '╌╌➜'));
+  p.appendChild(document.createTextNode(' backjump: from a failure back to the deepest decision of its ' +
+    'conflict set (the decisions the failure rests on) · '));
+  p.appendChild(el('span', { class: 'skipped-key' }, '●'));
+  p.appendChild(document.createTextNode(' grey: decisions jumped over, untried: they had nothing to do ' +
+    'with the failure · select a failure for its conflict set'));
+  return p;
+}
 
 function activate(P) {
   active = P.index;
@@ -1157,7 +1304,15 @@ for (const P of panels) {
     c.setPointerCapture(e.pointerId);
   });
   c.addEventListener('pointermove', (e) => {
-    if (!drag) return;
+    if (!drag) {
+      if (P.noted) {
+        const r = c.getBoundingClientRect();
+        const v = nearest(P, e.clientX - r.left, e.clientY - r.top);
+        const text = tooltip(P, v);
+        if (c.title !== text) c.title = text;
+      }
+      return;
+    }
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
     if (!drag.moved) return;
