@@ -541,7 +541,8 @@ impl SearchObserver for SearchTree<'_> {
             | Event::ArcQueue { .. }
             | Event::Revise { .. }
             | Event::Backtrack { .. }
-            | Event::Backjump { .. } => {}
+            | Event::Backjump { .. }
+            | Event::Learned { .. } => {}
         }
     }
 }
