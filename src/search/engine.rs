@@ -283,6 +283,19 @@ impl<'m> Engine<'m> {
         }
     }
 
+    /// [`reset`](Self::reset) for a restart of the same search (the same fixes made again
+    /// next, the bound only tightened): the learned nogoods still hold, and are kept.
+    pub(crate) fn restart(&mut self, model: &Model) {
+        let kept = self.backjump.as_mut().and_then(|b| b.learning.take());
+        self.reset(model);
+        if let (Some(backjump), Some(mut learning)) = (self.backjump.as_mut(), kept) {
+            learning.failure = None;
+            learning.at_solution = false;
+            learning.nogoods.undone_to(0);
+            backjump.learning = Some(learning);
+        }
+    }
+
     /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
     /// propagated from now on.
     pub(crate) fn set_bound(&mut self, bound: Option<Bound>) {

@@ -1044,7 +1044,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                 unreachable!("start builds the engine");
             };
             if from_root {
-                engine.reset(self.model);
+                engine.restart(self.model);
                 for &(var, value) in &self.fixes {
                     engine.fix_before_search(var, value);
                 }

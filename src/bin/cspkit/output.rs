@@ -103,6 +103,15 @@ pub(crate) fn print_stats(
             stats.backjumps, stats.levels_skipped
         );
     }
+    if strategy.learn || stats.learned > 0 {
+        restarts += &format!(
+            ", conflicts {}, nogoods learned {} ({} literals, mean backjump distance {:.2})",
+            stats.conflicts,
+            stats.learned,
+            stats.learned_literals,
+            stats.mean_backjump_distance()
+        );
+    }
     if stats.revisions > 0 || propagation == Propagation::Ac3.name() {
         restarts += &format!(
             ", arc revisions {}, values removed {}",
