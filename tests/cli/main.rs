@@ -13,6 +13,7 @@ mod flatzinc;
 mod flatzinc_fuzz;
 mod genres;
 mod hostile;
+mod learn;
 mod html_page;
 mod local_search;
 mod minizinc;
