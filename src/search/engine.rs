@@ -711,21 +711,13 @@ impl<'m> Engine<'m> {
             self.revise_arcs(run, start)?;
         } else {
             self.propagate(run)?;
-            if self.backjump.is_some() {
-                self.nogood_fixpoint(run)?;
-            }
         }
         // Branch and bound: the objective's bound, then the fixpoint again, until both hold.
         while self.objective.is_some() && self.halted.is_none() {
             match self.bound_pass() {
                 Ok(false) => break,
                 Ok(true) if self.ac3.is_some() => self.revise_arcs(run, Start::All)?,
-                Ok(true) => {
-                    self.propagate(run)?;
-                    if self.backjump.is_some() {
-                        self.nogood_fixpoint(run)?;
-                    }
-                }
+                Ok(true) => self.propagate(run)?,
                 Err(Conflict) => {
                     self.queue.clear();
                     if let Some(backjump) = &mut self.backjump {
@@ -1215,18 +1207,25 @@ impl<'m> Engine<'m> {
         result
     }
 
-    /// The learned nogoods and the constraints, propagated in turn until neither changes a
-    /// domain.
+    /// Under backjumping: the constraints' fixpoint, recorded, then (when learning) the
+    /// learned nogoods, in turn until neither changes a domain. `None` if a nogood failed.
     #[cold]
     #[inline(never)]
-    fn nogood_fixpoint<V: VariableOrder, W, O: SearchObserver>(
+    fn fixpoint_learning<V: VariableOrder, W, O: SearchObserver>(
         &mut self,
         run: &mut Run<'_, V, W, O>,
-    ) -> Result<(), Conflict> {
-        while self.halted.is_none() && self.propagate_nogoods(run)? {
-            self.propagate(run)?;
+    ) -> Option<(Fixpoint, Option<VarId>)> {
+        loop {
+            let (result, wiped) = self.fixpoint_recording(run);
+            if result != Fixpoint::Reached || !self.learns() {
+                return Some((result, wiped));
+            }
+            match self.propagate_nogoods(run) {
+                Ok(true) => {}
+                Ok(false) => return Some((result, wiped)),
+                Err(Conflict) => return None,
+            }
         }
-        Ok(())
     }
 
     /// One pass of the learned nogoods (see [`Nogoods`](crate::search::learning::nogoods));
@@ -1588,7 +1587,11 @@ impl<'m> Engine<'m> {
     ) -> Result<(), Conflict> {
         let budget = run.budget;
         let (result, wiped) = if self.backjump.is_some() {
-            self.fixpoint_recording(run)
+            match self.fixpoint_learning(run) {
+                Some(outcome) => outcome,
+                // A nogood failed (and the failure is reported).
+                None => return Err(Conflict),
+            }
         } else if run.observer.observes_propagation() {
             let mut tracer = Tracer {
                 observer: &mut *run.observer,

@@ -56,17 +56,27 @@ fn the_trace_prints_each_nogood_in_the_models_names() {
 fn learning_refuses_ac3() {
     let out = cspkit(&["queens", "6", "--learn", "--propagation", "ac3"]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("--learn"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--learn"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
 fn fzn_cspkit_accepts_learn_and_no_learn() {
-    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pigeonhole_4_into_3.fzn");
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/pigeonhole_4_into_3.fzn"
+    );
     for flag in ["--learn", "--no-learn"] {
         let out = Command::new(env!("CARGO_BIN_EXE_fzn-cspkit"))
             .args([flag, model])
             .output()
             .expect("fzn-cspkit runs");
-        assert!(text(&out.stdout).contains("=====UNSATISFIABLE====="), "{flag}");
+        assert!(
+            text(&out.stdout).contains("=====UNSATISFIABLE====="),
+            "{flag}"
+        );
     }
 }
