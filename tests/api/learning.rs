@@ -275,3 +275,30 @@ fn learning_is_off_where_it_cannot_run() {
     assert!(!queens.model().solver_with(ac3).unwrap().learns());
     assert!(!model.solver().learns());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// On models drawn from seeds the other tests do not use: the same solution count, first
+    /// solution found or not, and the same optimum, with learning as without.
+    #[test]
+    fn learning_counts_and_optimises_as_the_plain_search(seed in 10_000u64..u64::MAX) {
+        let (model, vars) = random_model(seed);
+        for config in configs() {
+            let plain = model.solver_with(config.clone()).unwrap().count().solutions;
+            let mut learning = model.solver_with(config.clone().with_learning(true)).unwrap();
+            proptest::prop_assert_eq!(learning.count().solutions, plain);
+            let objective = cspkit::LinearExpr::from(vars[0]) * 2 - vars[vars.len() - 1];
+            let best = |config: SearchConfig| {
+                model
+                    .solver_with(config)
+                    .unwrap()
+                    .maximize(objective.clone())
+                    .unwrap()
+                    .best()
+                    .map(|(_, v)| v)
+            };
+            proptest::prop_assert_eq!(best(config.clone().with_learning(true)), best(config));
+        }
+    }
+}

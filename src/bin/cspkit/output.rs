@@ -86,7 +86,9 @@ pub(crate) fn print_stats(
     note!(
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
          branching {branching}{}",
-        if strategy.backjump {
+        if strategy.learn {
+            ", learning"
+        } else if strategy.backjump {
             ", backjumping"
         } else {
             ""
