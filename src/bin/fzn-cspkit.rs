@@ -49,6 +49,9 @@ Options (MiniZinc's standard flags):
   -p N          threads (accepted; the search runs on one)
   --no-lns      optimisation by branch and bound alone, without the large-neighbourhood
                 search that runs beside it by default
+  --learn       learning from failures: each failure is analysed into a nogood that the
+                search keeps and propagates (lazy clause generation); off by default
+  --no-learn    no learning (the default)
 
   --install-msc [DIR]
                 write the solver configuration cspkit.msc and cspkit's MiniZinc library
@@ -95,6 +98,8 @@ fn run(args: &[String]) -> Result<u8, String> {
             "-s" | "--statistics" => options.statistics = true,
             "-f" | "--free-search" => options.free = true,
             "--no-lns" => options.lns = false,
+            "--learn" => options.learn = true,
+            "--no-learn" => options.learn = false,
             "-n" | "--num-solutions" => match number(arg, args.next())? {
                 0 => return Err("-n 0: ask for at least one solution".into()),
                 n => options.solutions = Some(n),

@@ -38,6 +38,9 @@ pub struct Options {
     /// Large-neighbourhood search beside branch and bound, for an optimisation ([`Lns`]; on in
     /// `fzn-cspkit` unless `--no-lns`).
     pub lns: bool,
+    /// Learning from failures ([`SearchConfig::with_learning`](crate::SearchConfig::with_learning);
+    /// `fzn-cspkit --learn`).
+    pub learn: bool,
     /// A flag that stops the search when raised, from any thread (`fzn-cspkit` raises it on
     /// SIGINT and SIGTERM): what was found is printed as when a limit stops the search.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -452,6 +455,15 @@ fn print_statistics(
     writeln!(out, "%%%mzn-stat: propagations={}", stats.propagations)?;
     writeln!(out, "%%%mzn-stat: peakDepth={}", stats.max_depth)?;
     writeln!(out, "%%%mzn-stat: solutions={}", stats.solutions)?;
+    if stats.conflicts > 0 {
+        writeln!(out, "%%%mzn-stat: conflicts={}", stats.conflicts)?;
+        writeln!(out, "%%%mzn-stat: learnedNogoods={}", stats.learned)?;
+        writeln!(
+            out,
+            "%%%mzn-stat: learnedLiterals={}",
+            stats.learned_literals
+        )?;
+    }
     if let Some(objective) = objective {
         writeln!(out, "%%%mzn-stat: objective={objective}")?;
     }
@@ -518,6 +530,9 @@ pub fn run_observed<O: SearchObserver>(
     }
     if options.lns && matches!(fzn.goal(), Goal::Optimize { .. }) {
         solver = solver.with_lns(fzn.neighbourhoods(options.seed));
+    }
+    if options.learn {
+        solver = solver.with_learning(true);
     }
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);

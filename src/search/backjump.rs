@@ -57,6 +57,7 @@ use crate::ids::VarId;
 use crate::kernel::explain::{ExplainContext, Inference, Literal, scope_reason};
 use crate::kernel::propagation::RunHook;
 use crate::model::Model;
+use crate::search::learning::Learning;
 
 /// Whether backjumping can run on `model` with AC-3 on or off (`ac3`): every domain is a
 /// bitset and the constraints' own propagation is used.
@@ -157,18 +158,19 @@ pub(crate) enum Cause {
     Refuted { from: u32, len: u32 },
 }
 
+/// One value removed below the root: its variable, value, level and cause.
 #[derive(Debug, Clone, Copy)]
-struct Removal {
-    var: u32,
-    value: i32,
-    level: u32,
-    cause: Cause,
+pub(crate) struct Removal {
+    pub(crate) var: u32,
+    pub(crate) value: i32,
+    pub(crate) level: u32,
+    pub(crate) cause: Cause,
 }
 
 /// The lengths of the logs when a level was opened: what undoing it keeps.
 #[derive(Debug, Clone, Copy)]
-struct Mark {
-    removals: usize,
+pub(crate) struct Mark {
+    pub(crate) removals: usize,
     seen: usize,
     literals: usize,
     levels: usize,
@@ -178,18 +180,25 @@ struct Mark {
 /// One per engine that backjumps; see the module documentation.
 #[derive(Debug)]
 pub(crate) struct Backjump {
-    removals: Vec<Removal>,
+    /// Every removal below the root on the path, in the order they were made (the trail
+    /// order conflict analysis walks back).
+    pub(crate) removals: Vec<Removal>,
     /// Per variable: its removals on the path, oldest first (indices into `removals`).
-    by_var: Vec<Vec<u32>>,
+    pub(crate) by_var: Vec<Vec<u32>>,
     /// Per variable: the level and value of the decision that fixed it (`x = v`), if one did.
-    decided: Vec<Option<(u32, i32)>>,
+    pub(crate) decided: Vec<Option<(u32, i32)>>,
     /// The variables `decided` names, in the order of their levels.
     decision_vars: Vec<u32>,
     /// The scopes' domains constraints ran from.
     seen: Vec<Domain>,
-    literals: Vec<Literal>,
-    levels: Vec<u32>,
-    marks: Vec<Mark>,
+    pub(crate) literals: Vec<Literal>,
+    pub(crate) levels: Vec<u32>,
+    pub(crate) marks: Vec<Mark>,
+    /// The decision of each level as a literal (`x = v`, or `x ≤ v` when splitting).
+    pub(crate) decision_literals: Vec<Literal>,
+    /// Learning from failures (`None` without it): the nogoods and the reason of the last
+    /// failure, which conflict analysis starts from.
+    pub(crate) learning: Option<Box<Learning>>,
     /// The model's initial domains, and a copy whose scope is overwritten to explain a run.
     initial: Vec<Domain>,
     scratch: Vec<Domain>,
@@ -198,6 +207,7 @@ pub(crate) struct Backjump {
     /// A constraint that failed, and the domains its scope had before it ran.
     failed: Option<u32>,
     failed_seen: Vec<Domain>,
+    model_id: u32,
     /// The conflict set of the last failure, until the search backtracks from it.
     pub(crate) conflict: Option<LevelSet>,
     /// The reason of a failure found where the model is not at hand, to trace.
@@ -206,8 +216,8 @@ pub(crate) struct Backjump {
     /// `depth` decisions).
     pub(crate) dway: Vec<LevelSet>,
     /// Which removals the trace running now has visited (a stamp per removal).
-    visited: Vec<u32>,
-    stamp: u32,
+    pub(crate) visited: Vec<u32>,
+    pub(crate) stamp: u32,
 }
 
 impl Backjump {
@@ -223,11 +233,14 @@ impl Backjump {
             literals: Vec::new(),
             levels: Vec::new(),
             marks: Vec::new(),
+            decision_literals: Vec::new(),
+            learning: None,
             initial: model.initial_domains().to_vec(),
             scratch: model.initial_domains().to_vec(),
             before: Vec::new(),
             failed: None,
             failed_seen: Vec::new(),
+            model_id: model.id(),
             conflict: None,
             unexplained: None,
             dway: Vec::new(),
@@ -246,6 +259,10 @@ impl Backjump {
         self.literals.clear();
         self.levels.clear();
         self.marks.clear();
+        self.decision_literals.clear();
+        if let Some(learning) = &mut self.learning {
+            learning.reset();
+        }
         self.failed = None;
         self.conflict = None;
         self.unexplained = None;
@@ -272,6 +289,13 @@ impl Backjump {
     /// domain still had other values): a literal that holds when `var = value` rests on it
     /// alone.
     pub(crate) fn decide(&mut self, var: u32, value: i32) {
+        self.decided_literal(Literal::Eq(
+            VarId {
+                model: self.model_id,
+                index: var,
+            },
+            value,
+        ));
         self.decided[var as usize] = Some((self.marks.len() as u32, value));
         self.decision_vars.push(var);
     }
@@ -283,6 +307,10 @@ impl Backjump {
         }
         let mark = self.marks[level];
         self.marks.truncate(level);
+        self.decision_literals.truncate(level);
+        if let Some(learning) = &mut self.learning {
+            learning.undone_to(mark.removals);
+        }
         for removal in self.removals.drain(mark.removals..).rev() {
             let list = &mut self.by_var[removal.var as usize];
             list.pop();
@@ -372,12 +400,37 @@ impl Backjump {
     /// The conflict set of the constraint that failed in the last fixpoint, from the domains
     /// its scope had before it ran; `None` if no constraint failed there.
     pub(crate) fn trace_failed(&mut self, model: &Model) -> Option<LevelSet> {
-        let c = self.failed.take()?;
-        let reason = self.explain(model, c, Inference::Failed, true);
+        let reason = self.failed_reason(model)?;
         Some(self.trace(model, &reason, &LevelSet::default()))
     }
 
-    fn begin_trace(&mut self) {
+    /// The reason of the constraint that failed in the last fixpoint, from the domains its
+    /// scope had before it ran; `None` if no constraint failed there.
+    pub(crate) fn failed_reason(&mut self, model: &Model) -> Option<Vec<Literal>> {
+        let c = self.failed.take()?;
+        Some(self.explain(model, c, Inference::Failed, true))
+    }
+
+    /// The conflict set of the last failure: the one traced, else the one of the reason
+    /// learning kept, else every decision on the path.
+    pub(crate) fn take_conflict(&mut self, model: &Model) -> LevelSet {
+        if let Some(conflict) = self.conflict.take() {
+            return conflict;
+        }
+        if let Some(reason) = self.learning.as_mut().and_then(|l| l.failure.take()) {
+            return self.trace(model, &reason, &LevelSet::default());
+        }
+        LevelSet::up_to(self.marks.len())
+    }
+
+    /// The decision of the level just opened is `literal` (recorded for conflict analysis).
+    pub(crate) fn decided_literal(&mut self, literal: Literal) {
+        self.decision_literals
+            .truncate(self.marks.len().saturating_sub(1));
+        self.decision_literals.push(literal);
+    }
+
+    pub(crate) fn begin_trace(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.visited.iter_mut().for_each(|s| *s = 0);
@@ -461,7 +514,7 @@ impl Backjump {
     }
 
     /// Puts the domains a run of `c` saw (kept at `seen`) into `scratch`.
-    fn load(&mut self, model: &Model, c: u32, seen: usize) {
+    pub(crate) fn load(&mut self, model: &Model, c: u32, seen: usize) {
         let scope = model.constraint_list()[c as usize].scope();
         for (i, var) in scope.iter().enumerate() {
             self.scratch[var.index()].clone_from(&self.seen[seen + i]);
@@ -471,7 +524,7 @@ impl Backjump {
     /// The reason constraint `c` gives for `inference` from the domains in `scratch` (or, for
     /// the failed run, those kept in `failed_seen`), its scope's domains if it gives none;
     /// `scratch` is given the initial domains back.
-    fn explain(
+    pub(crate) fn explain(
         &mut self,
         model: &Model,
         c: u32,
@@ -510,7 +563,7 @@ impl Backjump {
 }
 
 /// Whether `literal` holds when its variable has the one value `value`.
-fn satisfied_by(literal: Literal, value: i32) -> bool {
+pub(crate) fn satisfied_by(literal: Literal, value: i32) -> bool {
     match literal {
         Literal::Eq(_, v) => value == v,
         Literal::Ne(_, v) => value != v,

@@ -317,6 +317,8 @@ pub struct SearchConfig {
     counting: Option<Counting>,
     /// Conflict-directed backjumping ([`SearchConfig::with_backjumping`]).
     backjumping: bool,
+    /// Learning from failures ([`SearchConfig::with_learning`]).
+    learning: bool,
 }
 
 impl SearchConfig {
@@ -417,6 +419,31 @@ impl SearchConfig {
     /// Whether conflict-directed backjumping was asked for.
     pub fn backjumping(&self) -> bool {
         self.backjumping
+    }
+
+    /// Learning from failures, in the style of lazy clause generation: when a node fails,
+    /// first-UIP conflict analysis turns the failure's reason (and the reasons of the removals
+    /// it rests on) into a **nogood**, literals that cannot all hold; the search jumps back
+    /// to the deepest level where all but one of them hold and makes that one false there,
+    /// and keeps the nogood, propagated with the constraints from then on (two watched
+    /// literals per nogood). The same solutions and the same optimum, usually in fewer nodes
+    /// where failures repeat for the same few reasons.
+    ///
+    /// Learning implies backjumping and needs what it needs (bitset domains, the
+    /// constraints' own propagation: not [`Propagation::Ac3`]); it also needs two-way
+    /// branching (not [`Branching::DWay`]) and the constraints' propagation (not
+    /// [`Propagation::TextbookForward`] nor AIMA's plain backtracking): elsewhere the search
+    /// backjumps without learning. Nogoods are forgotten when a search starts again from the
+    /// root (a restart, a neighbourhood of large-neighbourhood search, new fixes).
+    /// [`SearchStats::learned`](crate::SearchStats::learned) counts the nogoods.
+    pub fn with_learning(mut self, on: bool) -> Self {
+        self.learning = on;
+        self
+    }
+
+    /// Whether learning from failures was asked for.
+    pub fn learning(&self) -> bool {
+        self.learning
     }
 
     /// The counting convention the search follows: the one asked for, else the default for

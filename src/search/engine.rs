@@ -28,6 +28,9 @@ use crate::model::Model;
 use crate::search::ac3::{Ac3, Start, Wipeout};
 use crate::search::backjump::{Backjump, Cause, LevelSet, Recorder, backjumps_on};
 use crate::search::config::Plan;
+use crate::search::learning::Learning;
+use crate::search::learning::analysis::{Learned, analyze};
+use crate::search::learning::nogoods::Unit;
 use crate::search::limits::{Budget, Limit};
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 use crate::search::ordering::{SearchView, ValueOrder, VariableOrder};
@@ -234,9 +237,26 @@ impl<'m> Engine<'m> {
             sizes: SizeIndex::default(),
             halted: None,
             uncounted: false,
-            backjump: (plan.config.backjumping() && backjumps_on(model, plan.ac3.is_some()))
-                .then(|| Box::new(Backjump::new(model))),
+            backjump: ((plan.config.backjumping() || plan.config.learning())
+                && backjumps_on(model, plan.ac3.is_some()))
+            .then(|| {
+                let mut backjump = Box::new(Backjump::new(model));
+                if plan.config.learning()
+                    && !textbook
+                    && !assigns_all
+                    && !plan.checks_assigned()
+                    && plan.config.branching() != Branching::DWay
+                {
+                    backjump.learning = Some(Box::new(Learning::new(n)));
+                }
+                backjump
+            }),
         }
+    }
+
+    /// Whether this engine learns nogoods from its failures.
+    pub(crate) fn learns(&self) -> bool {
+        self.backjump.as_ref().is_some_and(|b| b.learning.is_some())
     }
 
     /// Goes back to the state of a new engine for `model` (which must be the model it was built
@@ -263,10 +283,27 @@ impl<'m> Engine<'m> {
         }
     }
 
+    /// [`reset`](Self::reset) for a restart of the same search (the same fixes made again
+    /// next, the bound only tightened): the learned nogoods still hold, and are kept.
+    pub(crate) fn restart(&mut self, model: &Model) {
+        let kept = self.backjump.as_mut().and_then(|b| b.learning.take());
+        self.reset(model);
+        if let (Some(backjump), Some(mut learning)) = (self.backjump.as_mut(), kept) {
+            learning.failure = None;
+            learning.at_solution = false;
+            learning.nogoods.undone_to(0);
+            backjump.learning = Some(learning);
+        }
+    }
+
     /// Sets (or clears) the bound of a branch-and-bound search; it holds at every node
     /// propagated from now on.
     pub(crate) fn set_bound(&mut self, bound: Option<Bound>) {
         self.objective = bound;
+        // Nogoods learned under another bound may not hold under this one.
+        if let Some(learning) = self.backjump.as_mut().and_then(|b| b.learning.as_mut()) {
+            learning.reset();
+        }
     }
 
     /// Tightens the bound's limit (a better solution was found).
@@ -359,6 +396,10 @@ impl<'m> Engine<'m> {
                 if let Some(backjump) = &mut self.backjump {
                     // A solution rests on every decision: the search goes back chronologically.
                     backjump.conflict = None;
+                    if let Some(learning) = &mut backjump.learning {
+                        learning.failure = None;
+                        learning.at_solution = true;
+                    }
                 }
                 self.leave_projected_subtree(run);
                 true
@@ -680,10 +721,14 @@ impl<'m> Engine<'m> {
                 Err(Conflict) => {
                     self.queue.clear();
                     if let Some(backjump) = &mut self.backjump {
-                        backjump.conflict = backjump
-                            .unexplained
-                            .take()
-                            .map(|reason| backjump.trace(run.model, &reason, &LevelSet::default()));
+                        let reason = backjump.unexplained.take();
+                        if let Some(learning) = &mut backjump.learning {
+                            learning.failure = reason;
+                        } else {
+                            backjump.conflict = reason.map(|reason| {
+                                backjump.trace(run.model, &reason, &LevelSet::default())
+                            });
+                        }
                     }
                     report_failure(run, self.node, None, None, self.frames.len());
                     return Err(Conflict);
@@ -861,11 +906,16 @@ impl<'m> Engine<'m> {
         &mut self,
         run: &mut Run<'_, V, W, O>,
     ) -> bool {
-        let mut conflict = self
-            .backjump
-            .as_mut()
-            .and_then(|backjump| backjump.conflict.take())
-            .unwrap_or_else(|| LevelSet::up_to(self.frames.len()));
+        if self.learns()
+            && let Some(resumed) = self.learn(run)
+        {
+            return resumed;
+        }
+        let model = run.model;
+        let mut conflict = match self.backjump.as_mut() {
+            Some(backjump) => backjump.take_conflict(model),
+            None => LevelSet::up_to(self.frames.len()),
+        };
         loop {
             let depth = self.frames.len();
             if depth == 0 {
@@ -978,12 +1028,265 @@ impl<'m> Engine<'m> {
             if self.settle(run).is_ok() {
                 return true;
             }
-            conflict = self
-                .backjump
-                .as_mut()
-                .and_then(|backjump| backjump.conflict.take())
-                .unwrap_or_else(|| LevelSet::up_to(self.frames.len()));
+            conflict = match self.backjump.as_mut() {
+                Some(backjump) => backjump.take_conflict(model),
+                None => LevelSet::up_to(self.frames.len()),
+            };
         }
+    }
+
+    /// Learning from the last failure: analyses it into a nogood, goes back to the level
+    /// where the nogood asserts its literal, makes that literal false there and propagates;
+    /// repeats on failure. `Some(false)` when the tree is exhausted, `Some(true)` at a
+    /// consistent node, `None` when the failure cannot be analysed (its reason rests on
+    /// nothing of the failing level): the caller backjumps from it instead.
+    #[cold]
+    #[inline(never)]
+    fn learn<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Option<bool> {
+        loop {
+            let depth = self.frames.len();
+            let backjump = self.backjump.as_mut()?;
+            let learning = backjump.learning.as_mut()?;
+            if std::mem::take(&mut learning.at_solution) {
+                if depth == 0 {
+                    return Some(false);
+                }
+                // The decisions of the path (those left by a projected search) lead to this
+                // solution alone: never all of them again.
+                let mut literals = vec![*backjump.decision_literals.get(depth - 1)?];
+                literals.extend_from_slice(backjump.decision_literals.get(..depth - 1)?);
+                let learned = Learned {
+                    second: literals.len().saturating_sub(1).max(1),
+                    literals,
+                    level: depth - 1,
+                };
+                if self.jump_and_assert(run, learned, depth) {
+                    return Some(true);
+                }
+                continue;
+            }
+            let reason = learning.failure.take()?;
+            if depth == 0 {
+                return Some(false);
+            }
+            run.stats.conflicts += 1;
+            let Some(learned) = analyze(backjump, run.model, &reason) else {
+                if let Some(learning) = &mut backjump.learning {
+                    learning.failure = Some(reason);
+                }
+                return None;
+            };
+            let target = learned.level.min(depth - 1);
+            run.stats.learned += 1;
+            run.stats.learned_literals += learned.literals.len() as u64;
+            run.stats.learned_backjump_levels += (depth - target) as u64;
+            run.observer.on_event(&Event::Learned {
+                node: self.node,
+                depth,
+                nogood: &learned.literals,
+            });
+            if self.jump_and_assert(run, learned, depth) {
+                return Some(true);
+            }
+        }
+    }
+
+    /// Goes back from `depth` to the level of `learned`, keeps it, and makes its first literal
+    /// false there; returns whether the node then propagates without failure.
+    fn jump_and_assert<V: VariableOrder, W: ValueOrder, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        learned: Learned,
+        depth: usize,
+    ) -> bool {
+        {
+            let target = learned.level.min(depth - 1);
+            let var_of = |index: u32| VarId {
+                model: run.model.id(),
+                index,
+            };
+            if target + 1 < depth {
+                run.stats.backjumps += 1;
+                run.stats.levels_skipped += (depth - target - 1) as u64;
+                // The decisions on the nogood's variables, shallowest first, then the one the
+                // search goes back to.
+                let mut conflict: Vec<VarId> = self.frames[..target]
+                    .iter()
+                    .map(|frame| var_of(frame.var))
+                    .filter(|&var| learned.literals.iter().any(|l| l.var() == var))
+                    .collect();
+                conflict.push(var_of(self.frames[target].var));
+                let skipped: Vec<VarId> = self.frames[target + 1..]
+                    .iter()
+                    .rev()
+                    .map(|frame| var_of(frame.var))
+                    .collect();
+                run.observer.on_event(&Event::Backjump {
+                    node: self.node,
+                    depth,
+                    to: target + 1,
+                    conflict: &conflict,
+                    skipped: &skipped,
+                });
+            }
+            let parent = self.frames[target].parent;
+            while self.frames.len() > target {
+                if self.pop_frame(run).is_none() {
+                    break;
+                }
+            }
+            let asserting = learned.literals[0];
+            if let Some(learning) = self.backjump.as_mut().and_then(|b| b.learning.as_mut()) {
+                learning
+                    .nogoods
+                    .add(learned.literals.clone(), learned.second);
+            }
+            self.nodes_made += 1;
+            self.node = self.nodes_made;
+            run.stats.refutations += 1;
+            let var = asserting.var();
+            let (value, kind) = match asserting {
+                Literal::Eq(_, v) => (v, BranchKind::NotEqual),
+                Literal::Ne(_, v) => (v, BranchKind::Equal),
+                Literal::Ge(_, v) => (v.saturating_sub(1), BranchKind::AtMost),
+                Literal::Le(_, v) => (v, BranchKind::Above),
+            };
+            run.observer.on_event(&Event::Node {
+                node: self.node,
+                parent,
+                var,
+                value,
+                kind,
+                depth: target,
+            });
+            self.assert_false(run, &learned.literals, 0).is_ok() && self.settle(run).is_ok()
+        }
+    }
+
+    /// Makes `nogood[at]` false, all the other literals of `nogood` holding (its reason);
+    /// a failure if it holds already.
+    fn assert_false<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+        nogood: &[Literal],
+        at: usize,
+    ) -> Result<bool, Conflict> {
+        let literal = nogood[at];
+        let var = literal.var();
+        let before = self.domains[var.index()].clone();
+        let result = match literal {
+            Literal::Eq(_, v) => self.apply_changed(|ctx| ctx.remove(var, v)),
+            Literal::Ne(_, v) => self.apply_changed(|ctx| ctx.fix(var, v)),
+            Literal::Ge(_, v) => {
+                self.apply_changed(|ctx| ctx.remove_above(var, v.saturating_sub(1)))
+            }
+            Literal::Le(_, v) => {
+                self.apply_changed(|ctx| ctx.remove_below(var, v.saturating_add(1)))
+            }
+        };
+        let Some(backjump) = self.backjump.as_mut() else {
+            return result;
+        };
+        let others: SmallVec<[Literal; 16]> = nogood
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != at)
+            .map(|(_, &l)| l)
+            .collect();
+        let cause = backjump.because(&others);
+        backjump.note(var.index, &before, &self.domains[var.index()], cause);
+        if result.is_err() {
+            if let Some(learning) = &mut backjump.learning {
+                learning.failure = Some(nogood.to_vec());
+            }
+            report_failure(run, self.node, None, Some(var), self.frames.len());
+        }
+        result
+    }
+
+    /// Under backjumping: the constraints' fixpoint, recorded, then (when learning) the
+    /// learned nogoods, in turn until neither changes a domain. `None` if a nogood failed.
+    #[cold]
+    #[inline(never)]
+    fn fixpoint_learning<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Option<(Fixpoint, Option<VarId>)> {
+        loop {
+            let (result, wiped) = self.fixpoint_recording(run);
+            if result != Fixpoint::Reached || !self.learns() {
+                return Some((result, wiped));
+            }
+            match self.propagate_nogoods(run) {
+                Ok(true) => {}
+                Ok(false) => return Some((result, wiped)),
+                Err(Conflict) => return None,
+            }
+        }
+    }
+
+    /// One pass of the learned nogoods (see [`Nogoods`](crate::search::learning::nogoods));
+    /// returns whether a domain changed.
+    fn propagate_nogoods<V: VariableOrder, W, O: SearchObserver>(
+        &mut self,
+        run: &mut Run<'_, V, W, O>,
+    ) -> Result<bool, Conflict> {
+        let Some(backjump) = self.backjump.as_mut() else {
+            return Ok(false);
+        };
+        let root = backjump.level() == 0;
+        let Some(learning) = backjump.learning.as_mut() else {
+            return Ok(false);
+        };
+        if learning.nogoods.len() == 0 {
+            return Ok(false);
+        }
+        let mut units = Vec::new();
+        learning
+            .nogoods
+            .pass(&self.domains, &backjump.removals, root, &mut units);
+        let mut changed = false;
+        for unit in units {
+            let (id, at) = match unit {
+                Unit::Conflict { id } => (id, None),
+                Unit::Assert { id, literal } => (id, Some(literal as usize)),
+            };
+            let nogood: SmallVec<[Literal; 16]> =
+                match self.backjump.as_ref().and_then(|b| b.learning.as_ref()) {
+                    Some(learning) => learning.nogoods.literals(id).iter().copied().collect(),
+                    None => return Ok(changed),
+                };
+            let holds = |l: &Literal| l.holds_in(&self.domains[l.var().index()]);
+            let at = match at {
+                Some(at) if !holds(&nogood[at]) => {
+                    if crate::search::learning::is_false(
+                        nogood[at],
+                        &self.domains[nogood[at].var().index()],
+                    ) {
+                        continue;
+                    }
+                    at
+                }
+                _ => {
+                    // Every literal holds (checked: an earlier unit may have changed that).
+                    if !nogood.iter().all(holds) {
+                        continue;
+                    }
+                    self.queue.clear();
+                    if let Some(learning) = self.backjump.as_mut().and_then(|b| b.learning.as_mut())
+                    {
+                        learning.failure = Some(nogood.to_vec());
+                    }
+                    report_failure(run, self.node, None, None, self.frames.len());
+                    return Err(Conflict);
+                }
+            };
+            changed |= self.assert_false(run, &nogood, at)?;
+        }
+        Ok(changed)
     }
 
     /// Undoes the last decision (its level of the trail), without refuting it.
@@ -1284,7 +1587,11 @@ impl<'m> Engine<'m> {
     ) -> Result<(), Conflict> {
         let budget = run.budget;
         let (result, wiped) = if self.backjump.is_some() {
-            self.fixpoint_recording(run)
+            match self.fixpoint_learning(run) {
+                Some(outcome) => outcome,
+                // A nogood failed (and the failure is reported).
+                None => return Err(Conflict),
+            }
         } else if run.observer.observes_propagation() {
             let mut tracer = Tracer {
                 observer: &mut *run.observer,
@@ -1361,7 +1668,14 @@ impl<'m> Engine<'m> {
             (self.fixpoint(run.model, budget, stats, &mut recorder), None)
         };
         if let Fixpoint::Failed(_) = result {
-            backjump.conflict = backjump.trace_failed(run.model);
+            if backjump.learning.is_some() {
+                let reason = backjump.failed_reason(run.model);
+                if let Some(learning) = &mut backjump.learning {
+                    learning.failure = reason;
+                }
+            } else {
+                backjump.conflict = backjump.trace_failed(run.model);
+            }
         }
         self.backjump = Some(backjump);
         (result, wiped)
@@ -1394,6 +1708,8 @@ impl<'m> Engine<'m> {
             backjump.open_level();
             if self.branching != Branching::Split {
                 backjump.decide(var.index, value);
+            } else {
+                backjump.decided_literal(Literal::Le(var, value));
             }
             backjump.note(
                 var.index,

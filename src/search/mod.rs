@@ -22,6 +22,7 @@ mod backjump;
 pub(crate) mod config;
 pub(crate) mod constraint_graph;
 mod engine;
+pub(crate) mod learning;
 pub(crate) mod limits;
 pub(crate) mod lns;
 pub(crate) mod min_conflicts;
@@ -670,8 +671,41 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
     /// ([`with_backjumping`](Self::with_backjumping)), and possible on its model with its
     /// propagation (every domain a bitset, no AC-3); otherwise it backtracks chronologically.
     pub fn backjumps(&self) -> bool {
-        self.plan.config.backjumping()
+        (self.plan.config.backjumping() || self.plan.config.learning())
             && backjump::backjumps_on(self.model, self.plan.ac3.is_some())
+    }
+
+    /// Learning from failures (see [`SearchConfig::with_learning`]): each failure is analysed
+    /// into a nogood that the search keeps and propagates. Restarts the search.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    ///
+    /// let queens = Queens::new(8)?;
+    /// let mut solver = queens.model().solver().with_learning(true);
+    /// assert!(solver.learns());
+    /// assert_eq!(solver.count().solutions, 92);
+    /// assert!(solver.stats().learned > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_learning(self, on: bool) -> Self {
+        self.updated(|config| config.with_learning(on))
+    }
+
+    /// Whether this solver's search learns nogoods: asked for
+    /// ([`with_learning`](Self::with_learning)) and possible with its model and strategy
+    /// (see [`SearchConfig::with_learning`]); otherwise it backjumps (if it can) without
+    /// learning.
+    pub fn learns(&self) -> bool {
+        let config = &self.plan.config;
+        config.learning()
+            && self.backjumps()
+            && config.branching() != Branching::DWay
+            && !self.plan.textbook()
+            && !self.plan.assigns_all()
+            && !self.plan.checks_assigned()
     }
 
     /// Searches neighbourhoods of the best solution beside branch and bound, in
@@ -1010,7 +1044,7 @@ impl<'m, V: VariableOrder, W: ValueOrder, O: SearchObserver> Solver<'m, V, W, O>
                 unreachable!("start builds the engine");
             };
             if from_root {
-                engine.reset(self.model);
+                engine.restart(self.model);
                 for &(var, value) in &self.fixes {
                     engine.fix_before_search(var, value);
                 }

@@ -25,6 +25,7 @@
 
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
+use crate::kernel::explain::Literal;
 
 /// How a node of the search tree was made from its parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -184,6 +185,22 @@ pub enum Event<'a> {
         /// The variables of the decisions jumped over, deepest first.
         skipped: &'a [VarId],
     },
+    /// Learning from failures
+    /// ([`SearchConfig::with_learning`](crate::SearchConfig::with_learning)): conflict
+    /// analysis of the failure at `node` learned `nogood`, literals that cannot all hold in
+    /// any solution still to be found. Its first literal is the one of the failing level: the
+    /// search goes back to the deepest level of the others, where it makes that one false
+    /// (a [`Node`](Event::Node) whose branch is the first literal's negation), after the
+    /// [`Backjump`](Event::Backjump) (if it skips a level) and the
+    /// [`Backtrack`](Event::Backtrack)s.
+    Learned {
+        /// The failed node.
+        node: u64,
+        /// Decisions on the path to it.
+        depth: usize,
+        /// The nogood's literals, the asserting one first.
+        nogood: &'a [Literal],
+    },
 }
 
 /// An [`Event`] that owns its data (domains, arcs, values), to keep after the search moved on:
@@ -295,6 +312,15 @@ pub enum OwnedEvent {
         /// The variables of the decisions jumped over, deepest first.
         skipped: Vec<VarId>,
     },
+    /// See [`Event::Learned`].
+    Learned {
+        /// The failed node.
+        node: u64,
+        /// Decisions on the path to it.
+        depth: usize,
+        /// The nogood's literals, the asserting one first.
+        nogood: Vec<Literal>,
+    },
 }
 
 impl Event<'_> {
@@ -376,6 +402,15 @@ impl Event<'_> {
                 to,
                 conflict: conflict.to_vec(),
                 skipped: skipped.to_vec(),
+            },
+            Event::Learned {
+                node,
+                depth,
+                nogood,
+            } => OwnedEvent::Learned {
+                node,
+                depth,
+                nogood: nogood.to_vec(),
             },
         }
     }
@@ -476,6 +511,15 @@ impl OwnedEvent {
                 to,
                 conflict,
                 skipped,
+            },
+            OwnedEvent::Learned {
+                node,
+                depth,
+                ref nogood,
+            } => Event::Learned {
+                node,
+                depth,
+                nogood,
             },
         }
     }

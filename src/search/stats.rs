@@ -82,6 +82,17 @@ pub struct SearchStats {
     /// The decisions those jumps went back over: undone without their other branches being
     /// tried, as chronological backtracking would have.
     pub levels_skipped: u64,
+    /// Learning from failures
+    /// ([`SearchConfig::with_learning`](crate::SearchConfig::with_learning)): the failures
+    /// conflict analysis ran on; 0 without learning.
+    pub conflicts: u64,
+    /// The nogoods conflict analysis learned.
+    pub learned: u64,
+    /// The literals of those nogoods, all together.
+    pub learned_literals: u64,
+    /// The levels the search went back by after learning a nogood, all together: from the
+    /// failing level to the one where the nogood asserts its literal.
+    pub learned_backjump_levels: u64,
     /// Wall time spent searching: the time of the solver's calls, from the start of each to
     /// its return (callbacks included), as the time limit counts it.
     pub elapsed: Duration,
@@ -111,6 +122,25 @@ impl SearchStats {
         1 + self.restarts + self.decisions + self.refutations
     }
 
+    /// The mean size of a learned nogood, in literals (0 without any).
+    pub fn mean_learned_size(&self) -> f64 {
+        if self.learned == 0 {
+            0.0
+        } else {
+            self.learned_literals as f64 / self.learned as f64
+        }
+    }
+
+    /// The mean distance of the jumps after learning: the levels between a failure and the
+    /// one where its nogood asserts (1 is chronological backtracking; 0 without any).
+    pub fn mean_backjump_distance(&self) -> f64 {
+        if self.learned == 0 {
+            0.0
+        } else {
+            self.learned_backjump_levels as f64 / self.learned as f64
+        }
+    }
+
     /// Adds the work of `other` (another search, or another thread of a parallel search) to
     /// this record: counts and times add up, and the deepest stack is the deeper of the two.
     pub fn add(&mut self, other: &SearchStats) {
@@ -128,6 +158,10 @@ impl SearchStats {
         self.restarts += other.restarts;
         self.backjumps += other.backjumps;
         self.levels_skipped += other.levels_skipped;
+        self.conflicts += other.conflicts;
+        self.learned += other.learned;
+        self.learned_literals += other.learned_literals;
+        self.learned_backjump_levels += other.learned_backjump_levels;
         self.elapsed += other.elapsed;
     }
 }

@@ -241,6 +241,7 @@ impl StepEvent {
                 },
                 OwnedEvent::Backtrack { .. }
                 | OwnedEvent::Backjump { .. }
+                | OwnedEvent::Learned { .. }
                 | OwnedEvent::Solution { .. }
                 | OwnedEvent::Improved { .. } => return None,
             },

@@ -282,7 +282,10 @@ impl SearchObserver for Ac3Recorder<'_> {
                 let step = self.step("solution", sentences::SOLUTION.to_owned());
                 self.push(step);
             }
-            Event::Improved { .. } | Event::Backtrack { .. } | Event::Backjump { .. } => {}
+            Event::Improved { .. }
+            | Event::Backtrack { .. }
+            | Event::Backjump { .. }
+            | Event::Learned { .. } => {}
         }
     }
 }

@@ -146,6 +146,7 @@ impl Replay {
             | Event::Solution { .. }
             | Event::Backtrack { .. }
             | Event::Backjump { .. }
+            | Event::Learned { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. } => {}
         }

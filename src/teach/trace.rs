@@ -479,7 +479,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 Event::Pruned { after, .. } => after.is_fixed() && !self.assigns_all,
                 Event::Propagated { .. } => self.domains,
                 Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
-                Event::Backjump { .. } => true,
+                Event::Backjump { .. } | Event::Learned { .. } => true,
                 Event::Backtrack { .. } => false,
             };
             self.cut.lines += u64::from(line);
@@ -669,6 +669,11 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                     ));
                 }
                 self.line(2 * depth.min(to.max(1)), &text);
+            }
+            Event::Learned { depth, nogood, .. } => {
+                self.flush_pending();
+                let text = crate::search::learning::describe_nogood(self.model, nogood);
+                self.line(2 * depth, &text);
             }
             Event::Backtrack { .. } => {}
         }

@@ -636,7 +636,8 @@ impl SearchObserver for SearchTree<'_> {
             Event::Improved { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. }
-            | Event::Backtrack { .. } => {}
+            | Event::Backtrack { .. }
+            | Event::Learned { .. } => {}
         }
     }
 }

@@ -19,6 +19,7 @@ mod globals;
 mod globals_in_models;
 mod guide;
 mod incremental;
+mod learning;
 mod limits;
 mod linear;
 mod local_search;

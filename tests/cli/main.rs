@@ -14,6 +14,7 @@ mod flatzinc_fuzz;
 mod genres;
 mod hostile;
 mod html_page;
+mod learn;
 mod local_search;
 mod minizinc;
 mod mzn;

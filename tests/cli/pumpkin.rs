@@ -449,3 +449,16 @@ fn the_checker_refuses_a_proof_of_the_wrong_conclusion() {
         "the checker accepted a proof with its steps removed"
     );
 }
+
+#[test]
+fn learning_agrees_with_pumpkins_checked_proofs() {
+    // Learning from failures must not change a proof of unsatisfiability or an optimum.
+    let (unsatisfiable, optimised) = agree_with_checked_proofs(4141, 40, &["--learn"]);
+    if pumpkin().is_some() {
+        assert!(
+            unsatisfiable >= 3,
+            "only {unsatisfiable} unsatisfiable models"
+        );
+        assert!(optimised >= 3, "only {optimised} optimisations");
+    }
+}

@@ -703,6 +703,13 @@ pub struct StrategyArgs {
     /// its bounds the search backtracks chronologically.
     #[arg(long)]
     pub backjump: bool,
+    /// Learning from failures (lazy clause generation): each failure is analysed (first UIP)
+    /// into a nogood the search keeps and propagates, and the search jumps back to where
+    /// the nogood first says something new; --trace prints each nogood, --stats counts them.
+    /// Implies --backjump, with its limits; with --branching dway or --propagation fc the
+    /// search backjumps without learning.
+    #[arg(long)]
+    pub learn: bool,
     /// Which variables a decision assigns, and so what decisions, nassigns and arc revisions
     /// count [default: aima with fc, and with ac3 and --branching dway; cspkit otherwise].
     #[arg(long, value_name = "CONVENTION")]
@@ -931,7 +938,8 @@ impl StrategyArgs {
         let mut config = SearchConfig::new()
             .with_propagation(self.propagation.unwrap_or(default.into()))
             .with_branching(self.branching.into())
-            .with_backjumping(self.backjump);
+            .with_backjumping(self.backjump)
+            .with_learning(self.learn);
         if let Some(count_as) = self.count_as {
             config = config.with_counting(count_as.into());
         }
@@ -978,6 +986,12 @@ impl StrategyArgs {
             return Some(
                 "--backjump follows the reasons of the constraints' own propagation: it cannot \
                  be combined with --propagation ac3 (use fc, forward or full)",
+            );
+        }
+        if self.learn && self.propagation == Some(Propagation::Ac3) {
+            return Some(
+                "--learn follows the reasons of the constraints' own propagation: it cannot \
+                 be combined with --propagation ac3 (use forward or full)",
             );
         }
         if self.restarts.is_some() && listing {

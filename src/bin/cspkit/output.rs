@@ -86,7 +86,9 @@ pub(crate) fn print_stats(
     note!(
         "strategy: var-order {var_order}, value-order {value_order}, propagation {propagation}, \
          branching {branching}{}",
-        if strategy.backjump {
+        if strategy.learn {
+            ", learning"
+        } else if strategy.backjump {
             ", backjumping"
         } else {
             ""
@@ -101,6 +103,15 @@ pub(crate) fn print_stats(
         restarts += &format!(
             ", backjumps {}, levels skipped {}",
             stats.backjumps, stats.levels_skipped
+        );
+    }
+    if strategy.learn || stats.learned > 0 {
+        restarts += &format!(
+            ", conflicts {}, nogoods learned {} ({} literals, mean backjump distance {:.2})",
+            stats.conflicts,
+            stats.learned,
+            stats.learned_literals,
+            stats.mean_backjump_distance()
         );
     }
     if stats.revisions > 0 || propagation == Propagation::Ac3.name() {

@@ -1,0 +1,215 @@
+//! The learned nogoods, propagated by two watched literals each.
+//!
+//! A nogood is a list of literals that cannot all hold. Two of its literals that do not hold
+//! yet are *watched*: while both do not hold, the nogood can neither fail nor propagate, and
+//! nothing needs to look at it. When a watched literal comes to hold (a removal on its
+//! variable), another literal that does not hold takes its place; if there is none, the
+//! other watched literal must be made false (unit propagation), or, if it holds too, the
+//! nogood fails. Backtracking makes literals hold less, so the watches stay valid and are not
+//! restored.
+//!
+//! Below the root every domain change is in the backjumping log, so a pass looks at the
+//! variables of the removals made since the last pass. At the root nothing is logged: a pass
+//! there looks at every nogood and chooses its watches afresh.
+
+use crate::domain::Domain;
+use crate::kernel::explain::Literal;
+use crate::search::backjump::Removal;
+use crate::search::learning::is_false;
+
+/// What a pass found a nogood to require.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// Every literal of nogood `id` holds: the node fails.
+    Conflict { id: u32 },
+    /// Every literal of nogood `id` but `literal` (its position) holds: it must be made false.
+    Assert { id: u32, literal: u32 },
+}
+
+/// The learned nogoods and their watches.
+#[derive(Debug, Default)]
+pub(crate) struct Nogoods {
+    list: Vec<Vec<Literal>>,
+    /// The positions of the two watched literals of each nogood (equal for a nogood of one).
+    watched: Vec<[u32; 2]>,
+    /// Per variable: the nogoods with a watched literal on it.
+    watches: Vec<Vec<u32>>,
+    /// The removals of the log already looked at.
+    cursor: usize,
+    /// Scratch: the variables a pass visits, and a stamp per variable.
+    vars: Vec<u32>,
+    stamps: Vec<u32>,
+    stamp: u32,
+}
+
+impl Nogoods {
+    /// No nogood, for a model of `n` variables.
+    pub(crate) fn new(n: usize) -> Self {
+        Nogoods {
+            watches: vec![Vec::new(); n],
+            stamps: vec![0; n],
+            ..Nogoods::default()
+        }
+    }
+
+    /// Forgets every nogood.
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
+        self.watched.clear();
+        self.watches.iter_mut().for_each(Vec::clear);
+        self.cursor = 0;
+    }
+
+    /// The number of nogoods kept.
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The literals of nogood `id`.
+    pub(crate) fn literals(&self, id: u32) -> &[Literal] {
+        &self.list[id as usize]
+    }
+
+    /// The log was cut back to `len` removals.
+    pub(crate) fn undone_to(&mut self, len: usize) {
+        self.cursor = self.cursor.min(len);
+    }
+
+    /// Keeps `literals`, watching the first (which does not hold) and the second (the one of
+    /// the deepest level among the others); returns its id.
+    pub(crate) fn add(&mut self, literals: Vec<Literal>, second: usize) -> u32 {
+        let id = self.list.len() as u32;
+        let second = if literals.len() > 1 { second.max(1) } else { 0 } as u32;
+        for &position in &[0, second][..if second == 0 { 1 } else { 2 }] {
+            let var = literals[position as usize].var().index();
+            self.watches[var].push(id);
+        }
+        self.watched.push([0, second]);
+        self.list.push(literals);
+        id
+    }
+
+    /// Looks at the nogoods watching a variable of the removals `log[cursor..]` (every
+    /// nogood if `root`), and appends to `units` what they require in `domains`.
+    pub(crate) fn pass(
+        &mut self,
+        domains: &[Domain],
+        log: &[Removal],
+        root: bool,
+        units: &mut Vec<Unit>,
+    ) {
+        if root {
+            self.cursor = log.len();
+            self.rewatch_all(domains, units);
+            return;
+        }
+        if self.cursor >= log.len() {
+            self.cursor = log.len();
+            return;
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.vars.clear();
+        for removal in &log[self.cursor..] {
+            let slot = &mut self.stamps[removal.var as usize];
+            if *slot != self.stamp {
+                *slot = self.stamp;
+                self.vars.push(removal.var);
+            }
+        }
+        self.cursor = log.len();
+        for i in 0..self.vars.len() {
+            let var = self.vars[i];
+            self.visit(var, domains, units);
+        }
+    }
+
+    /// The nogoods watching `var`, one of whose watched literals may have come to hold.
+    fn visit(&mut self, var: u32, domains: &[Domain], units: &mut Vec<Unit>) {
+        let list = std::mem::take(&mut self.watches[var as usize]);
+        let mut kept = Vec::with_capacity(list.len());
+        for id in list {
+            let literals = &self.list[id as usize];
+            let [a, b] = self.watched[id as usize];
+            let holds = |p: u32| {
+                literals[p as usize].holds_in(&domains[literals[p as usize].var().index()])
+            };
+            // The watch on `var` (either, if both are on it).
+            let (mine, other) = if literals[a as usize].var().index() == var as usize && holds(a) {
+                (a, b)
+            } else if literals[b as usize].var().index() == var as usize && holds(b) {
+                (b, a)
+            } else {
+                kept.push(id);
+                continue;
+            };
+            if a == b {
+                // A nogood of one literal that holds.
+                kept.push(id);
+                units.push(Unit::Conflict { id });
+                continue;
+            }
+            let replacement = (0..literals.len() as u32).find(|&p| p != a && p != b && !holds(p));
+            if let Some(p) = replacement {
+                let new_var = literals[p as usize].var().index();
+                let slot = if mine == a { 0 } else { 1 };
+                self.watched[id as usize][slot] = p;
+                if new_var == var as usize {
+                    kept.push(id);
+                } else {
+                    self.watches[new_var].push(id);
+                }
+                continue;
+            }
+            kept.push(id);
+            let last = literals[other as usize];
+            if holds(other) {
+                units.push(Unit::Conflict { id });
+            } else if !is_false(last, &domains[last.var().index()]) {
+                units.push(Unit::Assert { id, literal: other });
+            }
+        }
+        // Nogoods moved onto `var` itself while visiting were pushed to the emptied list.
+        let moved = std::mem::take(&mut self.watches[var as usize]);
+        kept.extend(moved);
+        self.watches[var as usize] = kept;
+    }
+
+    /// At the root: every nogood's watches chosen afresh among its literals that do not
+    /// hold, and what each requires.
+    fn rewatch_all(&mut self, domains: &[Domain], units: &mut Vec<Unit>) {
+        self.watches.iter_mut().for_each(Vec::clear);
+        for (id, literals) in self.list.iter().enumerate() {
+            let id = id as u32;
+            let holds = |p: usize| literals[p].holds_in(&domains[literals[p].var().index()]);
+            let mut open = (0..literals.len()).filter(|&p| !holds(p));
+            let first = open.next();
+            let second = open.next();
+            let watched = match (first, second) {
+                (Some(a), Some(b)) => [a, b],
+                (Some(a), None) => {
+                    if !is_false(literals[a], &domains[literals[a].var().index()]) {
+                        units.push(Unit::Assert {
+                            id,
+                            literal: a as u32,
+                        });
+                    }
+                    [a, if a == 0 { literals.len().min(2) - 1 } else { 0 }]
+                }
+                (None, _) => {
+                    units.push(Unit::Conflict { id });
+                    [0, literals.len().min(2) - 1]
+                }
+            };
+            let watched = [watched[0] as u32, watched[1] as u32];
+            self.watches[literals[watched[0] as usize].var().index()].push(id);
+            if watched[1] != watched[0] {
+                self.watches[literals[watched[1] as usize].var().index()].push(id);
+            }
+            self.watched[id as usize] = watched;
+        }
+    }
+}
