@@ -84,6 +84,7 @@ fn run(args: &[String]) -> Result<u8, String> {
         cancel: Some(stop_on_signal()),
         ..Options::default()
     };
+    let mut learn = false;
     let mut file: Option<&str> = None;
     let mut args = args.iter();
     let number = |flag: &str, value: Option<&String>| -> Result<u64, String> {
@@ -98,8 +99,8 @@ fn run(args: &[String]) -> Result<u8, String> {
             "-s" | "--statistics" => options.statistics = true,
             "-f" | "--free-search" => options.free = true,
             "--no-lns" => options.lns = false,
-            "--learn" => options.learn = true,
-            "--no-learn" => options.learn = false,
+            "--learn" => learn = true,
+            "--no-learn" => learn = false,
             "-n" | "--num-solutions" => match number(arg, args.next())? {
                 0 => return Err("-n 0: ask for at least one solution".into()),
                 n => options.solutions = Some(n),
@@ -147,7 +148,9 @@ fn run(args: &[String]) -> Result<u8, String> {
         .time_limit
         .map(|limit| limit.saturating_sub(started.elapsed()));
     let mut out = WholeWrites::default();
-    let status = flatzinc::run(&model, &options, &mut out);
+    let mut solver =
+        flatzinc::solver_for(&model, &options, cspkit::NoObserver).with_learning(learn);
+    let status = flatzinc::solve(&model, &options, &mut solver, &mut out);
     let _ = out.flush();
     let status = match status {
         Ok(status) => status,

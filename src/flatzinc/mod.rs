@@ -40,7 +40,7 @@ pub use build::{
 pub use parse::{FznError, Pos, parse};
 pub use run::{
     AnnotatedOrder, AnnotatedValues, FreeOrder, Options, Status, run, run_observed, solve,
-    write_solution,
+    solver_for, write_solution,
 };
 
 /// An expression of the FlatZinc syntax tree.

@@ -38,9 +38,6 @@ pub struct Options {
     /// Large-neighbourhood search beside branch and bound, for an optimisation ([`Lns`]; on in
     /// `fzn-cspkit` unless `--no-lns`).
     pub lns: bool,
-    /// Learning from failures ([`SearchConfig::with_learning`](crate::SearchConfig::with_learning);
-    /// `fzn-cspkit --learn`).
-    pub learn: bool,
     /// A flag that stops the search when raised, from any thread (`fzn-cspkit` raises it on
     /// SIGINT and SIGTERM): what was found is printed as when a limit stops the search.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -505,6 +502,36 @@ pub fn run_observed<O: SearchObserver>(
     out: &mut dyn Write,
     observer: O,
 ) -> io::Result<Status> {
+    let mut solver = solver_for(fzn, options, observer);
+    solve(fzn, options, &mut solver, out)
+}
+
+/// The solver [`run`] and [`run_observed`] use, with `observer` watching it: the model's
+/// search annotations (or free search), restarts under free search, neighbourhoods for an
+/// optimisation when `options.lns`, the time limit and the cancel flag of `options`. Adjust
+/// it (e.g. [`Solver::with_learning`], as `fzn-cspkit --learn` does) and pass it to [`solve`].
+///
+/// # Examples
+///
+/// ```
+/// use cspkit::flatzinc::{self, Options, Status};
+///
+/// let text = "var 1..3: x :: output_var;\n\
+///             var 1..3: y :: output_var;\n\
+///             constraint int_lt(x, y);\n\
+///             solve satisfy;\n";
+/// let fzn = flatzinc::build(&flatzinc::parse(text)?)?;
+/// let options = Options::default();
+/// let mut solver = flatzinc::solver_for(&fzn, &options, cspkit::NoObserver).with_learning(true);
+/// let mut out = Vec::new();
+/// assert_eq!(flatzinc::solve(&fzn, &options, &mut solver, &mut out)?, Status::Solutions);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solver_for<'m, O: SearchObserver>(
+    fzn: &'m FznModel,
+    options: &Options,
+    observer: O,
+) -> Solver<'m, Box<dyn VariableOrder>, AnnotatedValues, O> {
     let free = options.free || fzn.search().is_empty();
     let (variables, values): (Box<dyn VariableOrder>, AnnotatedValues) = if free {
         (Box::new(fzn.free_variable_order()), fzn.free_values())
@@ -531,16 +558,13 @@ pub fn run_observed<O: SearchObserver>(
     if options.lns && matches!(fzn.goal(), Goal::Optimize { .. }) {
         solver = solver.with_lns(fzn.neighbourhoods(options.seed));
     }
-    if options.learn {
-        solver = solver.with_learning(true);
-    }
     if let Some(limit) = options.time_limit {
         solver = solver.with_time_limit(limit);
     }
     if let Some(flag) = &options.cancel {
         solver = solver.with_cancel_flag(Arc::clone(flag));
     }
-    solve(fzn, options, &mut solver, out)
+    solver
 }
 
 /// Solves `fzn` with a solver configured by the caller (its orders, propagation, limits and

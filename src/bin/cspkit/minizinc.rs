@@ -191,7 +191,6 @@ fn solve(
         statistics: run.statistics,
         // The search shown is branch and bound's own; `fzn-cspkit` adds neighbourhoods.
         lns: false,
-        learn: run.strategy.learn,
         // The solver below has the interrupt flag already.
         cancel: None,
     };
