@@ -555,6 +555,11 @@ pub struct PuzzleArgs {
     /// For a puzzle without solution: a minimal set of givens that already has none, and why.
     #[arg(long)]
     pub why: bool,
+    /// With --hint or --explain: FILE is a player's state (givens, +entries, [pencil marks],
+    /// or sukaku's 729 candidate characters); the hint is the easiest next step by human
+    /// techniques on those marks, and wrong entries or marks are named.
+    #[arg(long)]
+    pub state: bool,
 }
 
 impl PuzzleArgs {
