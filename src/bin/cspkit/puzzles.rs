@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cspkit::Limit;
-use cspkit::models::sudoku::{Grid, GridFormat, Sudoku, SudokuState};
+use cspkit::models::sudoku::{Grid, GridFormat, Mistake, Sudoku, SudokuState};
 use cspkit::puzzle::{
     ConflictGoal, ConflictOptions, Difficulty, GenerateError, Generator, GradeError, Limits,
     MinimalConflict, Optimality, WhyError, smallest_conflict,
@@ -515,6 +515,13 @@ fn from_state(args: &SudokuArgs) -> u8 {
     let written = (|| -> io::Result<u8> {
         for mistake in &steps.mistakes {
             writeln!(out, "{}", mistake.text())?;
+            if let Mistake::WrongEntry { proof, .. } = mistake
+                && !hint
+            {
+                for line in proof {
+                    writeln!(out, "  {line}")?;
+                }
+            }
         }
         for step in &steps.steps {
             writeln!(out, "{}", step.text)?;

@@ -26,7 +26,11 @@ pub enum Mistake {
         value: i32,
         /// The fewest givens that clash with it (the smallest set found).
         clash: Vec<(VarId, i32)>,
-        /// `r2c5 = 7 contradicts the givens: …`.
+        /// The deductions from those givens and the entry to a contradiction, one a line,
+        /// when one line does not say it (empty otherwise).
+        proof: Vec<String>,
+        /// `r2c5 = 7 contradicts the givens: two 7s in row 2 (r2c1 = 7, r2c5 = 7)`, or, when
+        /// it takes a chain, the givens that clash with the entry and the chain's length.
         text: String,
     },
     /// Entries that each agree with a solution of the givens (the puzzle has several), but
@@ -272,8 +276,9 @@ impl Sudoku {
             }
             let mut clues = givens.to_vec();
             clues.push(entry);
-            let (chosen, detail) = self.clash(&clues, limits)?;
+            let (chosen, lines) = self.clash(&clues, limits)?;
             let clash: Vec<(VarId, i32)> = chosen.into_iter().filter(|&p| p != entry).collect();
+            let (detail, proof) = self.clash_words(&clash, lines);
             let text = format!(
                 "{} = {} contradicts the givens: {detail}",
                 self.model.var_name(entry.0),
@@ -283,17 +288,22 @@ impl Sudoku {
                 cell: entry.0,
                 value: entry.1,
                 clash,
+                proof,
                 text,
             });
         }
         if mistakes.is_empty() {
             let mut clues = givens.to_vec();
             clues.extend_from_slice(entries);
-            let (chosen, detail) = self.clash(&clues, limits)?;
+            let (chosen, lines) = self.clash(&clues, limits)?;
             let entries: Vec<(VarId, i32)> = chosen
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|p| !givens.contains(p))
                 .collect();
+            let clashing_givens: Vec<(VarId, i32)> =
+                chosen.into_iter().filter(|p| givens.contains(p)).collect();
+            let (detail, _) = self.clash_words(&clashing_givens, lines);
             let names: Vec<String> = entries
                 .iter()
                 .map(|&(var, v)| format!("{} = {v}", self.model.var_name(var)))
@@ -309,13 +319,45 @@ impl Sudoku {
         Ok(mistakes)
     }
 
+    /// `two 7s in row 2 (r2c1 = 7, r2c5 = 7)` when one line of `--why` says why a clash has
+    /// no solution; otherwise `with the 3 givens r1c1 = 4, …, it leaves no solution (a chain
+    /// of 12 deductions)` and the chain's lines.
+    fn clash_words(&self, givens: &[(VarId, i32)], lines: Vec<String>) -> (String, Vec<String>) {
+        if let [only] = lines.as_slice()
+            && let Some((_, why)) = only.split_once(": ")
+        {
+            return (why.to_owned(), Vec::new());
+        }
+        let names: Vec<String> = givens
+            .iter()
+            .map(|&(var, v)| format!("{} = {v}", self.model.var_name(var)))
+            .collect();
+        let proof: Vec<String> = lines
+            .into_iter()
+            .skip(1)
+            .map(|line| line.trim().to_owned())
+            .collect();
+        let with = match names.len() {
+            0 => "alone".to_owned(),
+            1 => format!("with the given {}", names[0]),
+            k => format!("with the {k} givens {}", names.join(", ")),
+        };
+        (
+            format!(
+                "{with}, it leaves no solution (a chain of {} deductions)",
+                proof.len()
+            ),
+            proof,
+        )
+    }
+
     /// The smallest set of `clues` without a solution that the search finds within its time,
-    /// and why it has none, in the words of `--why` on one line.
+    /// and the lines of `--why` that say why it has none.
     fn clash(
         &self,
         clues: &[(VarId, i32)],
         limits: &Limits,
-    ) -> Result<(Vec<(VarId, i32)>, String), GradeError> {
+    ) -> Result<(Vec<(VarId, i32)>, Vec<String>), GradeError> {
         let options = ConflictOptions::new(ConflictGoal::Minimum)
             .with_limits(limits.clone())
             .with_search_time(limits.time_limit().map_or(CLASH_SEARCH, |t| t.min(CLASH_SEARCH)));
@@ -331,13 +373,7 @@ impl Sudoku {
             stopped_by: None,
         };
         let chosen: Vec<(VarId, i32)> = found.assumptions.iter().map(|&i| clues[i]).collect();
-        let lines = self.conflict_lines(clues, &conflict);
-        let detail = lines
-            .iter()
-            .map(|line| line.trim())
-            .collect::<Vec<_>>()
-            .join("; ");
-        Ok((chosen, detail))
+        Ok((chosen, self.conflict_lines(clues, &conflict)))
     }
 
     /// A solution of the givens and entries of `state` within the candidates `cand`, if any.
