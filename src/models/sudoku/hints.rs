@@ -2,7 +2,7 @@
 //! [`Sudoku::explain_from`]): the player's entries and pencil marks are checked against the
 //! givens, then the human techniques of [`rating`](super::rating) continue from the marks.
 
-use super::board::{Board, values};
+use super::board::Board;
 use super::rating::{easiest_step, guess};
 use super::{RatedStep, Sudoku, SudokuState};
 use crate::puzzle::{ConflictGoal, ConflictOptions, GradeError, Limits, MinimalConflict};
@@ -46,7 +46,7 @@ pub enum Mistake {
     LostValue {
         /// The cell.
         cell: VarId,
-        /// Its candidates (the marks less the values its peers hold).
+        /// Its pencil marks, as written.
         marks: Vec<i32>,
         /// The cell's value in the solution (of the givens and entries) the marks lost.
         value: i32,
@@ -190,20 +190,19 @@ impl Sudoku {
                     result.mistakes = lost
                         .iter()
                         .map(|&c| {
-                            let marks: Vec<i32> = values(cand[c]).map(i32::from).collect();
+                            let n = state.side();
+                            let marks: Vec<i32> = state
+                                .marks(c / n, c % n)
+                                .unwrap_or_default()
+                                .into_iter()
+                                .map(i32::from)
+                                .collect();
                             let words: Vec<String> = marks.iter().map(i32::to_string).collect();
-                            let text = if marks.is_empty() {
-                                format!(
-                                    "{}: no candidate is left (the pencil marks are all taken by the cell's row, column and box)",
-                                    self.model.var_name(self.cells[c])
-                                )
-                            } else {
-                                format!(
-                                    "{}: the pencil marks {} lost the cell's value in the solution",
-                                    self.model.var_name(self.cells[c]),
-                                    words.join(" ")
-                                )
-                            };
+                            let text = format!(
+                                "{}: the pencil marks {} lost the cell's value in the solution",
+                                self.model.var_name(self.cells[c]),
+                                words.join(" ")
+                            );
                             Mistake::LostValue {
                                 cell: self.cells[c],
                                 marks,
