@@ -466,17 +466,25 @@ fn marks_that_lost_the_solutions_value_are_named_by_cell() {
 #[test]
 fn a_puzzle_with_several_solutions_is_flagged_and_marks_keeping_one_are_no_mistake() {
     let empty = Sudoku::new(&Grid::empty(2).unwrap()).unwrap();
-    // Columns 3 and 4 of rows 2 and 4 can hold 1 2 or 2 1: two solutions.
-    let state = SudokuState::parse("1 2 3 4\n3 4 [1] .\n2 1 4 3\n4 3 . .\n").unwrap();
+    // Columns 3 and 4 of rows 2 and 4 can hold 1 2 or 2 1: two solutions. Marks that keep
+    // either are no mistake, and the path follows them.
+    for v in [1u8, 2] {
+        let text = format!("1 2 3 4\n3 4 [{v}] .\n2 1 4 3\n4 3 . .\n");
+        let state = SudokuState::parse(&text).unwrap();
+        let steps = empty.explain_from(&state, &Limits::new()).unwrap();
+        assert_eq!(steps.several_solutions, Some(true));
+        assert!(steps.mistakes.is_empty(), "{:?}", steps.mistakes);
+        let r2c3 = empty.cell(1, 2);
+        assert!(
+            steps.steps.iter().any(|s| s.placed.contains(&(r2c3, i32::from(v)))),
+            "the path keeps to the marks: {:?}",
+            steps.steps
+        );
+    }
+    // Marks that keep neither are a mistake.
+    let state = SudokuState::parse("1 2 3 4\n3 4 [1] .\n2 1 4 3\n4 3 [1] .\n").unwrap();
     let steps = empty.explain_from(&state, &Limits::new()).unwrap();
-    assert_eq!(steps.several_solutions, Some(true));
-    assert!(steps.mistakes.is_empty(), "{:?}", steps.mistakes);
-    let r2c3 = empty.cell(1, 2);
-    assert!(
-        steps.steps.iter().any(|s| s.placed.contains(&(r2c3, 1))),
-        "the path keeps to the marks: {:?}",
-        steps.steps
-    );
+    assert!(matches!(steps.mistakes[..], [Mistake::LostValue { .. }]), "{:?}", steps.mistakes);
 }
 
 #[test]

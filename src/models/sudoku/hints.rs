@@ -184,8 +184,8 @@ impl Sudoku {
             .collect();
         let mut answer: Vec<u8> = self.cells.iter().map(|&v| solution[v] as u8).collect();
         if !lost.is_empty() {
-            match self.solution_within_marks(state, &cand, limits)? {
-                Some(other) => answer = self.cells.iter().map(|&v| other[v] as u8).collect(),
+            match self.answer_within_marks(state, &cand, limits)? {
+                Some(other) => answer = other,
                 None => {
                     result.mistakes = lost
                         .iter()
@@ -375,13 +375,14 @@ impl Sudoku {
         Ok((chosen, self.conflict_lines(clues, &conflict)))
     }
 
-    /// A solution of the givens and entries of `state` within the candidates `cand`, if any.
-    fn solution_within_marks(
+    /// A solution of the givens and entries of `state` within the candidates `cand`, if any:
+    /// the value of each cell.
+    fn answer_within_marks(
         &self,
         state: &SudokuState,
         cand: &[u64],
         limits: &Limits,
-    ) -> Result<Option<Solution>, GradeError> {
+    ) -> Result<Option<Vec<u8>>, GradeError> {
         let mut marked = Sudoku::new(&state.filled())?;
         let n = state.side() as u8;
         let filled = state.filled();
@@ -397,7 +398,13 @@ impl Sudoku {
             }
         }
         let mut solver = marked.limited_solver(limits);
-        solve(&mut solver)
+        Ok(solve(&mut solver)?.map(|solution| {
+            marked
+                .cells
+                .iter()
+                .map(|&v| solution[v] as u8)
+                .collect()
+        }))
     }
 }
 
