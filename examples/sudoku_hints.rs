@@ -1,8 +1,9 @@
 //! Hints from a player's state on a public puzzle set: the time of `Sudoku::hint_from` (median,
-//! 90th percentile, max) and the techniques hinted, on two states per puzzle: the givens alone
-//! (every candidate the givens allow) and a state of correct partial progress (a fifth of the
-//! open cells entered with the solution's value, and in half of the others pencil marks with
-//! a third of the wrong candidates struck out).
+//! 90th percentile, max) and the techniques hinted, on three states per puzzle: the givens
+//! alone (every candidate the givens allow), a state of correct partial progress (a fifth of
+//! the open cells entered with the solution's value, and in half of the others pencil marks
+//! with a third of the wrong candidates struck out), and the state where singles stop (every
+//! single the hints give entered, until a hint is another technique).
 //!
 //! ```text
 //! cargo run --release --example sudoku_hints -- FILE [--limit N] [--every K]
@@ -15,7 +16,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use cspkit::models::sudoku::{Grid, Sudoku, SudokuState};
+use cspkit::models::sudoku::{Grid, HumanTechnique, Sudoku, SudokuState};
 use cspkit::puzzle::Limits;
 
 /// A small deterministic generator for the partial progress.
@@ -56,10 +57,38 @@ fn progress(grid: &Grid, solution: &Grid, rng: &mut Lcg) -> SudokuState {
     state
 }
 
+/// The state where singles stop: the singles the hints give, entered one by one.
+fn after_singles(empty: &Sudoku, grid: &Grid) -> SudokuState {
+    let mut state = SudokuState::from_grid(grid);
+    loop {
+        let hint = empty.hint_from(&state, &Limits::new()).expect("a hint");
+        let Some(step) = hint.steps.first() else {
+            return state;
+        };
+        let single = matches!(
+            step.technique,
+            HumanTechnique::NakedSingle | HumanTechnique::HiddenSingle
+        );
+        if !single {
+            return state;
+        }
+        for &(var, value) in &step.placed {
+            let c = empty
+                .cells()
+                .iter()
+                .position(|&v| v == var)
+                .expect("a cell");
+            state.set_entry(c / 9, c % 9, value as u8);
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(path) = args.first() else {
-        eprintln!("usage: cargo run --release --example sudoku_hints -- FILE [--limit N] [--every K]");
+        eprintln!(
+            "usage: cargo run --release --example sudoku_hints -- FILE [--limit N] [--every K]"
+        );
         return;
     };
     let option = |name: &str| {
@@ -83,13 +112,17 @@ fn main() {
         .collect();
     let empty = Sudoku::new(&Grid::empty(3).expect("9x9")).expect("the empty grid");
     let mut rng = Lcg(1);
-    let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    let mut times: [Vec<Duration>; 3] = [Vec::new(), Vec::new(), Vec::new()];
     let mut techniques: BTreeMap<String, usize> = BTreeMap::new();
     for grid in &grids {
         let Some(solution) = Sudoku::new(grid).ok().and_then(|s| s.solve()) else {
             continue;
         };
-        let states = [SudokuState::from_grid(grid), progress(grid, &solution, &mut rng)];
+        let states = [
+            SudokuState::from_grid(grid),
+            progress(grid, &solution, &mut rng),
+            after_singles(&empty, grid),
+        ];
         for (k, state) in states.iter().enumerate() {
             let started = Instant::now();
             let hint = empty.hint_from(state, &Limits::new()).expect("a hint");
@@ -102,7 +135,10 @@ fn main() {
         }
     }
     println!("{} puzzles from {path}", grids.len());
-    for (k, what) in ["givens alone", "partial progress"].iter().enumerate() {
+    for (k, what) in ["givens alone", "partial progress", "where singles stop"]
+        .iter()
+        .enumerate()
+    {
         let list = &mut times[k];
         list.sort_unstable();
         if list.is_empty() {

@@ -113,7 +113,8 @@ impl Pencil {
                     continue;
                 }
                 for v in 1..=9 {
-                    let places: Vec<usize> = a.iter().copied().filter(|&c| self.has(c, v)).collect();
+                    let places: Vec<usize> =
+                        a.iter().copied().filter(|&c| self.has(c, v)).collect();
                     if places.is_empty() || !places.iter().all(|c| shared.contains(c)) {
                         continue;
                     }
@@ -146,7 +147,11 @@ impl Pencil {
                         .iter()
                         .copied()
                         .filter(|&c| c != a && c != b)
-                        .flat_map(|c| (1..=9u8).filter(move |&v| m & (1 << (v - 1)) != 0).map(move |v| (c, v)))
+                        .flat_map(|c| {
+                            (1..=9u8)
+                                .filter(move |&v| m & (1 << (v - 1)) != 0)
+                                .map(move |v| (c, v))
+                        })
                         .filter(|&(c, v)| self.has(c, v))
                         .collect();
                     if !removed.is_empty() {
@@ -162,7 +167,9 @@ impl Pencil {
     /// two cells, whose other candidates go.
     fn hidden_pair(&self) -> Vec<(usize, u8)> {
         for unit in units() {
-            let places = |v: u8| -> Vec<usize> { unit.iter().copied().filter(|&c| self.has(c, v)).collect() };
+            let places = |v: u8| -> Vec<usize> {
+                unit.iter().copied().filter(|&c| self.has(c, v)).collect()
+            };
             for x in 1..=9u8 {
                 for y in x + 1..=9 {
                     let (px, py) = (places(x), places(y));
@@ -171,7 +178,11 @@ impl Pencil {
                     }
                     let removed: Vec<(usize, u8)> = px
                         .iter()
-                        .flat_map(|&c| (1..=9u8).filter(move |&v| v != x && v != y).map(move |v| (c, v)))
+                        .flat_map(|&c| {
+                            (1..=9u8)
+                                .filter(move |&v| v != x && v != y)
+                                .map(move |v| (c, v))
+                        })
                         .filter(|&(c, v)| self.has(c, v))
                         .collect();
                     if !removed.is_empty() {
@@ -221,50 +232,106 @@ impl Pencil {
 
 /// The cell index and value of a step's pair.
 fn cell_value(sudoku: &Sudoku, pair: &(cspkit::VarId, i32)) -> (usize, u8) {
-    let c = sudoku.cells().iter().position(|&v| v == pair.0).expect("a cell");
+    let c = sudoku
+        .cells()
+        .iter()
+        .position(|&v| v == pair.0)
+        .expect("a cell");
     (c, pair.1 as u8)
 }
 
 /// Checks one hint on `state`: sound against `solution`, and the easiest by this test's
 /// solver. Returns its technique.
-fn check_hint(empty: &Sudoku, state: &SudokuState, solution: &[u8], step: &RatedStep) -> HumanTechnique {
+fn check_hint(
+    empty: &Sudoku,
+    state: &SudokuState,
+    solution: &[u8],
+    step: &RatedStep,
+) -> HumanTechnique {
     let pencil = Pencil::of(state);
     for pair in &step.placed {
         let (c, v) = cell_value(empty, pair);
         assert_eq!(solution[c], v, "hint {:?} places a wrong value", step.text);
-        assert!(pencil.has(c, v), "hint {:?} places a value the marks exclude", step.text);
+        assert!(
+            pencil.has(c, v),
+            "hint {:?} places a value the marks exclude",
+            step.text
+        );
     }
     for pair in &step.removed {
         let (c, v) = cell_value(empty, pair);
-        assert_ne!(solution[c], v, "hint {:?} removes the solution's value", step.text);
-        assert!(pencil.has(c, v), "hint {:?} removes a value not in the marks", step.text);
+        assert_ne!(
+            solution[c], v,
+            "hint {:?} removes the solution's value",
+            step.text
+        );
+        assert!(
+            pencil.has(c, v),
+            "hint {:?} removes a value not in the marks",
+            step.text
+        );
     }
-    assert!(!step.placed.is_empty() || !step.removed.is_empty(), "{:?} does nothing", step.text);
+    assert!(
+        !step.placed.is_empty() || !step.removed.is_empty(),
+        "{:?} does nothing",
+        step.text
+    );
     let t = step.technique;
     let rating = t.se_rating();
-    let single = matches!(t, HumanTechnique::NakedSingle | HumanTechnique::HiddenSingle);
+    let single = matches!(
+        t,
+        HumanTechnique::NakedSingle | HumanTechnique::HiddenSingle
+    );
     if pencil.single().is_some() {
         assert!(single, "a single was open, the hint is {:?}", step.text);
     } else {
-        assert!(!single, "the hint {:?} is a single this test does not see", step.text);
+        assert!(
+            !single,
+            "the hint {:?} is a single this test does not see",
+            step.text
+        );
         if !pencil.locked().is_empty() {
-            assert!(rating <= 2.8, "locked candidates were open, the hint is {:?}", step.text);
+            assert!(
+                rating <= 2.8,
+                "locked candidates were open, the hint is {:?}",
+                step.text
+            );
         } else if !pencil.naked_pair().is_empty() {
-            assert!(rating <= 3.0, "a naked pair was open, the hint is {:?}", step.text);
+            assert!(
+                rating <= 3.0,
+                "a naked pair was open, the hint is {:?}",
+                step.text
+            );
         } else if !pencil.hidden_pair().is_empty() {
-            assert!(rating <= 3.4, "a hidden pair was open, the hint is {:?}", step.text);
+            assert!(
+                rating <= 3.4,
+                "a hidden pair was open, the hint is {:?}",
+                step.text
+            );
         }
     }
     // The recognisers this test shares with the library must agree on the pattern.
     match t {
         HumanTechnique::Pointing | HumanTechnique::Claiming => {
-            assert!(!pencil.locked().is_empty(), "{:?}: no locked candidates here", step.text)
+            assert!(
+                !pencil.locked().is_empty(),
+                "{:?}: no locked candidates here",
+                step.text
+            )
         }
         HumanTechnique::NakedSet(2) => {
-            assert!(!pencil.naked_pair().is_empty(), "{:?}: no naked pair here", step.text)
+            assert!(
+                !pencil.naked_pair().is_empty(),
+                "{:?}: no naked pair here",
+                step.text
+            )
         }
         HumanTechnique::HiddenSet(2) => {
-            assert!(!pencil.hidden_pair().is_empty(), "{:?}: no hidden pair here", step.text)
+            assert!(
+                !pencil.hidden_pair().is_empty(),
+                "{:?}: no hidden pair here",
+                step.text
+            )
         }
         _ => {}
     }
@@ -280,7 +347,10 @@ fn sample() -> Vec<(Vec<u8>, Vec<u8>)> {
         .map(|line| {
             let puzzle = line.split_whitespace().nth(1).expect("a puzzle");
             let grid = Grid::parse_line(puzzle, 1).expect("a 9x9 puzzle");
-            let solved = Sudoku::new(&grid).expect("model").solve().expect("solvable");
+            let solved = Sudoku::new(&grid)
+                .expect("model")
+                .solve()
+                .expect("solvable");
             (grid.cells().to_vec(), solved.cells().to_vec())
         })
         .collect()
@@ -290,7 +360,10 @@ fn sample() -> Vec<(Vec<u8>, Vec<u8>)> {
 struct Lcg(u64);
 impl Lcg {
     fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 33) % n
     }
 }
@@ -350,18 +423,27 @@ fn where_this_tests_solver_stops_the_hint_is_a_harder_technique_and_sound() {
         let steps = empty.hint_from(&stuck, &Limits::new()).expect("a hint");
         assert!(steps.mistakes.is_empty(), "{:?}", steps.mistakes);
         let Some(step) = steps.steps.first() else {
-            assert!(pencil.value.iter().all(|&v| v != 0), "no hint on an open grid");
+            assert!(
+                pencil.value.iter().all(|&v| v != 0),
+                "no hint on an open grid"
+            );
             continue;
         };
         let t = check_hint(&empty, &stuck, &solution, step);
-        assert!(t.se_rating() > 3.0, "{:?} after this test's solver stopped", step.text);
+        assert!(
+            t.se_rating() > 3.0,
+            "{:?} after this test's solver stopped",
+            step.text
+        );
         *beyond_pairs.entry(t.to_string()).or_insert(0) += 1;
     }
     // The sample's ratings go to 9 and more: fish, wings, chains and nets are hinted.
     let names: Vec<&String> = beyond_pairs.keys().collect();
     assert!(beyond_pairs.len() >= 4, "techniques hinted: {names:?}");
     assert!(
-        names.iter().any(|n| n.contains("chain") || n.contains("net")),
+        names
+            .iter()
+            .any(|n| n.contains("chain") || n.contains("net")),
         "no chain or net hinted: {names:?}"
     );
 }
@@ -387,7 +469,10 @@ fn the_explanation_from_a_state_completes_the_solution() {
                 pencil.place(c, v);
             }
         }
-        assert_eq!(pencil.value, solution, "the path does not complete the grid");
+        assert_eq!(
+            pencil.value, solution,
+            "the path does not complete the grid"
+        );
     }
 }
 
@@ -406,11 +491,24 @@ fn a_wrong_entry_is_named_with_a_smallest_set_of_givens_that_clash_with_it() {
         assert!(state.set_entry(c / 9, c % 9, wrong));
         let steps = empty.hint_from(&state, &Limits::new()).unwrap();
         assert!(steps.steps.is_empty());
-        let [Mistake::WrongEntry { cell, value, clash, text, .. }] = &steps.mistakes[..] else {
+        let [
+            Mistake::WrongEntry {
+                cell,
+                value,
+                clash,
+                text,
+                ..
+            },
+        ] = &steps.mistakes[..]
+        else {
             panic!("{:?}", steps.mistakes)
         };
         assert_eq!((*cell, *value), (empty.cells()[c], i32::from(wrong)));
-        let name = format!("r{}c{} = {wrong} contradicts the givens: ", c / 9 + 1, c % 9 + 1);
+        let name = format!(
+            "r{}c{} = {wrong} contradicts the givens: ",
+            c / 9 + 1,
+            c % 9 + 1
+        );
         assert!(text.starts_with(&name), "{text}");
         // The clash is real, made of givens, and no given of it can go (checked by search).
         let entry = (empty.cells()[c], i32::from(wrong));
@@ -425,7 +523,10 @@ fn a_wrong_entry_is_named_with_a_smallest_set_of_givens_that_clash_with_it() {
         for k in 0..clash.len() {
             let mut fewer = clash.clone();
             fewer.remove(k);
-            assert!(solvable(fewer.into_iter().chain([entry]).collect()), "{text}");
+            assert!(
+                solvable(fewer.into_iter().chain([entry]).collect()),
+                "{text}"
+            );
         }
     }
 }
@@ -454,12 +555,20 @@ fn marks_that_lost_the_solutions_value_are_named_by_cell() {
     let marks: Vec<u8> = (1..=9).filter(|&v| v != solution[c]).collect();
     assert!(state.set_marks(c / 9, c % 9, &marks));
     let steps = empty.hint_from(&state, &Limits::new()).unwrap();
-    let [Mistake::LostValue { cell, value, text, .. }] = &steps.mistakes[..] else {
+    let [
+        Mistake::LostValue {
+            cell, value, text, ..
+        },
+    ] = &steps.mistakes[..]
+    else {
         panic!("{:?}", steps.mistakes)
     };
     assert_eq!(*cell, empty.cells()[c]);
     assert_eq!(*value, i32::from(solution[c]));
-    assert!(text.starts_with(&format!("r{}c{}: the pencil marks", c / 9 + 1, c % 9 + 1)), "{text}");
+    assert!(
+        text.starts_with(&format!("r{}c{}: the pencil marks", c / 9 + 1, c % 9 + 1)),
+        "{text}"
+    );
     assert!(steps.steps.is_empty());
 }
 
@@ -476,7 +585,10 @@ fn a_puzzle_with_several_solutions_is_flagged_and_marks_keeping_one_are_no_mista
         assert!(steps.mistakes.is_empty(), "{:?}", steps.mistakes);
         let r2c3 = empty.cell(1, 2);
         assert!(
-            steps.steps.iter().any(|s| s.placed.contains(&(r2c3, i32::from(v)))),
+            steps
+                .steps
+                .iter()
+                .any(|s| s.placed.contains(&(r2c3, i32::from(v)))),
             "the path keeps to the marks: {:?}",
             steps.steps
         );
@@ -484,7 +596,11 @@ fn a_puzzle_with_several_solutions_is_flagged_and_marks_keeping_one_are_no_mista
     // Marks that keep neither are a mistake.
     let state = SudokuState::parse("1 2 3 4\n3 4 [1] .\n2 1 4 3\n4 3 [1] .\n").unwrap();
     let steps = empty.explain_from(&state, &Limits::new()).unwrap();
-    assert!(matches!(steps.mistakes[..], [Mistake::LostValue { .. }]), "{:?}", steps.mistakes);
+    assert!(
+        matches!(steps.mistakes[..], [Mistake::LostValue { .. }]),
+        "{:?}",
+        steps.mistakes
+    );
 }
 
 #[test]
@@ -502,7 +618,11 @@ fn parse_errors_name_the_line_and_column() {
     ];
     for (text, (line, column), words) in cases {
         let error = SudokuState::parse(text).expect_err(text);
-        assert_eq!((error.line, error.column), (line, column), "{text:?}: {error}");
+        assert_eq!(
+            (error.line, error.column),
+            (line, column),
+            "{text:?}: {error}"
+        );
         assert!(error.to_string().contains(words), "{text:?}: {error}");
     }
     // A sukaku cell without candidates, and a candidate out of its place.
@@ -510,7 +630,10 @@ fn parse_errors_name_the_line_and_column() {
     sukaku.replace_range(9..18, ".........");
     let error = SudokuState::parse(&sukaku).unwrap_err();
     assert_eq!((error.line, error.column), (1, 10), "{error}");
-    assert!(error.to_string().contains("r1c2 has no candidate"), "{error}");
+    assert!(
+        error.to_string().contains("r1c2 has no candidate"),
+        "{error}"
+    );
     let mut sukaku = "123456789".repeat(81);
     sukaku.replace_range(0..2, "21");
     let error = SudokuState::parse(&sukaku).unwrap_err();
@@ -528,12 +651,20 @@ fn states_round_trip_through_both_formats_and_every_size() {
         // first, so that no peer keeps a filled cell's value): read and written again, the
         // same 729 characters, with the same marks and filled cells.
         let mut pencil = Pencil::of(&state);
-        while let Some(c) = (0..81).find(|&c| pencil.value[c] == 0 && pencil.cand[c].count_ones() == 1) {
+        while let Some(c) =
+            (0..81).find(|&c| pencil.value[c] == 0 && pencil.cand[c].count_ones() == 1)
+        {
             pencil.place(c, pencil.cand[c].trailing_zeros() as u8 + 1);
         }
         let sukaku: String = (0..81)
             .flat_map(|c| (1..=9u8).map(move |v| (c, v)))
-            .map(|(c, v)| if pencil.value[c] == v || pencil.has(c, v) { sym(v) } else { '.' })
+            .map(|(c, v)| {
+                if pencil.value[c] == v || pencil.has(c, v) {
+                    sym(v)
+                } else {
+                    '.'
+                }
+            })
             .collect();
         let (read, format) = SudokuState::parse_as(&sukaku).unwrap();
         assert_eq!(format, StateFormat::Sukaku);
@@ -556,7 +687,15 @@ fn states_round_trip_through_both_formats_and_every_size() {
         let text = state.to_string();
         assert_eq!(SudokuState::parse(&text).unwrap(), state, "{n}x{n}");
         let numbers = text.replacen(
-            &format!("[{}]", state.marks(n - 1, n - 1).unwrap().iter().map(|&v| sym(v)).collect::<String>()),
+            &format!(
+                "[{}]",
+                state
+                    .marks(n - 1, n - 1)
+                    .unwrap()
+                    .iter()
+                    .map(|&v| sym(v))
+                    .collect::<String>()
+            ),
             &format!("[1,{},{}]", n - 1, n),
             1,
         );
@@ -567,14 +706,21 @@ fn states_round_trip_through_both_formats_and_every_size() {
 }
 
 fn sym(v: u8) -> char {
-    if v <= 9 { char::from(b'0' + v) } else { char::from(b'A' + v - 10) }
+    if v <= 9 {
+        char::from(b'0' + v)
+    } else {
+        char::from(b'A' + v - 10)
+    }
 }
 
 #[test]
 fn box_rules_comments_and_bars_are_read_as_a_person_writes_them() {
     let text = "# a 4x4 state\n1 . | . 4\n. [23] | 1 .\n------+------\n. 1 | +4 .\n4 . | . .\n";
     let state = SudokuState::parse(text).unwrap();
-    assert_eq!(state.to_string(), "1 . . 4\n. [23] 1 .\n. 1 +4 .\n4 . . .\n");
+    assert_eq!(
+        state.to_string(),
+        "1 . . 4\n. [23] 1 .\n. 1 +4 .\n4 . . .\n"
+    );
     assert_eq!(state.givens().cells()[..4], [1, 0, 0, 4]);
     assert_eq!(state.filled().cells()[10], 4);
 }

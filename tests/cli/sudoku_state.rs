@@ -72,7 +72,13 @@ fn explain_from_a_state_places_the_solutions_values_and_hint_is_its_first_line()
         // to the solution's value and one other candidate.
         let mut tokens: Vec<String> = puzzle
             .chars()
-            .map(|ch| if ch == '0' { ".".to_owned() } else { ch.to_string() })
+            .map(|ch| {
+                if ch == '0' {
+                    ".".to_owned()
+                } else {
+                    ch.to_string()
+                }
+            })
             .collect();
         let open: Vec<usize> = (0..81).filter(|&c| tokens[c] == ".").collect();
         for &c in &open[1..3] {
@@ -82,10 +88,7 @@ fn explain_from_a_state_places_the_solutions_values_and_hint_is_its_first_line()
         let mut pair = [answer[open[0]], other];
         pair.sort_unstable();
         tokens[open[0]] = format!("[{}{}]", pair[0], pair[1]);
-        let state: String = tokens
-            .chunks(9)
-            .map(|row| row.join(" ") + "\n")
-            .collect();
+        let state: String = tokens.chunks(9).map(|row| row.join(" ") + "\n").collect();
         let (code, out, err) = run(&["sudoku", "--state", "--explain"], &state);
         assert_eq!(code, 0, "{err}");
         let mut filled: Vec<bool> = tokens.iter().map(|t| !t.starts_with(['.', '['])).collect();
@@ -99,7 +102,10 @@ fn explain_from_a_state_places_the_solutions_values_and_hint_is_its_first_line()
                 assert_ne!(answer[c], v, "{line}");
             }
         }
-        assert!(filled.iter().all(|&f| f), "the path leaves cells open:\n{out}");
+        assert!(
+            filled.iter().all(|&f| f),
+            "the path leaves cells open:\n{out}"
+        );
         techniques.push_str(&out);
         let (code, hint, _) = run(&["sudoku", "--state", "--hint"], &state);
         assert_eq!(code, 0);
@@ -108,7 +114,9 @@ fn explain_from_a_state_places_the_solutions_values_and_hint_is_its_first_line()
     }
     // Techniques beyond one unit are hinted in these puzzles (SE 5.0 and up).
     assert!(techniques.contains("pointing") || techniques.contains("claiming"));
-    assert!(techniques.contains("chain") || techniques.contains("wing") || techniques.contains("net"));
+    assert!(
+        techniques.contains("chain") || techniques.contains("wing") || techniques.contains("net")
+    );
 }
 
 #[test]
@@ -118,7 +126,9 @@ fn a_sukaku_file_gives_the_same_hint_as_the_state_it_writes() {
     let sukaku: String = puzzle
         .bytes()
         .map(|b| match b {
-            b'1'..=b'9' => (1..=9u8).map(|v| if v == b - b'0' { char::from(b) } else { '.' }).collect(),
+            b'1'..=b'9' => (1..=9u8)
+                .map(|v| if v == b - b'0' { char::from(b) } else { '.' })
+                .collect(),
             _ => "123456789".to_owned(),
         })
         .collect();
@@ -138,7 +148,8 @@ fn wrong_entries_and_lost_marks_are_named_with_exit_code_1() {
     // A wrong entry: a value its peers' givens allow that the solution has not.
     let allowed = |v: u8| {
         (0..81).all(|o| {
-            let same = o / 9 == c / 9 || o % 9 == c % 9 || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3);
+            let same =
+                o / 9 == c / 9 || o % 9 == c % 9 || (o / 27 == c / 27 && o % 9 / 3 == c % 9 / 3);
             !same || puzzle.as_bytes()[o] != b'0' + v
         })
     };
@@ -147,18 +158,33 @@ fn wrong_entries_and_lost_marks_are_named_with_exit_code_1() {
     cells[c] = format!("+{wrong}");
     let (code, out, err) = run(&["sudoku", "--state", "--hint"], &cells.concat());
     assert_eq!(code, 1, "{err}");
-    let name = format!("r{}c{} = {wrong} contradicts the givens: ", c / 9 + 1, c % 9 + 1);
+    let name = format!(
+        "r{}c{} = {wrong} contradicts the givens: ",
+        c / 9 + 1,
+        c % 9 + 1
+    );
     assert!(out.starts_with(&name), "{out}");
     assert!(err.contains("mistakes"), "{err}");
     // Marks without the solution's value.
-    let marks: String = (1..=9).filter(|&v| v != answer[c]).map(|v| char::from(b'0' + v)).collect();
+    let marks: String = (1..=9)
+        .filter(|&v| v != answer[c])
+        .map(|v| char::from(b'0' + v))
+        .collect();
     cells[c] = format!("[{marks}]");
     let (code, out, _) = run(&["sudoku", "--state", "--explain"], &cells.concat());
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        format!("r{}c{}: the pencil marks {} lost the cell's value in the solution\n", c / 9 + 1, c % 9 + 1,
-            marks.chars().map(String::from).collect::<Vec<_>>().join(" "))
+        format!(
+            "r{}c{}: the pencil marks {} lost the cell's value in the solution\n",
+            c / 9 + 1,
+            c % 9 + 1,
+            marks
+                .chars()
+                .map(String::from)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
     );
 }
 
@@ -166,10 +192,16 @@ fn wrong_entries_and_lost_marks_are_named_with_exit_code_1() {
 fn bad_states_and_options_are_refused_with_the_place() {
     let (code, _, err) = run(&["sudoku", "--state", "--hint"], "1 2 3 4\n3 4 [1x] .\n");
     assert_eq!(code, 2);
-    assert!(err.contains("standard input: line 2, column 7: 'x'"), "{err}");
+    assert!(
+        err.contains("standard input: line 2, column 7: 'x'"),
+        "{err}"
+    );
     let (code, _, err) = run(&["sudoku", "--state", "--grade"], "1...");
     assert_eq!(code, 2);
-    assert!(err.contains("--state goes with --hint or --explain"), "{err}");
+    assert!(
+        err.contains("--state goes with --hint or --explain"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -503,11 +503,17 @@ fn from_state(args: &SudokuArgs) -> u8 {
     let steps = match found {
         Ok(steps) => steps,
         Err(GradeError::NoSolution) => {
-            note!("cspkit: {task}: the givens have no solution (--why on the givens says which clash)");
+            note!(
+                "cspkit: {task}: the givens have no solution (--why on the givens says which clash)"
+            );
             return exit::NO_SOLUTION;
         }
         Err(GradeError::LimitReached(limit)) => {
-            return stopped(task, limit, ": whether the givens have a solution is not known");
+            return stopped(
+                task,
+                limit,
+                ": whether the givens have a solution is not known",
+            );
         }
         Err(error) => return bad_input(error),
     };

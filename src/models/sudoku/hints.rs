@@ -110,7 +110,11 @@ impl Sudoku {
     /// assert!(hint.mistakes[0].text().starts_with("r1c3 = 4 contradicts the givens"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn hint_from(&self, state: &SudokuState, limits: &Limits) -> Result<StateSteps, GradeError> {
+    pub fn hint_from(
+        &self,
+        state: &SudokuState,
+        limits: &Limits,
+    ) -> Result<StateSteps, GradeError> {
         self.steps_from(state, limits, 1)
     }
 
@@ -359,7 +363,11 @@ impl Sudoku {
     ) -> Result<(Vec<(VarId, i32)>, Vec<String>), GradeError> {
         let options = ConflictOptions::new(ConflictGoal::Minimum)
             .with_limits(limits.clone())
-            .with_search_time(limits.time_limit().map_or(CLASH_SEARCH, |t| t.min(CLASH_SEARCH)));
+            .with_search_time(
+                limits
+                    .time_limit()
+                    .map_or(CLASH_SEARCH, |t| t.min(CLASH_SEARCH)),
+            );
         let found = match smallest_conflict(self.model(), clues, &options) {
             Ok(found) => found,
             Err(WhyError::LimitReached(limit)) => return Err(GradeError::LimitReached(limit)),
@@ -398,18 +406,15 @@ impl Sudoku {
             }
         }
         let mut solver = marked.limited_solver(limits);
-        Ok(solve(&mut solver)?.map(|solution| {
-            marked
-                .cells
-                .iter()
-                .map(|&v| solution[v] as u8)
-                .collect()
-        }))
+        Ok(solve(&mut solver)?
+            .map(|solution| marked.cells.iter().map(|&v| solution[v] as u8).collect()))
     }
 }
 
 /// The next solution of `solver`: `None` if there is none, an error at a limit.
-fn solve(solver: &mut crate::Solver<'_, crate::SmallestDomain>) -> Result<Option<Solution>, GradeError> {
+fn solve(
+    solver: &mut crate::Solver<'_, crate::SmallestDomain>,
+) -> Result<Option<Solution>, GradeError> {
     match solver.next_solution() {
         Outcome::Solved(solution) => Ok(Some(solution)),
         Outcome::Exhausted => Ok(None),

@@ -63,8 +63,8 @@ mod wings;
 
 pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
-pub use parse::{MAX_INPUT_BYTES, ParseError};
 pub use hints::{Mistake, StateSteps};
+pub use parse::{MAX_INPUT_BYTES, ParseError};
 pub use rating::{Level, RatedStep, Rating};
 pub use state::{StateFormat, StateParseError, SudokuState};
 pub use techniques::{Deduction, Explanation, HumanTechnique, SudokuGrade, Technique};

@@ -104,7 +104,10 @@ fn symbol_value(ch: char) -> Option<u8> {
 
 /// Whether a line is a box rule (`-`, `+`, `|` and blanks, with a `-`).
 fn is_rule(line: &str) -> bool {
-    line.contains('-') && line.chars().all(|c| matches!(c, '-' | '+' | '|') || c.is_whitespace())
+    line.contains('-')
+        && line
+            .chars()
+            .all(|c| matches!(c, '-' | '+' | '|') || c.is_whitespace())
 }
 
 /// The characters that count, with their places: comments and rules dropped, blanks and `|`
@@ -185,7 +188,9 @@ impl SudokuState {
         if chars.is_empty() {
             return Err(error((1, 1), "the input is empty"));
         }
-        let sukaku = [4usize, 9, 16, 25].iter().any(|&n| n * n * n == chars.len())
+        let sukaku = [4usize, 9, 16, 25]
+            .iter()
+            .any(|&n| n * n * n == chars.len())
             && chars
                 .iter()
                 .all(|p| p.ch == '.' || p.ch == '0' || symbol_value(p.ch).is_some());
@@ -327,10 +332,7 @@ impl SudokuState {
 
     /// The values inside `[…]`: symbols one after another, or items separated by commas
     /// (symbols or decimal numbers).
-    fn parse_marks(
-        inner: &[Placed],
-        at: (usize, usize),
-    ) -> Result<Vec<u8>, StateParseError> {
+    fn parse_marks(inner: &[Placed], at: (usize, usize)) -> Result<Vec<u8>, StateParseError> {
         if inner.is_empty() {
             return Err(error(
                 at,
