@@ -218,8 +218,8 @@ impl Pencil {
     /// every open cell written out.
     fn to_state(&self, givens: &[u8]) -> SudokuState {
         let mut state = SudokuState::from_grid(&Grid::from_cells(givens).expect("9x9"));
-        for c in 0..81 {
-            if givens[c] == 0 && self.value[c] != 0 {
+        for (c, &given) in givens.iter().enumerate() {
+            if given == 0 && self.value[c] != 0 {
                 assert!(state.set_entry(c / 9, c % 9, self.value[c]));
             } else if self.value[c] == 0 {
                 let marks: Vec<u8> = (1..=9).filter(|&v| self.has(c, v)).collect();

@@ -40,9 +40,12 @@ fn solution(puzzle: &str) -> Vec<u8> {
     out.trim().bytes().map(|b| b - b'0').collect()
 }
 
+/// `(cell, value)` pairs, cells numbered from 0 in reading order.
+type Cells = Vec<(usize, u8)>;
+
 /// The effects of a step line (`r1c1 = 5` or `r1c2 ≠ 4 7, r1c3 ≠ 4: …`): placed and removed
 /// `(cell, value)` pairs.
-fn effects(line: &str) -> (Vec<(usize, u8)>, Vec<(usize, u8)>) {
+fn effects(line: &str) -> (Cells, Cells) {
     let head = line.split(": ").next().unwrap();
     let (mut placed, mut removed) = (Vec::new(), Vec::new());
     for part in head.split(", ") {

@@ -14,6 +14,9 @@ use crate::{Limit, Outcome, Solution, VarId};
 /// the limits say less.
 const CLASH_SEARCH: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// Cells with values: givens, entries.
+type Clues = Vec<(VarId, i32)>;
+
 /// A mistake in a player's state: an entry or pencil marks that no solution agrees with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -360,7 +363,7 @@ impl Sudoku {
         &self,
         clues: &[(VarId, i32)],
         limits: &Limits,
-    ) -> Result<(Vec<(VarId, i32)>, Vec<String>), GradeError> {
+    ) -> Result<(Clues, Vec<String>), GradeError> {
         let options = ConflictOptions::new(ConflictGoal::Minimum)
             .with_limits(limits.clone())
             .with_search_time(
