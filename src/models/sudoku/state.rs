@@ -1,23 +1,7 @@
 //! [`SudokuState`]: where a player stands in a Sudoku — the givens, the player's own entries
 //! and the pencil marks — read from text and written back.
 //!
-//! Two formats are read, told apart by their content ([`SudokuState::parse`]):
-//!
-//! - **state**: `N²` cell tokens in reading order (`N` the side: 4, 9, 16 or 25), each one
-//!   of `5` (a given), `+5` (the player's entry), `.` or `0` (an empty cell) and `[124]`
-//!   (an empty cell's pencil marks). Values are the symbols of the grid formats: `1`-`9`,
-//!   then `A`-`P` (either case) for 10 to 25 in grids larger than 9x9. Inside brackets the
-//!   symbols follow each other (`[1AC]`), or, when the brackets hold a comma, they are
-//!   separated by commas and may be decimal numbers (`[1,10,12]`). Blanks and line breaks
-//!   between tokens are free; `|` is ignored, as are lines made of `-`, `+` and `|` only
-//!   (box rules) and lines starting with `#` (comments). An empty cell without marks has
-//!   every candidate its peers allow.
-//! - **sukaku**: `N³` characters (729 for 9x9), `N` for each cell in reading order: the
-//!   `k`-th is the symbol of `k` if `k` is a candidate of the cell, `.` or `0` if not. A cell
-//!   with one candidate is filled (a given). Blanks and line breaks are free.
-//!
-//! Marks are the player's: a hint works on them as written, except that a value placed in a
-//! cell's row, column or box is no candidate of that cell, marked or not.
+//! The formats are described on [`SudokuState`].
 
 use std::fmt;
 
@@ -42,7 +26,7 @@ pub struct StateParseError {
     pub message: String,
 }
 
-/// The two formats of a player's state (see the [module documentation](self)).
+/// The two formats of a player's state (see [`SudokuState`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum StateFormat {
@@ -53,6 +37,24 @@ pub enum StateFormat {
 }
 
 /// A player's state: givens, entries and pencil marks of an `N × N` Sudoku (4x4 to 25x25).
+///
+/// Two formats are read, told apart by their content ([`SudokuState::parse`]):
+///
+/// - **state**: `N²` cell tokens in reading order (`N` the side: 4, 9, 16 or 25), each one
+///   of `5` (a given), `+5` (the player's entry), `.` or `0` (an empty cell) and `[124]`
+///   (an empty cell's pencil marks). Values are the symbols of the grid formats: `1`-`9`,
+///   then `A`-`P` (either case) for 10 to 25 in grids larger than 9x9. Inside brackets the
+///   symbols follow each other (`[1AC]`), or, when the brackets hold a comma, they are
+///   separated by commas and may be decimal numbers (`[1,10,12]`). Blanks and line breaks
+///   between tokens are free; `|` is ignored, as are lines made of `-`, `+` and `|` only
+///   (box rules) and lines starting with `#` (comments). An empty cell without marks has
+///   every candidate its peers allow.
+/// - **sukaku**: `N³` characters (729 for 9x9), `N` for each cell in reading order: the
+///   `k`-th is the symbol of `k` if `k` is a candidate of the cell, `.` or `0` if not. A cell
+///   with one candidate is filled (a given). Blanks and line breaks are free.
+///
+/// Marks are the player's: a hint works on them as written, except that a value placed in a
+/// cell's row, column or box is no candidate of that cell, marked or not.
 ///
 /// # Examples
 ///
