@@ -462,6 +462,7 @@ Examples:
   cspkit sudoku --batch --time-limit 0.5 samples/sudoku/batch.txt > solutions.txt
   cspkit sudoku --batch --jobs 2 samples/sudoku/batch.txt    two puzzles at a time
   cspkit sudoku --var-order mrv-random --value-order random --restarts luby samples/sudoku/16x16.txt
+  cspkit sudoku --state --hint samples/sudoku/state.txt      the next step from a player's marks
 (The samples are in the repository's samples/ folder.)
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage (the message names the
