@@ -39,6 +39,7 @@ mod smallest_conflict;
 mod stepping;
 mod strategies;
 mod sudoku_rating;
+mod sudoku_state;
 mod textbook;
 mod tree;
 mod views;

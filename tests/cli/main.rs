@@ -26,6 +26,7 @@ mod readme;
 mod serve;
 mod stopping;
 mod strategies;
+mod sudoku_state;
 mod svg_slide;
 mod trace;
 mod why_removed;

@@ -482,6 +482,7 @@ Examples:
   cspkit sudoku --batch --time-limit 0.5 samples/sudoku/batch.txt > solutions.txt
   cspkit sudoku --batch --jobs 2 samples/sudoku/batch.txt    two puzzles at a time
   cspkit sudoku --var-order mrv-random --value-order random --restarts luby samples/sudoku/16x16.txt
+  cspkit sudoku --state --hint samples/sudoku/state.txt      the next step from a player's marks
 (The samples are in the repository's samples/ folder.)
 
 Exit codes: 0 solved, 1 no solution, 2 malformed input or bad usage (the message names the
@@ -575,6 +576,11 @@ pub struct PuzzleArgs {
     /// For a puzzle without solution: a minimal set of givens that already has none, and why.
     #[arg(long)]
     pub why: bool,
+    /// With --hint or --explain: FILE is a player's state (givens, +entries, [pencil marks],
+    /// or sukaku's 729 candidate characters); the hint is the easiest next step by human
+    /// techniques on those marks, and wrong entries or marks are named.
+    #[arg(long)]
+    pub state: bool,
 }
 
 impl PuzzleArgs {

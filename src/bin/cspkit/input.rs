@@ -12,7 +12,7 @@ use crate::args::{LocalArgs, ModeArgs, QueensModel, ShowArgs, StrategyArgs};
 use crate::output::bad_input;
 
 /// Reads at most one byte more than a grid may take, from `file` or standard input if `None`.
-fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
+pub(crate) fn read_input(file: Option<&Path>) -> Result<Vec<u8>, String> {
     let limit = MAX_INPUT_BYTES as u64 + 1;
     let mut bytes = Vec::new();
     let result = match file {

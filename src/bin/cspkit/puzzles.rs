@@ -6,14 +6,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cspkit::Limit;
-use cspkit::models::sudoku::{Grid, GridFormat, Sudoku};
+use cspkit::models::sudoku::{Grid, GridFormat, Mistake, Sudoku, SudokuState};
 use cspkit::puzzle::{
     ConflictGoal, ConflictOptions, Difficulty, GenerateError, Generator, GradeError, Limits,
     MinimalConflict, Optimality, WhyError, smallest_conflict,
 };
 
 use crate::args::{DifficultyArg, SudokuArgs};
-use crate::input::load_grid;
+use crate::input::{load_grid, read_input};
 use crate::limits::interrupt;
 use crate::output::{bad_input, exit, output_failed};
 
@@ -68,6 +68,9 @@ pub fn run(args: &SudokuArgs) -> u8 {
     if args.puzzle.generate {
         return generate(args);
     }
+    if args.puzzle.state {
+        return from_state(args);
+    }
     let (grid, _) = match load_grid(args.file.as_deref(), args.input_format.map(Into::into)) {
         Ok(loaded) => loaded,
         Err(code) => return code,
@@ -115,6 +118,11 @@ fn conflict(args: &SudokuArgs) -> Option<String> {
     ];
     if let Some((_, name)) = other.iter().find(|(set, _)| *set) {
         return Some(format!("{task} cannot be combined with {name}"));
+    }
+    if args.puzzle.state && !(args.puzzle.hint || args.puzzle.explain) {
+        return Some(format!(
+            "--state goes with --hint or --explain, not {task} (give the puzzle's givens alone to {task})"
+        ));
     }
     if args.puzzle.generate && args.file.is_some() && !args.mode.count {
         return Some("--generate makes puzzles: it reads no puzzle file".into());
@@ -462,4 +470,91 @@ fn warn_if_several(empty: &Sudoku, grid: &Grid, limits: &Limits, task: &str) {
     if solver.count_up_to(2).solutions > 1 {
         note!("cspkit: {task}: the puzzle has several solutions (a proper puzzle has one)");
     }
+}
+
+/// `--state --hint` and `--state --explain`: the player's state from FILE; its mistakes, or
+/// the steps by human techniques that continue from its pencil marks.
+fn from_state(args: &SudokuArgs) -> u8 {
+    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
+    let source = path.map_or("standard input".into(), |p| p.display().to_string());
+    let bytes = match read_input(path) {
+        Ok(bytes) => bytes,
+        Err(message) => return bad_input(message),
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return bad_input(format_args!("{source}: the input is not valid UTF-8 text"));
+    };
+    let state = match SudokuState::parse(text) {
+        Ok(state) => state,
+        Err(error) => return bad_input(format_args!("{source}: {error}")),
+    };
+    let empty = match Grid::empty(state.box_size()).map(|g| Sudoku::new(&g)) {
+        Some(Ok(sudoku)) => sudoku,
+        _ => return bad_input("cannot build the model of an empty grid of this size"),
+    };
+    let hint = args.puzzle.hint;
+    let task = if hint { "--hint" } else { "--explain" };
+    let limits = limits(args);
+    let found = if hint {
+        empty.hint_from(&state, &limits)
+    } else {
+        empty.explain_from(&state, &limits)
+    };
+    let steps = match found {
+        Ok(steps) => steps,
+        Err(GradeError::NoSolution) => {
+            note!(
+                "cspkit: {task}: the givens have no solution (--why on the givens says which clash)"
+            );
+            return exit::NO_SOLUTION;
+        }
+        Err(GradeError::LimitReached(limit)) => {
+            return stopped(
+                task,
+                limit,
+                ": whether the givens have a solution is not known",
+            );
+        }
+        Err(error) => return bad_input(error),
+    };
+    let mut out = io::stdout().lock();
+    let written = (|| -> io::Result<u8> {
+        for mistake in &steps.mistakes {
+            writeln!(out, "{}", mistake.text())?;
+            if let Mistake::WrongEntry { proof, .. } = mistake
+                && !hint
+            {
+                for line in proof {
+                    writeln!(out, "  {line}")?;
+                }
+            }
+        }
+        for step in &steps.steps {
+            writeln!(out, "{}", step.text)?;
+        }
+        if steps.mistakes.is_empty() && steps.steps.is_empty() && steps.stopped_by.is_none() {
+            writeln!(out, "the grid is complete")?;
+        }
+        Ok(exit::SOLVED)
+    })();
+    if let Err(error) = written {
+        return output_failed(error, exit::SOLVED);
+    }
+    match steps.several_solutions {
+        Some(true) => {
+            note!("cspkit: {task}: the puzzle has several solutions (a proper puzzle has one)");
+        }
+        None => note!(
+            "cspkit: {task}: a limit stopped the count of solutions: whether the solution is unique is not known"
+        ),
+        Some(false) => {}
+    }
+    if !steps.mistakes.is_empty() {
+        note!("cspkit: {task}: the state has mistakes; no step is taken from it");
+        return exit::NO_SOLUTION;
+    }
+    if let Some(limit) = steps.stopped_by {
+        return stopped(task, limit, "");
+    }
+    exit::SOLVED
 }

@@ -55,13 +55,18 @@ mod forcing;
 mod locked;
 mod rating;
 mod singles;
+// A player's state (givens, entries, pencil marks) and the hints from it.
+mod hints;
+mod state;
 mod subsets;
 mod wings;
 
 pub use format::{FormatError, GridFormat};
 pub use grid::{BOX_SIZES, Grid};
+pub use hints::{Mistake, StateSteps};
 pub use parse::{MAX_INPUT_BYTES, ParseError};
 pub use rating::{Level, RatedStep, Rating};
+pub use state::{StateFormat, StateParseError, SudokuState};
 pub use techniques::{Deduction, Explanation, HumanTechnique, SudokuGrade, Technique};
 
 use crate::{AllDifferent, Domain, Model, ModelError, Outcome, Solution, VarId};

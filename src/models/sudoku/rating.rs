@@ -232,7 +232,8 @@ impl Sudoku {
         })
     }
 
-    fn rated_step(&self, board: &Board, found: &Found) -> RatedStep {
+    /// A deduction on `board` as a step of the path, in the model's variables and words.
+    pub(crate) fn rated_step(&self, board: &Board, found: &Found) -> RatedStep {
         let pairs = |list: &[(usize, u8)]| -> Vec<(VarId, i32)> {
             list.iter()
                 .map(|&(c, v)| (self.cells[c], i32::from(v)))
@@ -250,7 +251,7 @@ impl Sudoku {
 }
 
 /// A guess: the solution's value in the open cell with the fewest candidates.
-fn guess(board: &Board, answer: &[u8]) -> Found {
+pub(crate) fn guess(board: &Board, answer: &[u8]) -> Found {
     let n = board.geo.n;
     let cell = (0..n * n)
         .filter(|&c| board.value[c] == 0)
