@@ -57,7 +57,6 @@ use crate::ids::VarId;
 use crate::kernel::explain::{ExplainContext, Inference, Literal, scope_reason};
 use crate::kernel::propagation::RunHook;
 use crate::model::Model;
-use crate::search::learning::Learning;
 
 /// Whether backjumping can run on `model` with AC-3 on or off (`ac3`): every domain is a
 /// bitset and the constraints' own propagation is used.
@@ -176,10 +175,23 @@ pub(crate) struct Mark {
     levels: usize,
 }
 
+/// What follows the log beside backjumping (learning's nogoods): told when the log is cleared
+/// or cut back, and asked for the reason of the last failure it found. Learning builds on this
+/// module, not the other way round.
+pub(crate) trait LogFollower {
+    /// The log was cleared: a new search from the model's root.
+    fn reset(&mut self);
+    /// The log was cut back to `len` removals.
+    fn undone_to(&mut self, len: usize);
+    /// The reason of the last failure the follower found (literals that cannot all hold),
+    /// taken.
+    fn take_failure(&mut self) -> Option<Vec<Literal>>;
+}
+
 /// The causes of the removals on the current path, and the conflict set of the last failure.
-/// One per engine that backjumps; see the module documentation.
+/// One per engine that backjumps; see the module documentation. `F` follows the log (learning).
 #[derive(Debug)]
-pub(crate) struct Backjump {
+pub(crate) struct Backjump<F> {
     /// Every removal below the root on the path, in the order they were made (the trail
     /// order conflict analysis walks back).
     pub(crate) removals: Vec<Removal>,
@@ -198,7 +210,7 @@ pub(crate) struct Backjump {
     pub(crate) decision_literals: Vec<Literal>,
     /// Learning from failures (`None` without it): the nogoods and the reason of the last
     /// failure, which conflict analysis starts from.
-    pub(crate) learning: Option<Box<Learning>>,
+    pub(crate) learning: Option<Box<F>>,
     /// The model's initial domains, and a copy whose scope is overwritten to explain a run.
     initial: Vec<Domain>,
     scratch: Vec<Domain>,
@@ -220,7 +232,7 @@ pub(crate) struct Backjump {
     pub(crate) stamp: u32,
 }
 
-impl Backjump {
+impl<F: LogFollower> Backjump<F> {
     /// The logs for a search of `model`, empty.
     pub(crate) fn new(model: &Model) -> Self {
         let n = model.num_variables();
@@ -417,7 +429,7 @@ impl Backjump {
         if let Some(conflict) = self.conflict.take() {
             return conflict;
         }
-        if let Some(reason) = self.learning.as_mut().and_then(|l| l.failure.take()) {
+        if let Some(reason) = self.learning.as_mut().and_then(|l| l.take_failure()) {
             return self.trace(model, &reason, &LevelSet::default());
         }
         LevelSet::up_to(self.marks.len())
@@ -574,12 +586,12 @@ pub(crate) fn satisfied_by(literal: Literal, value: i32) -> bool {
 
 /// The [`RunHook`] that writes down the removals of each constraint's run, with the domains
 /// its scope had before (kept for a lazy explanation), and remembers a failing run.
-pub(crate) struct Recorder<'a> {
-    pub(crate) backjump: &'a mut Backjump,
+pub(crate) struct Recorder<'a, F> {
+    pub(crate) backjump: &'a mut Backjump<F>,
     pub(crate) model: &'a Model,
 }
 
-impl RunHook for Recorder<'_> {
+impl<F: LogFollower> RunHook for Recorder<'_, F> {
     fn before(&mut self, c: u32, domains: &[Domain]) {
         let scope = self.model.constraint_list()[c as usize].scope();
         let before = &mut self.backjump.before;

@@ -162,7 +162,7 @@ pub(crate) struct Engine<'m> {
     uncounted: bool,
     /// Conflict-directed backjumping: the causes of the removals on the path (`None` without
     /// it, and then nothing of it is on the way of the search but a test per node).
-    backjump: Option<Box<Backjump>>,
+    backjump: Option<Box<Backjump<Learning>>>,
 }
 
 /// The bound of a branch-and-bound search: the terms of the objective (negated for a
@@ -922,7 +922,8 @@ impl<'m> Engine<'m> {
                 return false;
             }
             let target = conflict.deepest().min(depth);
-            let decisions: Vec<(u32, i32)> = Backjump::decisions_of(&conflict, self.decisions());
+            let decisions: Vec<(u32, i32)> =
+                Backjump::<Learning>::decisions_of(&conflict, self.decisions());
             let var_of = |index: u32| VarId {
                 model: run.model.id(),
                 index,

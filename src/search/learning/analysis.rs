@@ -16,6 +16,7 @@ use crate::ids::VarId;
 use crate::kernel::explain::{Inference, Literal};
 use crate::model::Model;
 use crate::search::backjump::{Backjump, Cause, LevelSet, satisfied_by};
+use crate::search::learning::Learning;
 
 /// A nogood from conflict analysis: `literals[0]` is the one of the failing level (the
 /// asserting literal, made false once the search is back at `level`), the others hold at
@@ -43,7 +44,11 @@ struct Analysis {
 
 /// Analyses the failure whose reason is `reason` at the current level of `bj`; `None` if the
 /// reason rests on nothing of the current level (the caller falls back to backjumping).
-pub(crate) fn analyze(bj: &mut Backjump, model: &Model, reason: &[Literal]) -> Option<Learned> {
+pub(crate) fn analyze(
+    bj: &mut Backjump<Learning>,
+    model: &Model,
+    reason: &[Literal],
+) -> Option<Learned> {
     let depth = bj.level();
     if depth == 0 {
         return None;
@@ -159,7 +164,7 @@ pub(crate) fn analyze(bj: &mut Backjump, model: &Model, reason: &[Literal]) -> O
 }
 
 /// Adds to the analysis what `literal` rests on among the removals before `before`.
-fn expand(bj: &mut Backjump, state: &mut Analysis, literal: Literal, before: usize) {
+fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, before: usize) {
     let var = literal.var().index();
     if let Some((level, value)) = bj.decided[var]
         && satisfied_by(literal, value)

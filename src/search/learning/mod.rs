@@ -26,6 +26,7 @@ pub(crate) mod analysis;
 pub(crate) mod nogoods;
 
 use crate::kernel::explain::Literal;
+use crate::search::backjump::LogFollower;
 use crate::search::learning::nogoods::Nogoods;
 
 /// What learning keeps beside the backjumping log: the nogoods, and the reason of the last
@@ -62,6 +63,20 @@ impl Learning {
     pub(crate) fn undone_to(&mut self, len: usize) {
         self.nogoods.undone_to(len);
         self.failure = None;
+    }
+}
+
+impl LogFollower for Learning {
+    fn reset(&mut self) {
+        Learning::reset(self);
+    }
+
+    fn undone_to(&mut self, len: usize) {
+        Learning::undone_to(self, len);
+    }
+
+    fn take_failure(&mut self) -> Option<Vec<Literal>> {
+        self.failure.take()
     }
 }
 
