@@ -206,16 +206,7 @@ impl GenreModel {
     ///
     /// [`ModelError`] for a clue outside its variable's domain.
     pub fn solve(&self, clues: &[Option<i32>], limits: &Limits) -> Result<Solved, ModelError> {
-        let mut solver = self.model.solver().with_decision_variables(&self.cells)?;
-        if let Some(decisions) = limits.decision_limit() {
-            solver = solver.with_decision_limit(decisions);
-        }
-        if let Some(time) = limits.time_limit() {
-            solver = solver.with_time_limit(time);
-        }
-        if let Some(flag) = limits.cancel_flag() {
-            solver = solver.with_cancel_flag(flag);
-        }
+        let mut solver = limits.apply_to(self.model.solver().with_decision_variables(&self.cells)?);
         solver.restart_with(self.fixed(clues))?;
         let mut solved = Solved {
             solutions: 0,

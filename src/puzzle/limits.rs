@@ -77,6 +77,42 @@ impl Limits {
         self.cancel.clone()
     }
 
+    /// `solver` with these limits: the decision limit, the time limit and the flag, those
+    /// that are set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use cspkit::Model;
+    /// use cspkit::puzzle::Limits;
+    ///
+    /// let mut model = Model::new();
+    /// model.new_vars(3, 1..=3)?;
+    /// let limits = Limits::new().with_time_limit(Duration::from_secs(1));
+    /// let mut solver = limits.apply_to(model.solver());
+    /// assert_eq!(solver.count().solutions, 27);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn apply_to<'m, V, W, O>(&self, solver: Solver<'m, V, W, O>) -> Solver<'m, V, W, O>
+    where
+        V: VariableOrder,
+        W: ValueOrder,
+        O: SearchObserver,
+    {
+        let mut solver = solver;
+        if let Some(decisions) = self.decisions {
+            solver = solver.with_decision_limit(decisions);
+        }
+        if let Some(time) = self.time {
+            solver = solver.with_time_limit(time);
+        }
+        if let Some(flag) = &self.cancel {
+            solver = solver.with_cancel_flag(Arc::clone(flag));
+        }
+        solver
+    }
+
     /// The limits left after `elapsed` of the time limit has gone (the same flag, the same
     /// decision limit): for a call that follows others within the same budget.
     pub fn after(&self, elapsed: Duration) -> Limits {

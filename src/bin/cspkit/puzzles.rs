@@ -454,16 +454,7 @@ fn why(empty: &Sudoku, grid: &Grid, limits: &Limits, out: &mut impl Write) -> io
 /// A note on standard error when the puzzle has more than one solution (a proper puzzle has
 /// one): every puzzle task says so. A limit that stops the count says nothing.
 fn warn_if_several(empty: &Sudoku, grid: &Grid, limits: &Limits, task: &str) {
-    let mut solver = empty.model().solver();
-    if let Some(decisions) = limits.decision_limit() {
-        solver = solver.with_decision_limit(decisions);
-    }
-    if let Some(time) = limits.time_limit() {
-        solver = solver.with_time_limit(time);
-    }
-    if let Some(flag) = limits.cancel_flag() {
-        solver = solver.with_cancel_flag(flag);
-    }
+    let mut solver = limits.apply_to(empty.model().solver());
     if solver.restart_with(empty.givens(grid)).is_err() {
         return;
     }

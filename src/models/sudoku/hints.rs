@@ -248,20 +248,11 @@ impl Sudoku {
 
     /// A solver of this model within the decision and time limits and the flag of `limits`.
     fn limited_solver(&self, limits: &Limits) -> crate::Solver<'_, crate::SmallestDomain> {
-        let mut solver = self
-            .model()
-            .solver()
-            .with_variable_order(crate::SmallestDomain);
-        if let Some(decisions) = limits.decision_limit() {
-            solver = solver.with_decision_limit(decisions);
-        }
-        if let Some(time) = limits.time_limit() {
-            solver = solver.with_time_limit(time);
-        }
-        if let Some(flag) = limits.cancel_flag() {
-            solver = solver.with_cancel_flag(flag);
-        }
-        solver
+        limits.apply_to(
+            self.model()
+                .solver()
+                .with_variable_order(crate::SmallestDomain),
+        )
     }
 
     /// The mistakes of entries that, all together, leave the givens no solution: each entry

@@ -166,19 +166,11 @@ impl Sudoku {
     pub fn rate_within(&self, puzzle: &Grid, limits: &Limits) -> Result<Rating, GradeError> {
         let started = Instant::now();
         let clues = self.clues_of(puzzle)?;
-        let mut solver = self
-            .model()
-            .solver()
-            .with_variable_order(crate::SmallestDomain);
-        if let Some(decisions) = limits.decision_limit() {
-            solver = solver.with_decision_limit(decisions);
-        }
-        if let Some(time) = limits.time_limit() {
-            solver = solver.with_time_limit(time);
-        }
-        if let Some(flag) = limits.cancel_flag() {
-            solver = solver.with_cancel_flag(flag);
-        }
+        let mut solver = limits.apply_to(
+            self.model()
+                .solver()
+                .with_variable_order(crate::SmallestDomain),
+        );
         solver.restart_with(clues.iter().copied())?;
         let solution = match solver.next_solution() {
             crate::Outcome::Solved(solution) => solution,

@@ -429,16 +429,7 @@ impl Sudoku {
         let started = Instant::now();
         let solve = || -> Result<Outcome, ModelError> {
             let limits = limits.after(started.elapsed());
-            let mut solver = self.model().solver();
-            if let Some(decisions) = limits.decision_limit() {
-                solver = solver.with_decision_limit(decisions);
-            }
-            if let Some(time) = limits.time_limit() {
-                solver = solver.with_time_limit(time);
-            }
-            if let Some(flag) = limits.cancel_flag() {
-                solver = solver.with_cancel_flag(flag);
-            }
+            let mut solver = limits.apply_to(self.model().solver());
             solver.restart_with(clues.iter().copied())?;
             Ok(solver.next_solution())
         };
@@ -558,19 +549,11 @@ impl Sudoku {
         let several_solutions = if count && grade.difficulty == crate::puzzle::Difficulty::Search {
             // Propagation that fixes every cell leaves no room for a second solution.
             let left = limits.after(started.elapsed());
-            let mut solver = self
-                .model()
-                .solver()
-                .with_variable_order(crate::SmallestDomain);
-            if let Some(decisions) = left.decision_limit() {
-                solver = solver.with_decision_limit(decisions);
-            }
-            if let Some(time) = left.time_limit() {
-                solver = solver.with_time_limit(time);
-            }
-            if let Some(flag) = left.cancel_flag() {
-                solver = solver.with_cancel_flag(flag);
-            }
+            let mut solver = left.apply_to(
+                self.model()
+                    .solver()
+                    .with_variable_order(crate::SmallestDomain),
+            );
             solver.restart_with(clues.iter().copied())?;
             let counted = solver.count_up_to(2);
             match counted.stopped_by {
