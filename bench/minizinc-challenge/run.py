@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -678,19 +679,33 @@ def main():
         if "gecode" not in solvers:
             print("fzn-gecode or its library not found: no Gecode column, no checks",
                   file=sys.stderr)
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            done = list(pool.map(
-                lambda i: run_instance(i, args, bench, env, solvers, scratch), instances))
         minizinc = subprocess.run(["minizinc", "--version"], capture_output=True, text=True)
         results = {
             "date": datetime.datetime.now().isoformat(timespec="seconds"),
             "timeout": args.timeout, "jobs": args.jobs, "repeats": args.repeats,
             "repeat_below": args.repeat_below, "solvers": args.solvers,
             "benchmarks": bench.revision(), "minizinc": minizinc.stdout.splitlines()[0],
-            "solver_notes": notes, "instances": done,
+            "solver_notes": notes, "instances": [],
         }
+        done = [None] * len(instances)
+        saving = threading.Lock()
+
+        def run_and_save(index):
+            outcome = run_instance(instances[index], args, bench, env, solvers, scratch)
+            with saving:
+                done[index] = outcome
+                # Saved after every instance, so an interrupted run keeps what it measured
+                # (report.py reads the partial file as it reads a finished one).
+                if args.results:
+                    partial = dict(results, instances=[d for d in done if d is not None])
+                    Path(args.results + ".partial").write_text(json.dumps(partial, indent=1))
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            list(pool.map(run_and_save, range(len(instances))))
+        results["instances"] = done
         if args.results:
             Path(args.results).write_text(json.dumps(results, indent=1) + "\n")
+            Path(args.results + ".partial").unlink(missing_ok=True)
         sys.path.insert(0, str(HERE))
         import report
         print(report.markdown(results))
