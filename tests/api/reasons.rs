@@ -9,7 +9,7 @@ use cspkit::{AllDifferent, Comparison, Constraint, Domain, Linear, Model, Table,
 use proptest::prelude::*;
 
 /// Every assignment of `domains` (one per variable of `scope`), by brute force.
-fn assignments(domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
+pub(crate) fn assignments(domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
     let mut all = vec![Vec::new()];
     for values in domains {
         all = all

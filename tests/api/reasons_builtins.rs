@@ -5,6 +5,7 @@
 //! dropped. A constraint that gives no reason must be one whose own propagation cannot draw
 //! the inference from the scope's domains either (then `scope_reason` does not imply it).
 
+use super::reasons::assignments;
 use cspkit::kernel::{ExplainContext, Inference, Literal, reason_implies, scope_reason};
 use cspkit::{
     Among, Arithmetic, Circuit, Comparison, Constraint, Cumulative, Dfa, Disjunctive, Distance,
@@ -12,24 +13,6 @@ use cspkit::{
     NotEqual, Operation, Product, Regular, Reified, ReifiedEquality, Relation, Subcircuit, VarId,
 };
 use proptest::prelude::*;
-
-/// Every assignment of `domains`, by brute force.
-fn assignments(domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
-    let mut all = vec![Vec::new()];
-    for values in domains {
-        all = all
-            .into_iter()
-            .flat_map(|prefix: Vec<i32>| {
-                values.iter().map(move |&v| {
-                    let mut next = prefix.clone();
-                    next.push(v);
-                    next
-                })
-            })
-            .collect();
-    }
-    all
-}
 
 /// What [`check`] saw: how many inferences got a reason of the constraint's own, and how many
 /// were left to the fallback.

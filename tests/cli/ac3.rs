@@ -3,23 +3,13 @@
 //! `CSPKIT_REQUIRE_BROWSER` is set).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use cspkit::models::queens::Queens;
 use cspkit::teach::graph_page::Ac3Recorder;
 
 use crate::html_page::{browser_or_skip, dom};
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
+use crate::support::{cspkit, text};
 
 #[test]
 fn the_trace_shows_the_queue_and_every_revision() {

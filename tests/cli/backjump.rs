@@ -1,29 +1,7 @@
 //! `--backjump`: the same answers as chronological backtracking, its counts in `--stats`, its
 //! conflict sets and jumps in `--trace`, in the model's names, and its refusal of AC-3.
 
-use std::process::{Command, Output};
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// The count after `key` in the text line of `--stats`.
-fn stat(stderr: &str, key: &str) -> u64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("decisions "))
-        .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
-    line.split(", ")
-        .find_map(|part| part.strip_prefix(key)?.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {key} in {line:?}"))
-}
+use crate::support::{cspkit, stat, text};
 
 #[test]
 fn backjumping_counts_the_same_solutions_in_fewer_decisions() {

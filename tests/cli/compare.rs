@@ -1,18 +1,7 @@
 //! `cspkit compare`, `--stats=FORMAT`, the binary queens model and graph colouring, run as a
 //! user would: the table's shape, its numbers against single runs, and its formats.
 
-use std::process::{Command, Output};
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
+use crate::support::{cspkit, text};
 
 /// A small JSON reader, enough to check the output parses: returns the values of the objects
 /// of a top-level array (or of one object), as (key, raw value) pairs.

@@ -6,18 +6,7 @@
 //! 707 on 8-Queens, first solution, d-way branching) are those of the reference written from
 //! the book in `tests/api/aima.rs`; here they are checked against the trace's own lines too.
 
-use std::process::{Command, Output};
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
+use crate::support::{cspkit, stat, text};
 
 /// The number after `"key": ` in a JSON row.
 fn json_number(json: &str, key: &str) -> u64 {
@@ -31,17 +20,6 @@ fn json_number(json: &str, key: &str) -> u64 {
         .take_while(char::is_ascii_digit)
         .collect();
     digits.parse().unwrap()
-}
-
-/// The count after `key` in the text line of `--stats`.
-fn stat(stderr: &str, key: &str) -> u64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("decisions "))
-        .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
-    line.split(", ")
-        .find_map(|part| part.strip_prefix(key)?.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {key} in {line:?}"))
 }
 
 /// The lines of a trace that give a variable a value (`NAME = VALUE`, whatever follows).

@@ -1,29 +1,8 @@
 //! `--learn`: the same answers as the plain search, its counts in `--stats`, each learned
 //! nogood in `--trace` in the model's names, and its refusal of AC-3.
 
-use std::process::{Command, Output};
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// The count after `key` in the text line of `--stats`.
-fn stat(stderr: &str, key: &str) -> u64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("decisions "))
-        .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
-    line.split(", ")
-        .find_map(|part| part.strip_prefix(key)?.split(' ').next()?.parse().ok())
-        .unwrap_or_else(|| panic!("no {key} in {line:?}"))
-}
+use crate::support::{cspkit, stat, text};
+use std::process::Command;
 
 #[test]
 fn learning_counts_the_same_queens_in_a_smaller_tree() {

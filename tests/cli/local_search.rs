@@ -3,14 +3,8 @@
 //! found in N steps" and never says that there is no solution, and the options that make no
 //! sense with local search are refused.
 
+use crate::support::cspkit;
 use std::process::{Command, Output};
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

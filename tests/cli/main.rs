@@ -27,6 +27,7 @@ mod serve;
 mod stopping;
 mod strategies;
 mod sudoku_state;
+mod support;
 mod svg_slide;
 mod trace;
 mod why_removed;

@@ -1,29 +1,10 @@
 //! `cspkit sudoku --generate | --grade | --explain | --hint | --why` and `cspkit fzn --explain`,
 //! run as a user would; generated puzzles are checked by `cspkit sudoku --count`.
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 use crate::common::BAEKJOON_2239;
-
-/// Runs `cspkit` with `stdin`: exit code, standard output, standard error.
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cspkit runs");
-    // A program that refuses its options exits without reading: the pipe may be closed.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use crate::support::run;
 
 /// The number of solutions of a puzzle, up to 2, as `cspkit sudoku --count` says.
 fn solutions(puzzle: &str) -> String {

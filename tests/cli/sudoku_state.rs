@@ -2,26 +2,7 @@
 //! input, run as a user would. The solution each line is checked against comes from
 //! `cspkit sudoku` solving the givens.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Runs `cspkit` with `stdin`: exit code, standard output, standard error.
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cspkit runs");
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use crate::support::run;
 
 /// The first puzzles of the rated sample of tests/data, on one line each.
 fn puzzles(count: usize) -> Vec<String> {

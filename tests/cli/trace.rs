@@ -6,29 +6,8 @@ use std::process::{Command, Output};
 
 use crate::common;
 
+use crate::support::{cspkit, stat, text};
 use common::BAEKJOON_2239;
-
-fn cspkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .output()
-        .expect("the cspkit binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
-}
-
-/// The number after `key ` in the `--stats` line.
-fn stat(stderr: &str, key: &str) -> u64 {
-    let line = stderr
-        .lines()
-        .find(|l| l.starts_with("decisions "))
-        .unwrap_or_else(|| panic!("no statistics in {stderr:?}"));
-    line.split(", ")
-        .find_map(|part| part.strip_prefix(key)?.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {key} in {line:?}"))
-}
 
 /// The trace's decisions: branch lines `NAME = VALUE` (a failure or a solution may follow
 /// on the line), not the values fixed by propagation, which end with `(only value left, …)`.

@@ -1,25 +1,6 @@
 //! `cspkit sudoku | fzn | mzn --why-removed VAR=VALUE [--at NODE]`, run as a user would.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Runs `cspkit` with `stdin`: exit code, standard output, standard error.
-fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cspkit"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cspkit runs");
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    let output = child.wait_with_output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use crate::support::run;
 
 /// A 9x9 grid with one given, 5 in r1c1.
 fn one_given() -> String {
