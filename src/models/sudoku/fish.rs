@@ -4,7 +4,7 @@
 //! jellyfish (4, SE 5.2).
 
 use super::HumanTechnique;
-use super::board::{Board, Found, any_subset};
+use super::board::{Board, Found, Mask, any_subset};
 
 /// A fish of size `k` that removes a candidate.
 pub(crate) fn fish(board: &Board, k: usize) -> Option<Found> {
@@ -13,23 +13,31 @@ pub(crate) fn fish(board: &Board, k: usize) -> Option<Found> {
     for v in 1..=n as u8 {
         // Rows as the base (cover: columns), then columns as the base (cover: rows).
         for (base_kind, cover_kind) in [(0usize, 1usize), (1, 0)] {
-            let lines: Vec<usize> = (0..n)
+            // Each candidate line with the cover lines its places lie in, as a mask of their
+            // indices (so that a base is tried without allocating).
+            let lines: Vec<(usize, Mask)> = (0..n)
                 .map(|i| base_kind * n + i)
                 .filter(|&u| !board.holds(u, v))
-                .filter(|&u| (2..=k).contains(&board.places(u, v).count()))
+                .map(|u| {
+                    let crossed = board.places(u, v).fold(0, |m: Mask, c| {
+                        m | 1 << (geo.unit_of[c][cover_kind] - cover_kind * n)
+                    });
+                    (u, crossed)
+                })
+                .filter(|&(_, crossed)| (2..=k).contains(&(crossed.count_ones() as usize)))
                 .collect();
             let mut found = None;
-            any_subset(&lines, k, &mut |base| {
-                let mut cover: Vec<usize> = base
-                    .iter()
-                    .flat_map(|&u| board.places(u, v))
-                    .map(|c| geo.unit_of[c][cover_kind])
-                    .collect();
-                cover.sort_unstable();
-                cover.dedup();
-                if cover.len() != k {
+            any_subset(&lines, k, &mut |chosen| {
+                let crossed = chosen.iter().fold(0, |m, &(_, c)| m | c);
+                if crossed.count_ones() as usize != k {
                     return false;
                 }
+                let base: Vec<usize> = chosen.iter().map(|&(u, _)| u).collect();
+                let base = &base[..];
+                let cover: Vec<usize> = (0..n)
+                    .filter(|&i| crossed >> i & 1 != 0)
+                    .map(|i| cover_kind * n + i)
+                    .collect();
                 let removed: Vec<(usize, u8)> = cover
                     .iter()
                     .flat_map(|&u| board.places(u, v))

@@ -7,10 +7,14 @@
 //! - nested forcing net: the techniques up to the wings, singles included (SE 9.5 and up).
 //!
 //! Of all candidates, the one whose contradiction comes in the fewest deductions is removed.
+//! The candidates of a known solution are not assumed: deductions from a true assumption never
+//! break the board, so trying them could only cost time (on the hardest states, most of it:
+//! a false assumption usually breaks the board in a few deductions, a true one runs on until
+//! the deductions stop).
 
 use super::HumanTechnique;
 use super::basic::basic_step;
-use super::board::{Board, Found, bit, length_adder, values};
+use super::board::{Board, Found, Mask, bit, length_adder, values};
 use super::singles::{full_house, hidden_single, naked_single};
 
 /// Which deductions follow an assumption.
@@ -25,7 +29,9 @@ pub(crate) enum Depth {
 }
 
 /// The candidate whose assumption breaks the board in the fewest deductions at `depth`.
-pub(crate) fn contradiction(board: &Board, depth: Depth) -> Option<Found> {
+/// `answer` is a solution the board's candidates keep (0 for a cell without one), whose
+/// values are not assumed.
+pub(crate) fn contradiction(board: &Board, depth: Depth, answer: &[u8]) -> Option<Found> {
     let geo = &board.geo;
     let n = geo.n;
     let (technique, base) = match depth {
@@ -33,10 +39,21 @@ pub(crate) fn contradiction(board: &Board, depth: Depth) -> Option<Found> {
         Depth::Singles => (HumanTechnique::ForcingNet, 8.5),
         Depth::Nested => (HumanTechnique::NestedForcingNet, 9.5),
     };
+    // The cells with the fewest candidates first: their assumptions tend to break the board
+    // soonest, and the shortest contradiction found bounds the search of every later one. Of
+    // two equally short, the first in reading order is kept, whatever order they were tried in.
+    let mut cells: Vec<usize> = (0..n * n).filter(|&c| board.cand[c] != 0).collect();
+    cells.sort_by_key(|&c| (board.cand[c].count_ones(), c));
     let mut best: Option<(usize, usize, u8, String)> = None;
-    for cell in 0..n * n {
-        for v in values(board.cand[cell]) {
-            let limit = best.as_ref().map_or(usize::MAX, |b| b.0);
+    for cell in cells {
+        let known = answer
+            .get(cell)
+            .map_or(0, |&v| if v == 0 { 0 } else { bit(v) });
+        for v in values(board.cand[cell] & !known) {
+            let limit = best.as_ref().map_or(usize::MAX, |b| {
+                // One more allowed if this candidate comes first in reading order.
+                b.0 + usize::from((cell, v) < (b.1, b.2))
+            });
             if let Some((steps, why)) = assume(board, cell, v, depth, limit) {
                 best = Some((steps, cell, v, why));
             }
@@ -125,20 +142,27 @@ fn broken(board: &Board, depth: Depth, v: u8) -> Option<String> {
     {
         return Some(format!("{} has no candidate left", geo.cell_name(cell)));
     }
-    let digits: Vec<u8> = if depth == Depth::Nishio {
-        vec![v]
-    } else {
-        (1..=n as u8).collect()
+    let wanted: Mask = match depth {
+        Depth::Nishio => bit(v),
+        _ if n == 64 => !0,
+        _ => (1 << n) - 1,
     };
-    for (u, _) in geo.units.iter().enumerate() {
-        for &d in &digits {
-            if !board.holds(u, d) && board.places(u, d).next().is_none() {
-                return Some(format!("{d} has no place left in {}", geo.unit_name(u)));
-            }
-        }
-    }
-    let _ = bit;
-    None
+    // A value that a unit neither holds nor has a place for: the first unit, the least value.
+    geo.units.iter().enumerate().find_map(|(u, unit)| {
+        let seen = unit.iter().fold(0, |seen, &c| {
+            let placed = if board.value[c] == 0 {
+                0
+            } else {
+                bit(board.value[c])
+            };
+            seen | board.cand[c] | placed
+        });
+        let missing = wanted & !seen;
+        (missing != 0).then(|| {
+            let d = missing.trailing_zeros() + 1;
+            format!("{d} has no place left in {}", geo.unit_name(u))
+        })
+    })
 }
 
 #[cfg(test)]
@@ -157,7 +181,7 @@ mod tests {
             5,
             (1..=9).filter(|r| ![2, 3].contains(r)).map(|r| (r, 2)),
         );
-        let found = contradiction(&board, Depth::Nishio).expect("a Nishio");
+        let found = contradiction(&board, Depth::Nishio, &[]).expect("a Nishio");
         assert_eq!(found.technique, HumanTechnique::Nishio);
         assert_eq!(found.removed, [(at(1, 1), 5)]);
         assert!(

@@ -234,7 +234,7 @@ impl Sudoku {
                 result.stopped_by = Some(limit);
                 break;
             }
-            let found = easiest_step(&board).unwrap_or_else(|| guess(&board, &answer));
+            let found = easiest_step(&board, &answer).unwrap_or_else(|| guess(&board, &answer));
             result.steps.push(self.rated_step(&board, &found));
             board.apply(&found);
             if board.is_broken() {

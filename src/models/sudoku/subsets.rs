@@ -71,19 +71,30 @@ pub(crate) fn hidden_set(board: &Board, k: usize) -> Option<Found> {
         if open <= k {
             continue;
         }
-        let missing: Vec<u8> = (1..=n as u8)
+        // Each value the unit lacks with its places, as a mask of positions in the unit (so
+        // that a set of values is tried without allocating).
+        let missing: Vec<(u8, Mask)> = (1..=n as u8)
             .filter(|&v| !board.holds(u, v))
-            .filter(|&v| (2..=k).contains(&board.places(u, v).count()))
+            .map(|v| {
+                let places = unit.iter().enumerate().fold(0, |m: Mask, (i, &c)| {
+                    m | Mask::from(board.cand[c] & bit(v) != 0) << i
+                });
+                (v, places)
+            })
+            .filter(|&(_, places)| (2..=k).contains(&(places.count_ones() as usize)))
             .collect();
         let mut found = None;
-        any_subset(&missing, k, &mut |vals| {
-            let mut cells: Vec<usize> = vals.iter().flat_map(|&v| board.places(u, v)).collect();
-            cells.sort_unstable();
-            cells.dedup();
-            if cells.len() != k {
+        any_subset(&missing, k, &mut |chosen| {
+            let places = chosen.iter().fold(0, |m, &(_, p)| m | p);
+            if places.count_ones() as usize != k {
                 return false;
             }
-            let keep: Mask = vals.iter().fold(0, |m, &v| m | bit(v));
+            // The unit's cells are in reading order: positions ascending are cells ascending.
+            let cells: Vec<usize> = (0..unit.len())
+                .filter(|&i| places >> i & 1 != 0)
+                .map(|i| unit[i])
+                .collect();
+            let keep: Mask = chosen.iter().fold(0, |m, &(v, _)| m | bit(v));
             let removed: Vec<(usize, u8)> = cells
                 .iter()
                 .flat_map(|&c| values(board.cand[c] & !keep).map(move |v| (c, v)))
