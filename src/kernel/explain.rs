@@ -71,16 +71,23 @@ impl Literal {
     }
 
     /// Cuts `domain` down to the values that satisfy the fact; `Err` if none does.
+    /// A word operation per block (a value at a time would make a reason of many literals
+    /// on wide domains quadratic: thousands of `≠` literals, each rebuilding the domain). The
+    /// domain is left empty on `Err`.
     fn apply(self, domain: &mut Domain) -> Result<(), Conflict> {
-        let mut kept = Domain::from_values(domain.iter().filter(|&v| match self {
-            Literal::Eq(_, value) => v == value,
-            Literal::Ne(_, value) => v != value,
-            Literal::Ge(_, value) => v >= value,
-            Literal::Le(_, value) => v <= value,
-        }))
-        .map_err(|_| Conflict)?;
-        std::mem::swap(domain, &mut kept);
-        Ok(())
+        // A scratch domain: no undo is needed.
+        let mut unrecorded = |_: u32, _: u64| {};
+        match self {
+            Literal::Eq(_, value) => domain.fix_to(value, &mut unrecorded),
+            Literal::Ne(_, value) => domain.remove(value, &mut unrecorded),
+            Literal::Ge(_, value) => domain.clamp(value, i32::MAX, &mut unrecorded),
+            Literal::Le(_, value) => domain.clamp(i32::MIN, value, &mut unrecorded),
+        };
+        if domain.is_empty() {
+            Err(Conflict)
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -220,6 +227,10 @@ pub fn reason_implies(
     }
 }
 
+/// The literals applied and scope variables propagated, summed over [`minimized_reason`]'s
+/// checks, past which it stops dropping variables.
+const MINIMIZING_WORK: usize = 20_000;
+
 /// How many single literals [`minimized_reason`] tries to drop, after whole variables: past
 /// it, the reason left (still right) is given as it stands.
 const SINGLE_LITERAL_TRIES: usize = 48;
@@ -232,7 +243,10 @@ const SINGLE_LITERAL_SCOPE: usize = 4;
 /// ([`scope_reason`]), cut down greedily — first whole variables, then single literals (for a
 /// scope of at most 4 variables, at most 48 tries) — while what is left still
 /// [implies](reason_implies) `inference`. Every literal holds in the domains of `ctx`, and
-/// none of the variables left can be dropped. `None` when even the
+/// none of the variables left can be dropped, unless the checks grow large (past 20,000
+/// literals applied and variables propagated in all, the variables not yet tried stay: on
+/// wide domains and large scopes, minimizing would cost more than the search it serves).
+/// `None` when even the
 /// scope's domains do not imply the inference at [`PropagationLevel::Full`] (the caller then
 /// falls back on [`scope_reason`]).
 ///
@@ -255,7 +269,15 @@ pub fn minimized_reason(
             vars.push(literal.var());
         }
     }
+    // Each check applies the literals and propagates the scope: the work is bounded, so that
+    // a reason over wide domains (thousands of `≠` literals) and a large scope does not stall
+    // the search. Past the bound, the reason left (still right) is given as it stands.
+    let mut work = 0;
     for var in vars {
+        if work > MINIMIZING_WORK {
+            return Some(reason);
+        }
+        work += reason.len() + constraint.scope().len();
         let trial: Vec<Literal> = reason.iter().copied().filter(|l| l.var() != var).collect();
         if check.implies(&trial, inference) {
             reason = trial;
