@@ -5,6 +5,8 @@
 //! path takes the easiest step available). The puzzles are public ones with published
 //! Sudoku Explainer ratings (tests/data/sudoku_se_rated_sample.txt says where from).
 
+use std::collections::BTreeSet;
+
 use cspkit::models::sudoku::{Grid, HumanTechnique, Level, RatedStep, Sudoku};
 use cspkit::puzzle::{GradeError, Limits};
 
@@ -685,4 +687,121 @@ fn a_cancelled_rating_says_so() {
         stopped,
         Err(GradeError::LimitReached(cspkit::Limit::Cancelled))
     );
+}
+
+/// Whether a step is a uniqueness deduction.
+fn by_uniqueness(step: &RatedStep) -> bool {
+    matches!(
+        step.technique,
+        HumanTechnique::UniqueRectangle | HumanTechnique::Bug
+    )
+}
+
+#[test]
+fn uniqueness_deductions_come_only_when_asked_and_agree_with_the_one_solution() {
+    let plain = Sudoku::new(&Grid::empty(3).unwrap()).unwrap();
+    let asked = Sudoku::new(&Grid::empty(3).unwrap())
+        .unwrap()
+        .with_uniqueness(true);
+    let mut used = 0;
+    for (k, (grid, _)) in sample().iter().enumerate() {
+        let mut solver = asked.model().solver();
+        solver.restart_with(asked.givens(grid)).unwrap();
+        let found = solver.next_solution().solution().unwrap();
+        let solution: Vec<u8> = asked.grid_of(&found).cells().to_vec();
+        assert!(!plain.rate(grid).unwrap().steps.iter().any(by_uniqueness));
+        let rating = asked.rate(grid).unwrap();
+        let mut marks = Marks::new(grid.cells());
+        for (i, step) in rating.steps.iter().enumerate() {
+            let (effect, pattern) = effect(&asked, step);
+            let what = format!("puzzle {k}, step {i} ({})", step.text);
+            for &(c, v) in &effect.removed {
+                assert_ne!(solution[c], v, "{what}: removes the solution's value");
+            }
+            for &(c, v) in &effect.placed {
+                assert_eq!(solution[c], v, "{what}: places a wrong value");
+            }
+            match step.technique {
+                HumanTechnique::UniqueRectangle => {
+                    // Four corners over two rows, two columns and two boxes; three of them
+                    // hold the same two values only, and the removals are those two values
+                    // from the fourth.
+                    let mut corners: Vec<usize> = pattern.iter().map(|&(c, _)| c).collect();
+                    corners.sort_unstable();
+                    corners.dedup();
+                    assert_eq!(corners.len(), 4, "{what}");
+                    let rows: BTreeSet<usize> = corners.iter().map(|&c| row(c)).collect();
+                    let cols: BTreeSet<usize> = corners.iter().map(|&c| col(c)).collect();
+                    let boxes: BTreeSet<usize> = corners.iter().map(|&c| boxn(c)).collect();
+                    assert_eq!((rows.len(), cols.len(), boxes.len()), (2, 2, 2), "{what}");
+                    let fourth = effect.removed[0].0;
+                    assert!(effect.removed.iter().all(|&(c, _)| c == fourth), "{what}");
+                    let pair: u16 = effect.removed.iter().fold(0, |m, &(_, v)| m | 1 << (v - 1));
+                    assert_eq!(pair.count_ones(), 2, "{what}");
+                    for &c in corners.iter().filter(|&&c| c != fourth) {
+                        assert_eq!(marks.cand[c], pair, "{what}: corner {c}");
+                    }
+                    assert!(
+                        marks.cand[fourth] & !pair != 0,
+                        "{what}: the fourth has more"
+                    );
+                    used += 1;
+                }
+                HumanTechnique::Bug => {
+                    let open: Vec<usize> = (0..81).filter(|&c| marks.value[c] == 0).collect();
+                    let three: Vec<usize> = open
+                        .iter()
+                        .copied()
+                        .filter(|&c| marks.cand[c].count_ones() != 2)
+                        .collect();
+                    assert_eq!(three.len(), 1, "{what}");
+                    assert_eq!(marks.cand[three[0]].count_ones(), 3, "{what}");
+                    assert_eq!(effect.placed.len(), 1, "{what}");
+                    used += 1;
+                }
+                _ => {}
+            }
+            for &(c, v) in &effect.removed {
+                marks.cand[c] &= !(1 << (v - 1));
+            }
+            for &(c, v) in &effect.placed {
+                marks.place(c, v);
+            }
+        }
+        assert!(
+            marks.value.iter().zip(&solution).all(|(a, b)| a == b),
+            "puzzle {k} solved"
+        );
+    }
+    assert!(used > 0, "no uniqueness deduction on the sample");
+}
+
+#[test]
+fn uniqueness_is_not_used_on_a_puzzle_with_several_solutions() {
+    // A puzzle of the sample with one given (r1c3) taken out: several solutions, and on its
+    // path, three corners of a rectangle with the same pair and a fourth with more, where a
+    // uniqueness deduction would throw away a solution.
+    let asked = Sudoku::new(&Grid::empty(3).unwrap())
+        .unwrap()
+        .with_uniqueness(true);
+    let grid = Grid::parse(
+        "80.301709001207300003000100000020000070000050000168000407509803500000004000802000",
+        None,
+    )
+    .unwrap();
+    let rating = asked.rate(&grid).unwrap();
+    assert_eq!(rating.several_solutions, Some(true));
+    assert!(!rating.steps.iter().any(by_uniqueness));
+
+    // Five givens of a 4x4 grid leave several completions, among them rectangles whose
+    // values swap: there a uniqueness deduction would remove a solution's values.
+    let empty = Sudoku::new(&Grid::empty(2).unwrap())
+        .unwrap()
+        .with_uniqueness(true);
+    let open = Grid::parse("1..4..1..1..4...", None).unwrap();
+    let rating = empty.rate(&open).unwrap();
+    assert_eq!(rating.several_solutions, Some(true));
+    assert!(!rating.steps.iter().any(by_uniqueness));
+    let completed = rating.steps.iter().filter(|s| !s.placed.is_empty()).count();
+    assert_eq!(completed, 11, "every open cell gets a value");
 }

@@ -41,3 +41,26 @@ fn every_task_flags_a_puzzle_with_several_solutions() {
         assert!(!err.contains("several solutions"), "{task}: {err}");
     }
 }
+
+#[test]
+fn uniqueness_is_used_only_when_asked() {
+    // A puzzle of the SE-rated sample whose last hard step, with uniqueness, is a BUG+1.
+    let puzzle =
+        "003418700100000003004000600000601000400207008000509000001825300390000084200000006\n";
+    let (code, plain, _) = run(&["sudoku", "--grade"], puzzle);
+    assert_eq!(code, 0);
+    assert!(!plain.contains("BUG+1"), "{plain}");
+    let (code, asked, _) = run(&["sudoku", "--grade", "--uniqueness"], puzzle);
+    assert_eq!(code, 0);
+    assert!(asked.contains("hardest step: BUG+1"), "{asked}");
+    let (code, steps, _) = run(&["sudoku", "--state", "--explain", "--uniqueness"], puzzle);
+    assert_eq!(code, 0);
+    assert!(steps.contains(": BUG+1: "), "{steps}");
+    // The reason-backed path of --explain without --state knows no uniqueness.
+    let (code, _, err) = run(&["sudoku", "--explain", "--uniqueness"], puzzle);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--uniqueness goes with --grade or --state"),
+        "{err}"
+    );
+}

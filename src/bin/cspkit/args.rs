@@ -581,6 +581,10 @@ pub struct PuzzleArgs {
     /// techniques on those marks, and wrong entries or marks are named.
     #[arg(long)]
     pub state: bool,
+    /// With --grade, or --state with --hint or --explain: the human techniques may also use
+    /// uniqueness (unique rectangles, BUG+1), on a puzzle proved to have one solution.
+    #[arg(long, requires = "puzzle_task")]
+    pub uniqueness: bool,
 }
 
 impl PuzzleArgs {

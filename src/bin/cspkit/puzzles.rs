@@ -76,7 +76,7 @@ pub fn run(args: &SudokuArgs) -> u8 {
         Err(code) => return code,
     };
     let empty = match Grid::empty(grid.box_size()).map(|g| Sudoku::new(&g)) {
-        Some(Ok(sudoku)) => sudoku,
+        Some(Ok(sudoku)) => sudoku.with_uniqueness(args.puzzle.uniqueness),
         _ => return bad_input("cannot build the model of an empty grid of this size"),
     };
     let mut out = io::stdout().lock();
@@ -122,6 +122,11 @@ fn conflict(args: &SudokuArgs) -> Option<String> {
     if args.puzzle.state && !(args.puzzle.hint || args.puzzle.explain) {
         return Some(format!(
             "--state goes with --hint or --explain, not {task} (give the puzzle's givens alone to {task})"
+        ));
+    }
+    if args.puzzle.uniqueness && !(args.puzzle.grade || args.puzzle.state) {
+        return Some(format!(
+            "--uniqueness goes with --grade or --state (the human techniques), not {task}"
         ));
     }
     if args.puzzle.generate && args.file.is_some() && !args.mode.count {
@@ -480,7 +485,7 @@ fn from_state(args: &SudokuArgs) -> u8 {
         Err(error) => return bad_input(format_args!("{source}: {error}")),
     };
     let empty = match Grid::empty(state.box_size()).map(|g| Sudoku::new(&g)) {
-        Some(Ok(sudoku)) => sudoku,
+        Some(Ok(sudoku)) => sudoku.with_uniqueness(args.puzzle.uniqueness),
         _ => return bad_input("cannot build the model of an empty grid of this size"),
     };
     let hint = args.puzzle.hint;

@@ -167,6 +167,8 @@ impl Sudoku {
             Outcome::Exhausted => Some(false),
             Outcome::LimitReached(_) => None,
         };
+        // Uniqueness deductions only when the givens are proved to have one solution.
+        let uniqueness = self.uniqueness && several_solutions == Some(false);
         let mut result = StateSteps {
             mistakes: Vec::new(),
             steps: Vec::new(),
@@ -234,7 +236,8 @@ impl Sudoku {
                 result.stopped_by = Some(limit);
                 break;
             }
-            let found = easiest_step(&board, &answer).unwrap_or_else(|| guess(&board, &answer));
+            let found =
+                easiest_step(&board, &answer, uniqueness).unwrap_or_else(|| guess(&board, &answer));
             result.steps.push(self.rated_step(&board, &found));
             board.apply(&found);
             if board.is_broken() {

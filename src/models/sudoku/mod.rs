@@ -59,6 +59,7 @@ mod singles;
 mod hints;
 mod state;
 mod subsets;
+mod uniqueness;
 mod wings;
 
 pub use format::{FormatError, GridFormat};
@@ -79,6 +80,8 @@ pub struct Sudoku {
     model: Model,
     cells: Vec<VarId>,
     box_size: usize,
+    /// Whether the human techniques may use uniqueness ([`Sudoku::with_uniqueness`]).
+    uniqueness: bool,
 }
 
 impl Sudoku {
@@ -116,7 +119,34 @@ impl Sudoku {
             model,
             cells,
             box_size: b,
+            uniqueness: false,
         })
+    }
+
+    /// Lets the human techniques of [`Sudoku::rate`], [`Sudoku::hint_from`] and
+    /// [`Sudoku::explain_from`] use uniqueness (unique rectangles, BUG+1): deductions that
+    /// hold only because a proper puzzle has one solution. They are used only on a puzzle
+    /// whose solution was proved unique; off by default, as they are not deductions from the
+    /// rules.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::sudoku::{Grid, Sudoku};
+    ///
+    /// let empty = Sudoku::new(&Grid::empty(3).unwrap())?.with_uniqueness(true);
+    /// assert!(empty.uses_uniqueness());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_uniqueness(mut self, on: bool) -> Self {
+        self.uniqueness = on;
+        self
+    }
+
+    /// Whether the human techniques may use uniqueness ([`Sudoku::with_uniqueness`]).
+    pub fn uses_uniqueness(&self) -> bool {
+        self.uniqueness
     }
 
     /// The model, to solve with any strategy.

@@ -21,6 +21,7 @@ use super::basic::basic_step;
 use super::board::{Board, Found};
 use super::chains::chain;
 use super::forcing::{Depth, contradiction};
+use super::uniqueness::{bug_plus_one, unique_rectangle};
 use super::{Grid, HumanTechnique, Sudoku};
 use crate::puzzle::{GradeError, Limits};
 use crate::util::clock::Instant;
@@ -119,8 +120,27 @@ impl Rating {
 /// The easiest deduction of every technique here, without guessing. `answer` is a solution
 /// the board's candidates keep (it spares the forcing nets the assumptions that cannot fail;
 /// the deduction found is the same without it).
-pub(crate) fn easiest_step(board: &Board, answer: &[u8]) -> Option<Found> {
-    basic_step(board)
+///
+/// With `uniqueness` (on a puzzle proved to have one solution), a unique rectangle or BUG+1
+/// comes in where its rating puts it among the techniques up to the quads.
+pub(crate) fn easiest_step(board: &Board, answer: &[u8], uniqueness: bool) -> Option<Found> {
+    let mut basic = basic_step(board);
+    if uniqueness {
+        for (rating, technique) in [
+            (
+                HumanTechnique::UniqueRectangle.se_rating(),
+                unique_rectangle as fn(&Board) -> Option<Found>,
+            ),
+            (HumanTechnique::Bug.se_rating(), bug_plus_one),
+        ] {
+            if basic.as_ref().is_none_or(|b| b.rating > rating)
+                && let Some(found) = technique(board)
+            {
+                basic = Some(found);
+            }
+        }
+    }
+    basic
         .or_else(|| chain(board))
         .or_else(|| contradiction(board, Depth::Nishio, answer))
         .or_else(|| contradiction(board, Depth::Singles, answer))
@@ -184,6 +204,8 @@ impl Sudoku {
             crate::Outcome::Exhausted => Some(false),
             crate::Outcome::LimitReached(_) => None,
         };
+        // Uniqueness deductions only on a puzzle proved to have one solution.
+        let uniqueness = self.uniqueness && several_solutions == Some(false);
         let answer: Vec<u8> = self
             .cells
             .iter()
@@ -204,7 +226,8 @@ impl Sudoku {
             if let Some(limit) = clock.stopped() {
                 return Err(GradeError::LimitReached(limit));
             }
-            let found = easiest_step(&board, &answer).unwrap_or_else(|| guess(&board, &answer));
+            let found =
+                easiest_step(&board, &answer, uniqueness).unwrap_or_else(|| guess(&board, &answer));
             steps.push(self.rated_step(&board, &found));
             board.apply(&found);
             if board.is_broken() {

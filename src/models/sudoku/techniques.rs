@@ -133,6 +133,15 @@ pub enum HumanTechnique {
     /// Nested forcing net: assuming a candidate, the techniques up to the wings lead to a
     /// contradiction.
     NestedForcingNet,
+    /// Unique rectangle (type 1), a uniqueness technique (only when asked:
+    /// [`Sudoku::with_uniqueness`]): three corners of a rectangle over two boxes hold the
+    /// same two values only, which leave the fourth corner, lest the puzzle have two
+    /// solutions.
+    UniqueRectangle,
+    /// BUG+1, a uniqueness technique (only when asked: [`Sudoku::with_uniqueness`]): every
+    /// open cell has two candidates but one with three, whose value is the one appearing
+    /// three times in its units.
+    Bug,
 }
 
 impl HumanTechnique {
@@ -182,6 +191,8 @@ impl HumanTechnique {
             },
             HumanTechnique::XyWing => 4.2,
             HumanTechnique::XyzWing => 4.4,
+            HumanTechnique::UniqueRectangle => 4.5,
+            HumanTechnique::Bug => 5.6,
             HumanTechnique::XChain => 6.5,
             HumanTechnique::XyChain => 6.6,
             HumanTechnique::AlternatingChain => 7.0,
@@ -200,7 +211,10 @@ impl HumanTechnique {
             HumanTechnique::NakedSet(k) | HumanTechnique::HiddenSet(k) if k <= 3 => Level::Medium,
             HumanTechnique::NakedSet(_) | HumanTechnique::HiddenSet(_) => Level::Hard,
             HumanTechnique::Fish(k) if k <= 3 => Level::Hard,
-            HumanTechnique::XyWing | HumanTechnique::XyzWing => Level::Hard,
+            HumanTechnique::XyWing
+            | HumanTechnique::XyzWing
+            | HumanTechnique::UniqueRectangle
+            | HumanTechnique::Bug => Level::Hard,
             HumanTechnique::Fish(_)
             | HumanTechnique::XChain
             | HumanTechnique::XyChain
@@ -248,6 +262,8 @@ impl fmt::Display for HumanTechnique {
             HumanTechnique::Fish(k) => write!(f, "fish of {k}"),
             HumanTechnique::XyWing => f.write_str("XY-wing"),
             HumanTechnique::XyzWing => f.write_str("XYZ-wing"),
+            HumanTechnique::UniqueRectangle => f.write_str("unique rectangle"),
+            HumanTechnique::Bug => f.write_str("BUG+1"),
             HumanTechnique::XChain => f.write_str("X-chain"),
             HumanTechnique::XyChain => f.write_str("XY-chain"),
             HumanTechnique::AlternatingChain => f.write_str("alternating inference chain"),
