@@ -327,9 +327,9 @@ pub use search::observer::{BranchKind, Event, EventLog, NoObserver, OwnedEvent, 
 pub use search::observer::{EventRecorder, SearchEvent};
 pub use search::optimize::Optimum;
 pub use search::ordering::{
-    Ascending, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining, MiddleOut,
-    RandomValue, SearchView, SmallestDomain, SmallestDomainRandomTies, SmallestMinimum, Unfixed,
-    ValueOrder, VariableOrder,
+    Activity, Ascending, Descending, DomWdeg, DomainOverDegree, InputOrder, LeastConstraining,
+    MiddleOut, RandomValue, SearchView, SmallestDomain, SmallestDomainRandomTies, SmallestMinimum,
+    Unfixed, ValueOrder, VariableOrder,
 };
 pub use search::restarts::RestartPolicy;
 pub use search::stats::SearchStats;

@@ -15,7 +15,8 @@ use crate::model::Solution;
 use crate::search::ordering::{smallest_domain_among, smallest_minimum_among};
 use crate::util::random::SplitMix64;
 use crate::{
-    Branching, DomWdeg, Lns, Optimum, Outcome, RestartPolicy, SearchObserver, SearchStats, Solver,
+    Activity, Branching, DomWdeg, Literal, Lns, Optimum, Outcome, RestartPolicy, SearchObserver,
+    SearchStats, Solver,
 };
 use crate::{SearchView, ValueOrder, VariableOrder};
 
@@ -75,6 +76,9 @@ pub struct AnnotatedOrder {
     fronts: Vec<(usize, usize)>,
     /// The failure weights of the `dom_w_deg` groups.
     weights: DomWdeg,
+    /// The activities of the variables, for the ones no annotation names once the search
+    /// learns.
+    activity: Activity,
     /// Which variables are start times of tasks, indexed by variable (empty if none is).
     start_times: StartTimes,
 }
@@ -117,6 +121,11 @@ impl VariableOrder for AnnotatedOrder {
 
     fn failure(&mut self, constraint: Option<ConstraintId>) {
         self.weights.failure(constraint);
+        self.activity.failure(constraint);
+    }
+
+    fn learned(&mut self, nogood: &[Literal]) {
+        self.activity.learned(nogood);
     }
 
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
@@ -167,29 +176,46 @@ impl VariableOrder for AnnotatedOrder {
         self.fronts.push((group_index, from));
         chosen
             .or_else(|| self.start_times.choose(view))
-            .or_else(|| view.smallest_domain())
+            .or_else(|| {
+                if self.activity.learns() {
+                    self.activity.best_among(view, view.unfixed())
+                } else {
+                    view.smallest_domain()
+                }
+            })
     }
 }
 
 /// The variable order of free search in `fzn-cspkit` ([`FznModel::free_variable_order`]): in a
 /// scheduling model ([`FznModel::is_scheduling`]), the start times of its tasks by smallest
 /// minimum ([`SmallestMinimum`](crate::SmallestMinimum)); then the other variables by dom/wdeg
-/// ([`DomWdeg`], whose weights learn from every failure).
+/// ([`DomWdeg`], whose weights learn from every failure), or, once the search has learned a
+/// nogood ([`Solver::with_learning`]), by activity ([`Activity`], VSIDS).
 #[derive(Debug, Clone)]
 pub struct FreeOrder {
     start_times: StartTimes,
     weights: DomWdeg,
+    activity: Activity,
 }
 
 impl VariableOrder for FreeOrder {
     fn failure(&mut self, constraint: Option<ConstraintId>) {
         self.weights.failure(constraint);
+        self.activity.failure(constraint);
+    }
+
+    fn learned(&mut self, nogood: &[Literal]) {
+        self.activity.learned(nogood);
     }
 
     fn select_variable(&mut self, view: &SearchView<'_>) -> Option<VarId> {
-        self.start_times
-            .choose(view)
-            .or_else(|| self.weights.select_variable(view))
+        self.start_times.choose(view).or_else(|| {
+            if self.activity.learns() {
+                self.activity.select_variable(view)
+            } else {
+                self.weights.select_variable(view)
+            }
+        })
     }
 }
 
@@ -240,6 +266,7 @@ impl FznModel {
             groups: self.search().to_vec(),
             fronts: Vec::new(),
             weights: DomWdeg::new(),
+            activity: Activity::new(),
             start_times: StartTimes::of(self),
         }
     }
@@ -278,6 +305,7 @@ impl FznModel {
             groups: Vec::new(),
             fronts: Vec::new(),
             weights: DomWdeg::new(),
+            activity: Activity::new(),
             start_times: StartTimes::of(self),
         }
     }
@@ -295,6 +323,7 @@ impl FznModel {
         FreeOrder {
             start_times: StartTimes::of(self),
             weights: DomWdeg::new(),
+            activity: Activity::new(),
         }
     }
 

@@ -74,7 +74,7 @@ impl Literal {
     /// A word operation per block (a value at a time would make a reason of many literals
     /// on wide domains quadratic: thousands of `≠` literals, each rebuilding the domain). The
     /// domain is left empty on `Err`.
-    fn apply(self, domain: &mut Domain) -> Result<(), Conflict> {
+    pub(crate) fn apply(self, domain: &mut Domain) -> Result<(), Conflict> {
         // A scratch domain: no undo is needed.
         let mut unrecorded = |_: u32, _: u64| {};
         match self {

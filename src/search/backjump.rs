@@ -52,9 +52,11 @@
 
 use smallvec::SmallVec;
 
+use crate::PropagationLevel;
 use crate::domain::Domain;
 use crate::ids::VarId;
 use crate::kernel::explain::{ExplainContext, Inference, Literal, scope_reason};
+use crate::kernel::propagate_alone;
 use crate::kernel::propagation::RunHook;
 use crate::model::Model;
 
@@ -230,6 +232,30 @@ pub(crate) struct Backjump<F> {
     /// Which removals the trace running now has visited (a stamp per removal).
     pub(crate) visited: Vec<u32>,
     pub(crate) stamp: u32,
+    /// The reason last given for a removal by a constraint's run, kept for the other
+    /// removals of that run (see [`explain_run`](Backjump::explain_run)).
+    run_reason: Option<RunReason>,
+}
+
+/// A reason given for one removal of a constraint's run, and what it implies.
+#[derive(Debug)]
+struct RunReason {
+    constraint: u32,
+    seen: u32,
+    reason: Vec<Literal>,
+    /// What the constraint alone infers from the reason, once asked.
+    implied: Option<Implied>,
+}
+
+/// What a constraint alone infers from a reason.
+#[derive(Debug)]
+enum Implied {
+    /// The domains of its scope (in scope order) after its propagation.
+    Scope(Vec<Domain>),
+    /// It fails: the reason implies every removal.
+    Everything,
+    /// The literals contradict each other: nothing is taken from it.
+    Nothing,
 }
 
 impl<F: LogFollower> Backjump<F> {
@@ -258,6 +284,7 @@ impl<F: LogFollower> Backjump<F> {
             dway: Vec::new(),
             visited: Vec::new(),
             stamp: 0,
+            run_reason: None,
         }
     }
 
@@ -280,6 +307,12 @@ impl<F: LogFollower> Backjump<F> {
         self.unexplained = None;
         self.dway.clear();
         self.visited.clear();
+        self.run_reason = None;
+    }
+
+    /// The model's initial domains.
+    pub(crate) fn initial_domains(&self) -> &[Domain] {
+        &self.initial
     }
 
     /// The current level: the decisions on the path.
@@ -340,6 +373,8 @@ impl<F: LogFollower> Backjump<F> {
         self.literals.truncate(mark.literals);
         self.levels.truncate(mark.levels);
         self.failed = None;
+        // The offsets of `seen` will be used again by other runs.
+        self.run_reason = None;
     }
 
     /// A cause whose reason is `literals`.
@@ -508,21 +543,102 @@ impl<F: LogFollower> Backjump<F> {
                     }
                 }
                 Cause::Run { constraint, seen } => {
-                    let inference = Inference::Removed {
-                        var: VarId {
-                            model: model.id(),
-                            index: removal.var,
-                        },
-                        value: removal.value,
+                    let var = VarId {
+                        model: model.id(),
+                        index: removal.var,
                     };
-                    self.load(model, constraint, seen as usize);
-                    let reason = self.explain(model, constraint, inference, false);
+                    let reason = self.explain_run(model, constraint, seen, var, removal.value);
                     for literal in reason {
                         self.rests_on(literal, levels, work);
                     }
                 }
             }
         }
+    }
+
+    /// The reason of the removal of `value` from `var` by the run of constraint `c` from the
+    /// domains kept at `seen`. A run often removes many values (a bound moved past a range),
+    /// and one reason often implies them all: the reason given for the previous removal of
+    /// the same run is taken again when the constraint alone, propagated from it, removes
+    /// this value too (one run of the constraint for the whole run, where asking each
+    /// removal's reason would minimise each).
+    pub(crate) fn explain_run(
+        &mut self,
+        model: &Model,
+        c: u32,
+        seen: u32,
+        var: VarId,
+        value: i32,
+    ) -> Vec<Literal> {
+        if let Some(mut cached) = self
+            .run_reason
+            .take()
+            .filter(|cached| cached.constraint == c && cached.seen == seen)
+        {
+            if cached.implied.is_none() {
+                cached.implied = Some(self.implied_by(model, c, &cached.reason));
+            }
+            self.run_reason = Some(cached);
+            let scope = model.constraint_list()[c as usize].scope();
+            if let Some(cached) = self.run_reason.as_ref() {
+                let covered = match &cached.implied {
+                    Some(Implied::Everything) => true,
+                    Some(Implied::Scope(domains)) => scope
+                        .iter()
+                        .position(|&v| v == var)
+                        .is_some_and(|i| !domains[i].contains(value)),
+                    Some(Implied::Nothing) | None => false,
+                };
+                if covered {
+                    return cached.reason.clone();
+                }
+            }
+        }
+        self.load(model, c, seen as usize);
+        let reason = self.explain(model, c, Inference::Removed { var, value }, false);
+        self.run_reason = Some(RunReason {
+            constraint: c,
+            seen,
+            reason: reason.clone(),
+            implied: None,
+        });
+        reason
+    }
+
+    /// What constraint `c` alone infers from `reason` (applied to the initial domains);
+    /// `scratch` is given the initial domains back.
+    fn implied_by(&mut self, model: &Model, c: u32, reason: &[Literal]) -> Implied {
+        let constraint = &model.constraint_list()[c as usize];
+        let consistent = reason
+            .iter()
+            .all(|l| l.apply(&mut self.scratch[l.var().index()]).is_ok());
+        let implied = if !consistent {
+            Implied::Nothing
+        } else {
+            match propagate_alone(
+                constraint.as_ref(),
+                &mut self.scratch,
+                PropagationLevel::Full,
+            ) {
+                Err(_) => Implied::Everything,
+                Ok(_) => Implied::Scope(
+                    constraint
+                        .scope()
+                        .iter()
+                        .map(|var| self.scratch[var.index()].clone())
+                        .collect(),
+                ),
+            }
+        };
+        for var in constraint
+            .scope()
+            .iter()
+            .copied()
+            .chain(reason.iter().map(|l| l.var()))
+        {
+            self.scratch[var.index()].clone_from(&self.initial[var.index()]);
+        }
+        implied
     }
 
     /// Puts the domains a run of `c` saw (kept at `seen`) into `scratch`.

@@ -1074,7 +1074,7 @@ impl<'m> Engine<'m> {
                 return Some(false);
             }
             run.stats.conflicts += 1;
-            let Some(learned) = analyze(backjump, run.model, &reason) else {
+            let Some(learned) = analyze(backjump, run.model, &self.domains, &reason) else {
                 if let Some(learning) = &mut backjump.learning {
                     learning.failure = Some(reason);
                 }
@@ -1089,6 +1089,7 @@ impl<'m> Engine<'m> {
                 depth,
                 nogood: &learned.literals,
             });
+            run.variable_order.learned(&learned.literals);
             if self.jump_and_assert(run, learned, depth) {
                 return Some(true);
             }

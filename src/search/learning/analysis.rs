@@ -9,11 +9,17 @@
 //! forward-checking or bound cause or of a nogood; the decisions of a refutation), until one
 //! pending item is left: the first unique implication point, a removal or the level's
 //! decision.
+//!
+//! A literal that rests only on removals of earlier levels goes into the nogood as it is
+//! (`x ≥ 3`, not `x ≠ 1` and `x ≠ 2`): it is implied by them, so the nogood is as valid, and
+//! shorter. Before the nogood is kept, the literals on one variable are merged: the strongest
+//! bound of each side, the `≠` literals inside both bounds, or an `=` literal alone.
 
 use smallvec::SmallVec;
 
+use crate::domain::Domain;
 use crate::ids::VarId;
-use crate::kernel::explain::{Inference, Literal};
+use crate::kernel::explain::Literal;
 use crate::model::Model;
 use crate::search::backjump::{Backjump, Cause, LevelSet, satisfied_by};
 use crate::search::learning::Learning;
@@ -40,6 +46,9 @@ struct Analysis {
     levels: LevelSet,
     /// Removals of earlier levels in the nogood (indices into the log).
     atoms: Vec<u32>,
+    /// Literals that rest on removals of earlier levels only, with the deepest level among
+    /// those removals, kept as they are.
+    kept: Vec<(Literal, usize)>,
 }
 
 /// Analyses the failure whose reason is `reason` at the current level of `bj`; `None` if the
@@ -47,6 +56,7 @@ struct Analysis {
 pub(crate) fn analyze(
     bj: &mut Backjump<Learning>,
     model: &Model,
+    domains: &[Domain],
     reason: &[Literal],
 ) -> Option<Learned> {
     let depth = bj.level();
@@ -61,6 +71,7 @@ pub(crate) fn analyze(
         decision_pending: false,
         levels: LevelSet::default(),
         atoms: Vec::new(),
+        kept: Vec::new(),
     };
     let end = bj.removals.len();
     for &literal in reason {
@@ -119,30 +130,17 @@ pub(crate) fn analyze(
                 }
             }
             Cause::Run { constraint, seen } => {
-                bj.load(model, constraint, seen as usize);
-                let inference = Inference::Removed {
-                    var,
-                    value: removal.value,
-                };
-                let literals = bj.explain(model, constraint, inference, false);
+                let literals = bj.explain_run(model, constraint, seen, var, removal.value);
                 for literal in literals {
                     expand(bj, &mut state, literal, r);
                 }
             }
         }
     };
-    let mut literals = vec![uip];
-    let (mut level, mut second) = (0, 1);
-    let mut keep = |literals: &mut Vec<Literal>, literal: Literal, at: usize| {
-        if at > level {
-            level = at;
-            second = literals.len();
-        }
-        literals.push(literal);
-    };
+    let mut rest = std::mem::take(&mut state.kept);
     for l in state.levels.iter() {
         let literal = bj.decision_literals.get(l - 1).copied()?;
-        keep(&mut literals, literal, l);
+        rest.push((literal, l));
     }
     for &r in &state.atoms {
         let removal = bj.removals[r as usize];
@@ -150,17 +148,115 @@ pub(crate) fn analyze(
             model: model.id(),
             index: removal.var,
         };
-        keep(
-            &mut literals,
-            Literal::Ne(var, removal.value),
-            removal.level as usize,
-        );
+        rest.push((Literal::Ne(var, removal.value), removal.level as usize));
+    }
+    // A value is in a domain at the root if it is still there or was removed below it.
+    let in_root = |var: VarId, value: i32| {
+        domains[var.index()].contains(value)
+            || bj.by_var[var.index()]
+                .iter()
+                .any(|&r| bj.removals[r as usize].value == value)
+    };
+    merge_per_variable(&mut rest, bj.initial_domains(), in_root);
+    let mut literals = vec![uip];
+    let (mut level, mut second) = (0, 1);
+    for (literal, at) in rest {
+        if at > level {
+            level = at;
+            second = literals.len();
+        }
+        literals.push(literal);
     }
     Some(Learned {
         literals,
         level,
         second,
     })
+}
+
+/// Merges the literals (each with its level) that name one variable, all holding together:
+/// an `=` literal alone, else the strongest `≥` and `≤` and the `≠` literals between them;
+/// a literal stated twice once. `≠` literals that remove every value of the root domain
+/// below (above) some value become the bound they amount to (`x ≠ 1, x ≠ 2` is `x ≥ 3` when
+/// the root left `x` in `1..=9`): `in_root` tells whether the root domain has a value, and
+/// `initial` are the model's domains, walked from each end.
+fn merge_per_variable(
+    literals: &mut Vec<(Literal, usize)>,
+    initial: &[Domain],
+    in_root: impl Fn(VarId, i32) -> bool,
+) {
+    // Grouped by variable, a literal stated twice next to itself.
+    literals.sort_unstable_by_key(|&(literal, _)| (literal.var().index(), literal));
+    literals.dedup_by_key(|(literal, _)| *literal);
+    let mut merged = Vec::with_capacity(literals.len());
+    let mut start = 0;
+    while start < literals.len() {
+        let var = literals[start].0.var();
+        let end = start
+            + literals[start..]
+                .iter()
+                .position(|(l, _)| l.var() != var)
+                .unwrap_or(literals.len() - start);
+        let group = &literals[start..end];
+        start = end;
+        if let Some(&eq) = group.iter().find(|(l, _)| matches!(l, Literal::Eq(..))) {
+            merged.push(eq);
+            continue;
+        }
+        let ne: SmallVec<[(i32, usize); 16]> = group
+            .iter()
+            .filter_map(|&(l, at)| match l {
+                Literal::Ne(_, v) => Some((v, at)),
+                _ => None,
+            })
+            .collect();
+        // `ne` is sorted by value (the literals are).
+        let cut = |v: i32| ne.binary_search_by_key(&v, |&(value, _)| value).ok();
+        let bound = |values: &mut dyn Iterator<Item = i32>| -> Option<(i32, usize)> {
+            let (mut level, mut count) = (0, 0);
+            for v in values {
+                if let Some(i) = cut(v) {
+                    level = level.max(ne[i].1);
+                    count += 1;
+                } else if in_root(var, v) {
+                    return (count > 0).then_some((v, level));
+                }
+            }
+            None
+        };
+        let domain = &initial[var.index()];
+        let from_below = bound(&mut domain.iter()).map(|(v, at)| (Literal::Ge(var, v), at));
+        let above: Vec<i32> = if ne.is_empty() {
+            Vec::new()
+        } else {
+            domain.iter().collect()
+        };
+        let from_above =
+            bound(&mut above.into_iter().rev()).map(|(v, at)| (Literal::Le(var, v), at));
+        let low = group
+            .iter()
+            .copied()
+            .chain(from_below)
+            .filter(|(l, _)| matches!(l, Literal::Ge(..)))
+            .max_by_key(|(l, at)| (l.value(), std::cmp::Reverse(*at)));
+        let high = group
+            .iter()
+            .copied()
+            .chain(from_above)
+            .filter(|(l, _)| matches!(l, Literal::Le(..)))
+            .min_by_key(|(l, at)| (l.value(), *at));
+        let inside = |v: i32| {
+            low.is_none_or(|(l, _)| v >= l.value()) && high.is_none_or(|(h, _)| v <= h.value())
+        };
+        merged.extend(low);
+        merged.extend(high);
+        merged.extend(
+            group
+                .iter()
+                .filter(|(l, _)| matches!(l, Literal::Ne(_, v) if inside(*v))),
+        );
+    }
+    *literals = merged;
 }
 
 /// Adds to the analysis what `literal` rests on among the removals before `before`.
@@ -173,19 +269,35 @@ fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, b
         decision_of(state, level as usize);
         return;
     }
-    for i in 0..bj.by_var[var].len() {
-        let r = bj.by_var[var][i] as usize;
-        if r >= before {
-            break;
+    let needed = |value: i32| match literal {
+        Literal::Eq(_, v) => value != v,
+        Literal::Ne(_, v) => value == v,
+        Literal::Ge(_, v) => value < v,
+        Literal::Le(_, v) => value > v,
+    };
+    // The removals of `var` are in log order, so levels only grow along them: the latest
+    // removal the literal needs has the deepest level.
+    let list = &bj.by_var[var];
+    let end = list.partition_point(|&r| (r as usize) < before);
+    let deepest = list[..end]
+        .iter()
+        .rev()
+        .map(|&r| bj.removals[r as usize])
+        .find(|removal| needed(removal.value))
+        .map(|removal| removal.level as usize);
+    match deepest {
+        // True at the root: a fact.
+        None => return,
+        Some(level) if level < state.depth => {
+            state.kept.push((literal, level));
+            return;
         }
+        Some(_) => {}
+    }
+    for i in 0..end {
+        let r = bj.by_var[var][i] as usize;
         let removal = bj.removals[r];
-        let needed = match literal {
-            Literal::Eq(_, v) => removal.value != v,
-            Literal::Ne(_, v) => removal.value == v,
-            Literal::Ge(_, v) => removal.value < v,
-            Literal::Le(_, v) => removal.value > v,
-        };
-        if !needed || bj.visited[r] == bj.stamp {
+        if !needed(removal.value) || bj.visited[r] == bj.stamp {
             continue;
         }
         bj.visited[r] = bj.stamp;

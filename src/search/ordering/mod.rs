@@ -17,6 +17,7 @@
 //! | [`DomainOverDegree`] | the smallest size over degree (dom/deg) | one pass |
 //! | [`DomWdeg`] | the smallest size over weighted degree (dom/wdeg) | a pass over the scopes of the constraints of the unfixed variables |
 //! | [`SmallestMinimum`] | the smallest value left, ties to the fewest values (the earliest start: the order for start times) | one pass |
+//! | [`Activity`] | the most involved in recent conflicts (VSIDS), for a search that learns | one pass |
 //!
 //! | value order | picks | cost per call |
 //! |---|---|---|
@@ -48,6 +49,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod activity;
 mod ascending;
 mod descending;
 mod dom_wdeg;
@@ -60,6 +62,7 @@ mod smallest_domain;
 mod smallest_domain_random_ties;
 mod smallest_minimum;
 
+pub use activity::Activity;
 pub use ascending::Ascending;
 pub use descending::Descending;
 pub use dom_wdeg::DomWdeg;
@@ -76,6 +79,7 @@ pub(crate) use smallest_minimum::smallest_minimum_among;
 
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
+use crate::kernel::explain::Literal;
 use crate::model::Model;
 use crate::search::Branching;
 use crate::search::sizes::{LONG_PASS, SizeIndex};
@@ -356,6 +360,15 @@ pub trait VariableOrder {
     fn failure(&mut self, constraint: Option<ConstraintId>) {
         let _ = constraint;
     }
+
+    /// The search learned `nogood` from a failure (with learning on,
+    /// [`Solver::with_learning`](crate::Solver::with_learning)): literals that cannot all
+    /// hold. Orders that follow the conflicts ([`Activity`]) count its variables here; the
+    /// default ignores it.
+    #[inline]
+    fn learned(&mut self, nogood: &[Literal]) {
+        let _ = nogood;
+    }
 }
 
 impl<F> VariableOrder for F
@@ -381,6 +394,10 @@ macro_rules! boxed_orders {
 
             fn failure(&mut self, constraint: Option<ConstraintId>) {
                 (**self).failure(constraint);
+            }
+
+            fn learned(&mut self, nogood: &[Literal]) {
+                (**self).learned(nogood);
             }
         }
 
