@@ -18,10 +18,24 @@ const BITS: usize = usize::BITS as usize;
 /// out. Every read and every pruning starts at the ends of `live`, so a domain declared over
 /// thousands of values and narrowed to a few blocks costs those blocks alone: the smallest
 /// value, the largest, a bound moved, as an interval of two numbers would.
-#[derive(Clone)]
 pub(super) struct Blocks {
     set: FixedBitSet,
     live: Range<usize>,
+}
+
+impl Clone for Blocks {
+    fn clone(&self) -> Self {
+        Blocks {
+            set: self.set.clone(),
+            live: self.live.clone(),
+        }
+    }
+
+    /// Keeps the allocation of `self`.
+    fn clone_from(&mut self, source: &Self) {
+        self.set.clone_from(&source.set);
+        self.live.clone_from(&source.live);
+    }
 }
 
 impl Blocks {

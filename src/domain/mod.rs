@@ -62,11 +62,29 @@ use wide::{Wide, WideValues};
 /// assert_eq!(d.to_string(), "{-3, 0, 5..6}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone)]
 pub struct Domain {
     /// The value of bit 0.
     offset: i32,
     bits: Bits,
+}
+
+/// `clone_from` keeps the bitset's allocation when both domains have one (the logs of the
+/// backjumping search copy scopes' domains into the same buffers again and again).
+impl Clone for Domain {
+    fn clone(&self) -> Self {
+        Domain {
+            offset: self.offset,
+            bits: self.bits.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.offset = source.offset;
+        match (&mut self.bits, &source.bits) {
+            (Bits::Set(mine), Bits::Set(theirs)) => mine.clone_from(theirs),
+            (mine, theirs) => *mine = theirs.clone(),
+        }
+    }
 }
 
 #[derive(Clone)]

@@ -489,6 +489,7 @@ fn print_statistics(
             "%%%mzn-stat: learnedLiterals={}",
             stats.learned_literals
         )?;
+        writeln!(out, "%%%mzn-stat: forgottenNogoods={}", stats.forgotten)?;
     }
     if let Some(objective) = objective {
         writeln!(out, "%%%mzn-stat: objective={objective}")?;

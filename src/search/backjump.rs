@@ -486,6 +486,23 @@ impl<F: LogFollower> Backjump<F> {
         self.visited.resize(self.removals.len(), 0);
     }
 
+    /// The level at which `literal` came to hold: its variable's decision if that alone
+    /// makes it hold, else the deepest level of the removals it rests on (0 at the root).
+    pub(crate) fn level_of(&self, literal: Literal) -> usize {
+        let var = literal.var().index();
+        if let Some((level, value)) = self.decided[var]
+            && satisfied_by(literal, value)
+        {
+            return level as usize;
+        }
+        self.by_var[var]
+            .iter()
+            .rev()
+            .map(|&r| self.removals[r as usize])
+            .find(|removal| !satisfied_by(literal, removal.value))
+            .map_or(0, |removal| removal.level as usize)
+    }
+
     /// Adds to `work` the removals `literal` rests on, or to `levels` the decision that alone
     /// makes it true.
     fn rests_on(&mut self, literal: Literal, levels: &mut LevelSet, work: &mut Vec<u32>) {
@@ -710,9 +727,14 @@ pub(crate) struct Recorder<'a, F> {
 impl<F: LogFollower> RunHook for Recorder<'_, F> {
     fn before(&mut self, c: u32, domains: &[Domain]) {
         let scope = self.model.constraint_list()[c as usize].scope();
+        // Copied into the buffers of the last run, which keeps their allocations.
         let before = &mut self.backjump.before;
-        before.clear();
-        before.extend(scope.iter().map(|var| domains[var.index()].clone()));
+        before.truncate(scope.len());
+        for (slot, var) in before.iter_mut().zip(scope) {
+            slot.clone_from(&domains[var.index()]);
+        }
+        let kept = before.len();
+        before.extend(scope[kept..].iter().map(|var| domains[var.index()].clone()));
     }
 
     fn after(&mut self, c: u32, domains: &[Domain], failed: bool) {

@@ -1063,6 +1063,8 @@ impl<'m> Engine<'m> {
                     second: literals.len().saturating_sub(1).max(1),
                     literals,
                     level: depth - 1,
+                    // Kept for good: the solution must not be found again.
+                    lbd: 0,
                 };
                 if self.jump_and_assert(run, learned, depth) {
                     return Some(true);
@@ -1075,10 +1077,29 @@ impl<'m> Engine<'m> {
             }
             run.stats.conflicts += 1;
             let Some(learned) = analyze(backjump, run.model, &self.domains, &reason) else {
+                // The reason rests on nothing of this level: it fails at the deepest level
+                // of its literals already (at the root: nothing is left to search). Going
+                // back there, the failure is analysed where it happened.
+                let deepest = reason
+                    .iter()
+                    .map(|&literal| backjump.level_of(literal))
+                    .max()
+                    .unwrap_or(0);
                 if let Some(learning) = &mut backjump.learning {
                     learning.failure = Some(reason);
                 }
-                return None;
+                if deepest >= depth {
+                    return None;
+                }
+                if deepest == 0 {
+                    return Some(false);
+                }
+                while self.frames.len() > deepest {
+                    if self.pop_frame(run).is_none() {
+                        break;
+                    }
+                }
+                continue;
             };
             let target = learned.level.min(depth - 1);
             run.stats.learned += 1;
@@ -1142,9 +1163,11 @@ impl<'m> Engine<'m> {
             }
             let asserting = learned.literals[0];
             if let Some(learning) = self.backjump.as_mut().and_then(|b| b.learning.as_mut()) {
-                learning
-                    .nogoods
-                    .add(learned.literals.clone(), learned.second);
+                run.stats.forgotten +=
+                    learning
+                        .nogoods
+                        .add(learned.literals.clone(), learned.second, learned.lbd)
+                        as u64;
             }
             self.nodes_made += 1;
             self.node = self.nodes_made;

@@ -93,6 +93,9 @@ pub struct SearchStats {
     /// The levels the search went back by after learning a nogood, all together: from the
     /// failing level to the one where the nogood asserts its literal.
     pub learned_backjump_levels: u64,
+    /// The learned nogoods forgotten when the database was reduced (by literal block
+    /// distance), all together.
+    pub forgotten: u64,
     /// Wall time spent searching: the time of the solver's calls, from the start of each to
     /// its return (callbacks included), as the time limit counts it.
     pub elapsed: Duration,
@@ -162,6 +165,7 @@ impl SearchStats {
         self.learned += other.learned;
         self.learned_literals += other.learned_literals;
         self.learned_backjump_levels += other.learned_backjump_levels;
+        self.forgotten += other.forgotten;
         self.elapsed += other.elapsed;
     }
 }

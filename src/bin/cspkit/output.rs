@@ -113,6 +113,9 @@ pub(crate) fn print_stats(
             stats.learned_literals,
             stats.mean_backjump_distance()
         );
+        if stats.forgotten > 0 {
+            restarts += &format!(", nogoods forgotten {}", stats.forgotten);
+        }
     }
     if stats.revisions > 0 || propagation == Propagation::Ac3.name() {
         restarts += &format!(

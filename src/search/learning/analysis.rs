@@ -34,6 +34,9 @@ pub(crate) struct Learned {
     /// The position in `literals` of one of level `level` (1 if there is none: the nogood
     /// has a single literal, or its others are root facts).
     pub(crate) second: usize,
+    /// Its literal block distance: the number of decision levels among its literals (0 for
+    /// a nogood to keep whatever it is).
+    pub(crate) lbd: u32,
 }
 
 /// The state of one analysis.
@@ -158,6 +161,10 @@ pub(crate) fn analyze(
                 .any(|&r| bj.removals[r as usize].value == value)
     };
     merge_per_variable(&mut rest, bj.initial_domains(), in_root);
+    let mut levels: SmallVec<[usize; 16]> = rest.iter().map(|&(_, at)| at).collect();
+    levels.push(depth);
+    levels.sort_unstable();
+    levels.dedup();
     let mut literals = vec![uip];
     let (mut level, mut second) = (0, 1);
     for (literal, at) in rest {
@@ -171,6 +178,7 @@ pub(crate) fn analyze(
         literals,
         level,
         second,
+        lbd: levels.len() as u32,
     })
 }
 

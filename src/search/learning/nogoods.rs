@@ -11,11 +11,28 @@
 //! Below the root every domain change is in the backjumping log, so a pass looks at the
 //! variables of the removals made since the last pass. At the root nothing is logged: a pass
 //! there looks at every nogood and chooses its watches afresh.
+//!
+//! The database is reduced as it grows, by *literal block distance* (LBD: the number of
+//! decision levels among a nogood's literals when it was learned; Audemard and Simon,
+//! "Predicting learnt clauses quality in modern SAT solvers", IJCAI 2009): nogoods of LBD 2
+//! or less and the nogoods that block solutions already reported are kept for good; once the
+//! others number more than a limit (2,000 at first, 300 more after each reduction, as in
+//! Glucose), the worse half of them, by LBD and then by age, is forgotten. A nogood's
+//! literals were copied where they serve as a reason, so forgetting it changes no reason.
 
 use crate::domain::Domain;
 use crate::kernel::explain::Literal;
 use crate::search::backjump::Removal;
 use crate::search::learning::is_false;
+
+/// The nogoods that may be forgotten, past which the database is reduced the first time.
+const FIRST_REDUCTION: usize = 2_000;
+
+/// How much the limit grows after each reduction.
+const REDUCTION_STEP: usize = 300;
+
+/// Nogoods of at most this LBD are kept for good ("glue" nogoods).
+const KEPT_LBD: u32 = 2;
 
 /// What a pass found a nogood to require.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +47,11 @@ pub(crate) enum Unit {
 #[derive(Debug, Default)]
 pub(crate) struct Nogoods {
     list: Vec<Vec<Literal>>,
+    /// The LBD of each nogood; 0 for one kept for good whatever it is.
+    lbd: Vec<u32>,
+    /// The nogoods that may be forgotten, and how many past which the next reduction comes.
+    reducible: usize,
+    limit: usize,
     /// The positions of the two watched literals of each nogood (equal for a nogood of one).
     watched: Vec<[u32; 2]>,
     /// Per variable: the nogoods with a watched literal on it.
@@ -48,6 +70,7 @@ impl Nogoods {
         Nogoods {
             watches: vec![Vec::new(); n],
             stamps: vec![0; n],
+            limit: FIRST_REDUCTION,
             ..Nogoods::default()
         }
     }
@@ -55,6 +78,9 @@ impl Nogoods {
     /// Forgets every nogood.
     pub(crate) fn clear(&mut self) {
         self.list.clear();
+        self.lbd.clear();
+        self.reducible = 0;
+        self.limit = FIRST_REDUCTION;
         self.watched.clear();
         self.watches.iter_mut().for_each(Vec::clear);
         self.cursor = 0;
@@ -75,9 +101,65 @@ impl Nogoods {
         self.cursor = self.cursor.min(len);
     }
 
-    /// Keeps `literals`, watching the first (which does not hold) and the second (the one of
-    /// the deepest level among the others); returns its id.
-    pub(crate) fn add(&mut self, literals: Vec<Literal>, second: usize) -> u32 {
+    /// Keeps `literals`, of LBD `lbd` (0: to keep for good), watching the first (which does
+    /// not hold) and the second (the one of the deepest level among the others); first, if
+    /// the database has grown past its limit, forgets the worse half of the nogoods it may
+    /// forget. Returns how many it forgot.
+    pub(crate) fn add(&mut self, literals: Vec<Literal>, second: usize, lbd: u32) -> usize {
+        let forgotten = if self.reducible > self.limit {
+            self.reduce()
+        } else {
+            0
+        };
+        if lbd > KEPT_LBD {
+            self.reducible += 1;
+        }
+        self.lbd.push(lbd);
+        self.push(literals, second);
+        forgotten
+    }
+
+    /// Forgets the worse half of the nogoods that may be forgotten (the highest LBD, the
+    /// oldest among equals) and raises the limit; returns how many it forgot.
+    fn reduce(&mut self) -> usize {
+        let mut candidates: Vec<(u32, usize)> = (0..self.list.len())
+            .filter(|&id| self.lbd[id] > KEPT_LBD)
+            .map(|id| (self.lbd[id], id))
+            .collect();
+        // The highest LBD first; among equals, the oldest.
+        candidates.sort_unstable_by_key(|&(lbd, id)| (std::cmp::Reverse(lbd), id));
+        let forget = candidates.len() / 2;
+        let mut dropped = vec![false; self.list.len()];
+        for &(_, id) in &candidates[..forget] {
+            dropped[id] = true;
+        }
+        let mut kept = 0;
+        for (id, &gone) in dropped.iter().enumerate() {
+            if !gone {
+                self.list.swap(kept, id);
+                self.lbd.swap(kept, id);
+                self.watched.swap(kept, id);
+                kept += 1;
+            }
+        }
+        self.list.truncate(kept);
+        self.lbd.truncate(kept);
+        self.watched.truncate(kept);
+        // The watches, by the new ids.
+        self.watches.iter_mut().for_each(Vec::clear);
+        for (id, (literals, &[a, b])) in self.list.iter().zip(&self.watched).enumerate() {
+            self.watches[literals[a as usize].var().index()].push(id as u32);
+            if b != a {
+                self.watches[literals[b as usize].var().index()].push(id as u32);
+            }
+        }
+        self.reducible -= forget;
+        self.limit += REDUCTION_STEP;
+        forget
+    }
+
+    /// Keeps `literals` with their watches; returns the id.
+    fn push(&mut self, literals: Vec<Literal>, second: usize) -> u32 {
         let id = self.list.len() as u32;
         let second = if literals.len() > 1 { second.max(1) } else { 0 } as u32;
         for &position in &[0, second][..if second == 0 { 1 } else { 2 }] {
@@ -211,5 +293,47 @@ impl Nogoods {
             }
             self.watched[id as usize] = watched;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Model;
+
+    #[test]
+    fn reduction_forgets_the_worse_half_and_keeps_glue_nogoods_and_watches() {
+        let mut m = Model::new();
+        let x = m.new_vars(10, 1..=3).unwrap();
+        let mut nogoods = Nogoods::new(10);
+        let lbd_of = |i: usize| if i.is_multiple_of(4) { 2 } else { 3 + (i % 7) as u32 };
+        let mut forgotten = 0;
+        let total = 2 * FIRST_REDUCTION;
+        for i in 0..total {
+            let literals = vec![Literal::Eq(x[i % 10], 1), Literal::Ne(x[(i + 3) % 10], 2)];
+            forgotten += nogoods.add(literals, 1, lbd_of(i));
+        }
+        assert!(forgotten > 0);
+        assert_eq!(nogoods.len(), total - forgotten);
+        // Every glue nogood is kept; the worst (LBD 9) went first, the best (LBD 3) stayed.
+        let glue = (0..total).filter(|&i| lbd_of(i) <= KEPT_LBD).count();
+        let count = |lbd: u32| nogoods.lbd.iter().filter(|&&l| l == lbd).count();
+        assert_eq!(nogoods.lbd.iter().filter(|&&l| l <= KEPT_LBD).count(), glue);
+        let added = |lbd: u32| (0..total).filter(|&i| lbd_of(i) == lbd).count();
+        assert_eq!(count(3), added(3));
+        assert!(count(9) < added(9) / 2);
+        // The watches name exactly the nogoods watching each variable.
+        for (var, list) in nogoods.watches.iter().enumerate() {
+            for &id in list {
+                let [a, b] = nogoods.watched[id as usize];
+                let literals = nogoods.literals(id);
+                assert!(
+                    literals[a as usize].var().index() == var
+                        || literals[b as usize].var().index() == var
+                );
+            }
+        }
+        let watching: usize = nogoods.watches.iter().map(Vec::len).sum();
+        assert_eq!(watching, 2 * nogoods.len());
     }
 }
