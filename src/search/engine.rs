@@ -1065,6 +1065,7 @@ impl<'m> Engine<'m> {
                     level: depth - 1,
                     // Kept for good: the solution must not be found again.
                     lbd: 0,
+                    origin: None,
                 };
                 if self.jump_and_assert(run, learned, depth) {
                     return Some(true);
@@ -1076,7 +1077,7 @@ impl<'m> Engine<'m> {
                 return Some(false);
             }
             run.stats.conflicts += 1;
-            let Some(learned) = analyze(backjump, run.model, &self.domains, &reason) else {
+            let Some(mut learned) = analyze(backjump, run.model, &self.domains, &reason) else {
                 // The reason rests on nothing of this level: it fails at the deepest level
                 // of its literals already (at the root: nothing is left to search). Going
                 // back there, the failure is analysed where it happened.
@@ -1102,6 +1103,7 @@ impl<'m> Engine<'m> {
                 continue;
             };
             let target = learned.level.min(depth - 1);
+            learned.origin = Some(self.node);
             run.stats.learned += 1;
             run.stats.learned_literals += learned.literals.len() as u64;
             run.stats.learned_backjump_levels += (depth - target) as u64;
@@ -1163,11 +1165,12 @@ impl<'m> Engine<'m> {
             }
             let asserting = learned.literals[0];
             if let Some(learning) = self.backjump.as_mut().and_then(|b| b.learning.as_mut()) {
-                run.stats.forgotten +=
-                    learning
-                        .nogoods
-                        .add(learned.literals.clone(), learned.second, learned.lbd)
-                        as u64;
+                run.stats.forgotten += learning.nogoods.add(
+                    learned.literals.clone(),
+                    learned.second,
+                    learned.lbd,
+                    learned.origin,
+                ) as u64;
             }
             self.nodes_made += 1;
             self.node = self.nodes_made;
@@ -1279,9 +1282,12 @@ impl<'m> Engine<'m> {
                 Unit::Conflict { id } => (id, None),
                 Unit::Assert { id, literal } => (id, Some(literal as usize)),
             };
-            let nogood: SmallVec<[Literal; 16]> =
+            let (nogood, origin): (SmallVec<[Literal; 16]>, Option<u64>) =
                 match self.backjump.as_ref().and_then(|b| b.learning.as_ref()) {
-                    Some(learning) => learning.nogoods.literals(id).iter().copied().collect(),
+                    Some(learning) => (
+                        learning.nogoods.literals(id).iter().copied().collect(),
+                        learning.nogoods.origin(id),
+                    ),
                     None => return Ok(changed),
                 };
             let holds = |l: &Literal| l.holds_in(&self.domains[l.var().index()]);
@@ -1305,10 +1311,24 @@ impl<'m> Engine<'m> {
                     {
                         learning.failure = Some(nogood.to_vec());
                     }
+                    if let Some(learned_at) = origin {
+                        run.observer.on_event(&Event::NogoodUsed {
+                            node: self.node,
+                            learned_at,
+                            failed: true,
+                        });
+                    }
                     report_failure(run, self.node, None, None, self.frames.len());
                     return Err(Conflict);
                 }
             };
+            if let Some(learned_at) = origin {
+                run.observer.on_event(&Event::NogoodUsed {
+                    node: self.node,
+                    learned_at,
+                    failed: false,
+                });
+            }
             changed |= self.assert_false(run, &nogood, at)?;
         }
         Ok(changed)

@@ -201,6 +201,18 @@ pub enum Event<'a> {
         /// The nogood's literals, the asserting one first.
         nogood: &'a [Literal],
     },
+    /// Learning from failures: a nogood learned earlier (at the failure of node
+    /// `learned_at`, see [`Learned`](Event::Learned)) took a value away at `node`, all its
+    /// other literals holding, or failed the node (`failed`), all of them holding. How often
+    /// a nogood is used is how much search it saves.
+    NogoodUsed {
+        /// The node being propagated.
+        node: u64,
+        /// The failed node the nogood was learned at.
+        learned_at: u64,
+        /// Whether it failed the node (else it removed a value).
+        failed: bool,
+    },
 }
 
 /// An [`Event`] that owns its data (domains, arcs, values), to keep after the search moved on:
@@ -321,6 +333,15 @@ pub enum OwnedEvent {
         /// The nogood's literals, the asserting one first.
         nogood: Vec<Literal>,
     },
+    /// See [`Event::NogoodUsed`].
+    NogoodUsed {
+        /// The node being propagated.
+        node: u64,
+        /// The failed node the nogood was learned at.
+        learned_at: u64,
+        /// Whether it failed the node (else it removed a value).
+        failed: bool,
+    },
 }
 
 impl Event<'_> {
@@ -411,6 +432,15 @@ impl Event<'_> {
                 node,
                 depth,
                 nogood: nogood.to_vec(),
+            },
+            Event::NogoodUsed {
+                node,
+                learned_at,
+                failed,
+            } => OwnedEvent::NogoodUsed {
+                node,
+                learned_at,
+                failed,
             },
         }
     }
@@ -520,6 +550,15 @@ impl OwnedEvent {
                 node,
                 depth,
                 nogood,
+            },
+            OwnedEvent::NogoodUsed {
+                node,
+                learned_at,
+                failed,
+            } => Event::NogoodUsed {
+                node,
+                learned_at,
+                failed,
             },
         }
     }

@@ -242,6 +242,7 @@ impl StepEvent {
                 OwnedEvent::Backtrack { .. }
                 | OwnedEvent::Backjump { .. }
                 | OwnedEvent::Learned { .. }
+                | OwnedEvent::NogoodUsed { .. }
                 | OwnedEvent::Solution { .. }
                 | OwnedEvent::Improved { .. } => return None,
             },

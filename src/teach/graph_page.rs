@@ -285,7 +285,8 @@ impl SearchObserver for Ac3Recorder<'_> {
             Event::Improved { .. }
             | Event::Backtrack { .. }
             | Event::Backjump { .. }
-            | Event::Learned { .. } => {}
+            | Event::Learned { .. }
+            | Event::NogoodUsed { .. } => {}
         }
     }
 }

@@ -33,6 +33,12 @@
 //! page draws, only the selected failure's arc is drawn. The notes at a failed node sit in one
 //! object per node in the page's data, so other notes on a failure can join them.
 //!
+//! A search that learns ([`SearchConfig::with_learning`](crate::SearchConfig::with_learning))
+//! has at each failed node the nogood learned there, in the model's names ("learned: never
+//! r1c2 = 4 with r1c8 = 4"), with how often it removed a value and failed a node afterwards;
+//! under the tree, the nogoods used most, wherever they were learned (the search they saved),
+//! each a link to its failure when that node is drawn.
+//!
 //! The tree is drawn on a canvas, nodes outside the window skipped, so that a tree of 100,000
 //! nodes opens in about a second and pans smoothly.
 //!
@@ -69,9 +75,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::svg::escape_xml;
-use super::tree::{NodeStatus, SearchTree};
+use super::tree::{LearnedMark, NodeStatus, SearchTree};
 use crate::domain::Domain;
 use crate::ids::VarId;
+use crate::search::learning::describe_nogood;
 use crate::search::observer::BranchKind;
 use crate::search::stats::SearchStats;
 
@@ -471,12 +478,15 @@ fn json_panel(panel: &Panel<'_>) -> String {
 }
 
 /// What the page shows at each failed node beyond its reason, by node id: an object per
-/// failed node with a field per kind of note, `"backjump"` for now (its conflict set as
-/// variable indices, the node of the decision the search went back to, -1 if none, and the
-/// nodes of the decisions jumped over, deepest first). A node's notes sit in one object so
-/// that other notes on the same failure (a nogood learned from it) join as more fields.
+/// failed node with a field per kind of note: `"backjump"` (its conflict set as variable
+/// indices, the node of the decision the search went back to, -1 if none, and the nodes of
+/// the decisions jumped over, deepest first) and `"learned"` (the nogood learned there, in
+/// the model's names, and how often it removed a value and failed a node afterwards). Then
+/// `"nogoods"`: the [`MOST_USED_NOGOODS`] nogoods used most, wherever they were learned,
+/// most used first, each with the node it was learned at.
 fn json_failure_notes(tree: &SearchTree<'_>) -> String {
-    let mut notes: Vec<(u64, String)> = Vec::new();
+    let mut notes: std::collections::BTreeMap<u64, Vec<String>> = Default::default();
+    let mut jumps: Vec<(u64, String)> = Vec::new();
     for jump in tree.backjumps() {
         let conflict: Vec<String> = jump
             .conflict
@@ -491,17 +501,50 @@ fn json_failure_notes(tree: &SearchTree<'_>) -> String {
             skipped.join(",")
         );
         // A node's last jump wins (one per failure in the engine).
-        match notes.last_mut() {
+        match jumps.last_mut() {
             Some((node, text)) if *node == jump.node => *text = note,
-            _ => notes.push((jump.node, note)),
+            _ => jumps.push((jump.node, note)),
         }
+    }
+    for (node, note) in jumps {
+        notes.entry(node).or_default().push(note);
+    }
+    let learned = |mark: &LearnedMark| {
+        format!(
+            "{{\"text\":{},\"removals\":{},\"failures\":{}}}",
+            json_string(&describe_nogood(tree.model(), &mark.nogood)),
+            mark.removals,
+            mark.failures
+        )
+    };
+    let recorded = tree.nodes().len() as u64;
+    for mark in tree.learned().iter().filter(|mark| mark.node < recorded) {
+        notes
+            .entry(mark.node)
+            .or_default()
+            .push(format!("\"learned\":{}", learned(mark)));
     }
     let items: Vec<String> = notes
         .iter()
-        .map(|(node, fields)| format!("\"{node}\":{{{fields}}}"))
+        .map(|(node, fields)| format!("\"{node}\":{{{}}}", fields.join(",")))
         .collect();
-    format!("\"notes\":{{{}}},", items.join(","))
+    let mut used: Vec<&LearnedMark> = tree.learned().iter().filter(|m| m.uses() > 0).collect();
+    used.sort_by_key(|mark| (std::cmp::Reverse(mark.uses()), mark.node));
+    let most: Vec<String> = used
+        .iter()
+        .take(MOST_USED_NOGOODS)
+        .map(|mark| format!("{{\"node\":{},\"nogood\":{}}}", mark.node, learned(mark)))
+        .collect();
+    format!(
+        "\"notes\":{{{}}},\"nogoods\":[{}],\"learnedCount\":{},",
+        items.join(","),
+        most.join(","),
+        tree.learned().len()
+    )
 }
+
+/// How many of the most used learned nogoods a page lists.
+const MOST_USED_NOGOODS: usize = 20;
 
 /// The page: the tree beside the board of `board`, under `title`.
 ///

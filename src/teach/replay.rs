@@ -147,6 +147,7 @@ impl Replay {
             | Event::Backtrack { .. }
             | Event::Backjump { .. }
             | Event::Learned { .. }
+            | Event::NogoodUsed { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. } => {}
         }

@@ -480,7 +480,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 Event::Propagated { .. } => self.domains,
                 Event::ArcQueue { .. } | Event::Revise { .. } | Event::Improved { .. } => true,
                 Event::Backjump { .. } | Event::Learned { .. } => true,
-                Event::Backtrack { .. } => false,
+                Event::Backtrack { .. } | Event::NogoodUsed { .. } => false,
             };
             self.cut.lines += u64::from(line);
             return;
@@ -675,7 +675,7 @@ impl<W: Write> SearchObserver for Trace<'_, W> {
                 let text = crate::search::learning::describe_nogood(self.model, nogood);
                 self.line(2 * depth, &text);
             }
-            Event::Backtrack { .. } => {}
+            Event::Backtrack { .. } | Event::NogoodUsed { .. } => {}
         }
     }
 }

@@ -6,6 +6,7 @@ use crate::PropagationLevel;
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::kernel::Sandbox;
+use crate::kernel::explain::Literal;
 use crate::model::Model;
 use crate::search::observer::{BranchKind, Event, SearchObserver};
 
@@ -79,6 +80,29 @@ pub struct BackjumpMark {
     pub skipped: Vec<u64>,
 }
 
+/// A nogood learned from a failure
+/// ([`SearchConfig::with_learning`](crate::SearchConfig::with_learning)), with how much search
+/// it saved: how often it removed a value, and how often it failed a node, afterwards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LearnedMark {
+    /// The failed node it was learned at.
+    pub node: u64,
+    /// Its literals, the asserting one first.
+    pub nogood: Vec<Literal>,
+    /// The values it removed afterwards, all its other literals holding.
+    pub removals: u64,
+    /// The nodes it failed afterwards, all its literals holding.
+    pub failures: u64,
+}
+
+impl LearnedMark {
+    /// How often the nogood was used: the values it removed and the nodes it failed.
+    pub fn uses(&self) -> u64 {
+        self.removals + self.failures
+    }
+}
+
 /// A [`SearchObserver`] that records the search tree: every node (up to a limit) with its
 /// parent, its branch, how it ended, and, if asked, the domains at it.
 ///
@@ -117,6 +141,10 @@ pub struct SearchTree<'m> {
     overview: Overview,
     /// The backjumps from recorded nodes, in search order.
     backjumps: Vec<BackjumpMark>,
+    /// The nogoods learned (the first [`SearchTree::MAX_LEARNED`]), in search order, and
+    /// the index of each by the node it was learned at.
+    learned: Vec<LearnedMark>,
+    learned_at: std::collections::HashMap<u64, usize>,
 }
 
 /// The whole search at a glance, in bounded memory however long it runs: the nodes in search
@@ -208,6 +236,9 @@ impl<'m> SearchTree<'m> {
     /// The default limit on the number of nodes recorded.
     pub const DEFAULT_LIMIT: usize = 5000;
 
+    /// The most learned nogoods recorded, wherever they were learned (later ones are not).
+    pub const MAX_LEARNED: usize = 20_000;
+
     /// A recorder for searches of `model`, keeping up to [`DEFAULT_LIMIT`](Self::DEFAULT_LIMIT)
     /// nodes, without their domains.
     pub fn new(model: &'m Model) -> Self {
@@ -232,6 +263,8 @@ impl<'m> SearchTree<'m> {
             replay: Replay::new(model),
             overview,
             backjumps: Vec::new(),
+            learned: Vec::new(),
+            learned_at: std::collections::HashMap::new(),
         }
     }
 
@@ -298,6 +331,31 @@ impl<'m> SearchTree<'m> {
         }
         tree.limit = keep;
         tree
+    }
+
+    /// The nogoods the search learned (without learning, none), in search order, wherever
+    /// they were learned, up to [`MAX_LEARNED`](Self::MAX_LEARNED); each with how often it
+    /// was used afterwards.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use cspkit::models::queens::Queens;
+    /// use cspkit::teach::tree::SearchTree;
+    ///
+    /// let queens = Queens::new(8)?;
+    /// let mut tree = SearchTree::new(queens.model());
+    /// let mut solver = queens.model().solver().with_learning(true).with_observer(&mut tree);
+    /// let _ = solver.count();
+    /// let learned = solver.stats().learned;
+    /// drop(solver);
+    /// assert_eq!(tree.learned().len() as u64, learned);
+    /// // Some nogood was of use later on.
+    /// assert!(tree.learned().iter().any(|mark| mark.uses() > 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn learned(&self) -> &[LearnedMark] {
+        &self.learned
     }
 
     /// The whole search, recorded nodes and those beyond the limit, as a pixel tree.
@@ -636,8 +694,30 @@ impl SearchObserver for SearchTree<'_> {
             Event::Improved { .. }
             | Event::ArcQueue { .. }
             | Event::Revise { .. }
-            | Event::Backtrack { .. }
-            | Event::Learned { .. } => {}
+            | Event::Backtrack { .. } => {}
+            Event::Learned { node, nogood, .. } => {
+                if self.learned.len() < Self::MAX_LEARNED {
+                    self.learned_at.insert(node, self.learned.len());
+                    self.learned.push(LearnedMark {
+                        node,
+                        nogood: nogood.to_vec(),
+                        removals: 0,
+                        failures: 0,
+                    });
+                }
+            }
+            Event::NogoodUsed {
+                learned_at, failed, ..
+            } => {
+                if let Some(&i) = self.learned_at.get(&learned_at) {
+                    let mark = &mut self.learned[i];
+                    if failed {
+                        mark.failures += 1;
+                    } else {
+                        mark.removals += 1;
+                    }
+                }
+            }
         }
     }
 }

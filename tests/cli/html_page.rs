@@ -1121,6 +1121,80 @@ fn a_backjump_is_marked_at_its_failure_with_the_levels_it_skipped() {
 }
 
 #[test]
+fn each_learned_nogood_is_shown_at_its_failure_and_the_most_used_are_listed() {
+    let Some(browser) = browser_or_skip("the learned nogoods of a tree in Chromium") else {
+        return;
+    };
+    let path = page("queens8-learn.html", &["queens", "8", "--count", "--learn"]);
+    let queens = Queens::new(8).unwrap();
+    let model = queens.model();
+    // As the command line searches: forward checking.
+    let mut tree = SearchTree::new(model).with_domains(true);
+    let _ = model
+        .solver()
+        .with_propagation(cspkit::Propagation::Forward)
+        .with_learning(true)
+        .with_observer(&mut tree)
+        .count();
+    let words = |mark: &cspkit::teach::tree::LearnedMark| -> Vec<String> {
+        mark.nogood
+            .iter()
+            .map(|l| format!("{} {} {}", model.var_name(l.var()), l.operator(), l.value()))
+            .collect()
+    };
+    // The nogood learned at a failure the page draws, in the model's names, with its uses.
+    let mark = tree
+        .learned()
+        .iter()
+        .find(|m| m.uses() > 0 && (m.node as usize) < tree.nodes().len())
+        .expect("a nogood used later, learned at a recorded node");
+    let shown = dom(&browser, &path, &format!("#node={}", mark.node));
+    assert_eq!(selected(&shown), mark.node);
+    let notes = text_of(&shown, "notes");
+    let names = words(mark);
+    assert!(
+        notes.contains(&format!(
+            "learned: never {} with {}",
+            names[0],
+            names[1..].join(", ")
+        )),
+        "{notes}"
+    );
+    assert!(
+        notes.contains(&format!("removed {} value", mark.removals)),
+        "{notes}"
+    );
+    // The list: the most used first, as many as the page lists.
+    let page_text = dom(&browser, &path, "");
+    let list = &page_text[page_text
+        .find("id=\"nogoods\"")
+        .expect("the list of nogoods")..];
+    let list = &list[..list.find("</ol>").unwrap()];
+    let most = tree.learned().iter().map(|m| m.uses()).max().unwrap();
+    let first = list.split("<li").nth(1).expect("an item");
+    assert!(
+        first.contains(&format!(
+            "removed {}",
+            tree.learned()
+                .iter()
+                .find(|m| m.uses() == most)
+                .unwrap()
+                .removals
+        )),
+        "{first}"
+    );
+    assert!(list.matches("<li").count() <= 20);
+    assert!(list.contains(&format!("of {} learned", tree.learned().len())));
+    // Without learning: no list.
+    let plain = dom(
+        &browser,
+        &page("queens8-plain.html", &["queens", "8", "--count"]),
+        "",
+    );
+    assert!(!plain.contains("id=\"nogoods\""));
+}
+
+#[test]
 fn a_large_tree_with_backjumps_opens_fast_and_bounds_its_arcs() {
     let Some(browser) = browser_or_skip("a large tree with backjumps in Chromium") else {
         return;

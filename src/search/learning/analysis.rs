@@ -37,6 +37,8 @@ pub(crate) struct Learned {
     /// Its literal block distance: the number of decision levels among its literals (0 for
     /// a nogood to keep whatever it is).
     pub(crate) lbd: u32,
+    /// The failed node it was learned at (`None` for one that blocks a solution).
+    pub(crate) origin: Option<u64>,
 }
 
 /// The state of one analysis.
@@ -179,6 +181,7 @@ pub(crate) fn analyze(
         level,
         second,
         lbd: levels.len() as u32,
+        origin: None,
     })
 }
 

@@ -49,6 +49,8 @@ pub(crate) struct Nogoods {
     list: Vec<Vec<Literal>>,
     /// The LBD of each nogood; 0 for one kept for good whatever it is.
     lbd: Vec<u32>,
+    /// The failed node each nogood was learned at (`None` for one that blocks a solution).
+    origin: Vec<Option<u64>>,
     /// The nogoods that may be forgotten, and how many past which the next reduction comes.
     reducible: usize,
     limit: usize,
@@ -79,6 +81,7 @@ impl Nogoods {
     pub(crate) fn clear(&mut self) {
         self.list.clear();
         self.lbd.clear();
+        self.origin.clear();
         self.reducible = 0;
         self.limit = FIRST_REDUCTION;
         self.watched.clear();
@@ -96,6 +99,11 @@ impl Nogoods {
         &self.list[id as usize]
     }
 
+    /// The failed node nogood `id` was learned at (`None` for one that blocks a solution).
+    pub(crate) fn origin(&self, id: u32) -> Option<u64> {
+        self.origin[id as usize]
+    }
+
     /// The log was cut back to `len` removals.
     pub(crate) fn undone_to(&mut self, len: usize) {
         self.cursor = self.cursor.min(len);
@@ -105,7 +113,13 @@ impl Nogoods {
     /// not hold) and the second (the one of the deepest level among the others); first, if
     /// the database has grown past its limit, forgets the worse half of the nogoods it may
     /// forget. Returns how many it forgot.
-    pub(crate) fn add(&mut self, literals: Vec<Literal>, second: usize, lbd: u32) -> usize {
+    pub(crate) fn add(
+        &mut self,
+        literals: Vec<Literal>,
+        second: usize,
+        lbd: u32,
+        origin: Option<u64>,
+    ) -> usize {
         let forgotten = if self.reducible > self.limit {
             self.reduce()
         } else {
@@ -115,6 +129,7 @@ impl Nogoods {
             self.reducible += 1;
         }
         self.lbd.push(lbd);
+        self.origin.push(origin);
         self.push(literals, second);
         forgotten
     }
@@ -138,12 +153,14 @@ impl Nogoods {
             if !gone {
                 self.list.swap(kept, id);
                 self.lbd.swap(kept, id);
+                self.origin.swap(kept, id);
                 self.watched.swap(kept, id);
                 kept += 1;
             }
         }
         self.list.truncate(kept);
         self.lbd.truncate(kept);
+        self.origin.truncate(kept);
         self.watched.truncate(kept);
         // The watches, by the new ids.
         self.watches.iter_mut().for_each(Vec::clear);
@@ -306,12 +323,18 @@ mod tests {
         let mut m = Model::new();
         let x = m.new_vars(10, 1..=3).unwrap();
         let mut nogoods = Nogoods::new(10);
-        let lbd_of = |i: usize| if i.is_multiple_of(4) { 2 } else { 3 + (i % 7) as u32 };
+        let lbd_of = |i: usize| {
+            if i.is_multiple_of(4) {
+                2
+            } else {
+                3 + (i % 7) as u32
+            }
+        };
         let mut forgotten = 0;
         let total = 2 * FIRST_REDUCTION;
         for i in 0..total {
             let literals = vec![Literal::Eq(x[i % 10], 1), Literal::Ne(x[(i + 3) % 10], 2)];
-            forgotten += nogoods.add(literals, 1, lbd_of(i));
+            forgotten += nogoods.add(literals, 1, lbd_of(i), Some(i as u64));
         }
         assert!(forgotten > 0);
         assert_eq!(nogoods.len(), total - forgotten);

@@ -105,8 +105,8 @@ function prepare(D, index) {
 //
 // D.notes holds, by failed node id, an object with one field per kind of note on that
 // failure: `backjump` (its conflict set, the decision gone back to, the decisions jumped
-// over). A note of another kind (a nogood learned there) joins as another field, shown by
-// `describeNotes` beside the jump.
+// over) and `learned` (the nogood learned there and how often it was used), both shown by
+// `describeNotes`.
 
 const JUMP = '#7b4fb0';       // a backjump's arc and the conflict set's words
 const SKIPPED = '#c4c4c4';    // a decision jumped over
@@ -147,11 +147,40 @@ function describeNotes(P, v) {
     }
     out.push(text);
   }
+  if (note && note.learned) out.push(learnedText(note.learned));
   if (P.skippedBy[v] >= 0) {
     out.push('jumped over by the backjump from node ' + P.skippedBy[v] +
       ': had nothing to do with the failure');
   }
   return out.join('\n');
+}
+
+// A learned nogood and how often it was used afterwards.
+function learnedText(learned) {
+  const times = (n, what) => n + ' ' + what + (n === 1 ? '' : 's');
+  return learned.text + ' (afterwards it removed ' + times(learned.removals, 'value') +
+    ' and failed ' + times(learned.failures, 'node') + ')';
+}
+
+// The nogoods used most, under the tree: each a link to the failure it was learned at when
+// that node is drawn.
+function nogoodList(P, suffix) {
+  const D = P.D, list = D.nogoods || [];
+  if (!list.length) return null;
+  const box = el('details', { class: 'nogoods', id: 'nogoods' + suffix, open: '' });
+  box.appendChild(el('summary', {}, 'the ' + list.length + ' learned nogoods used most (of ' +
+    D.learnedCount + ' learned): the search they saved'));
+  const ol = el('ol');
+  for (const item of list) {
+    const li = el('li', {}, learnedText(item.nogood) + ' · learned at node ' + item.node);
+    if (item.node < P.n) {
+      li.classList.add('link');
+      li.addEventListener('click', () => { activate(P); select(P, item.node); });
+    }
+    ol.appendChild(li);
+  }
+  box.appendChild(ol);
+  return box;
 }
 
 // Where node v is drawn: itself, or the mark of the run of failed leaves it is in; -1 when
@@ -217,6 +246,7 @@ function tooltip(P, v) {
   }
   const note = (P.D.notes || {})[v];
   if (note && note.backjump) return label(P, v) + ': conflict set ' + conflictText(P.D, note.backjump);
+  if (note && note.learned) return label(P, v) + ': ' + note.learned.text;
   return '';
 }
 
@@ -1254,6 +1284,8 @@ const panels = PANELS.map((D, i) => {
   const fold = el('p', { class: 'fold' });
   view.appendChild(overview); view.appendChild(canvas); view.appendChild(fold);
   if (P.noted) view.appendChild(legend(suffix));
+  const nogoods = nogoodList(P, suffix);
+  if (nogoods) view.appendChild(nogoods);
   const aside = el('aside');
   const info = el('div');
   const labelEl = el('p', { class: 'label', id: 'label' + suffix });
