@@ -1077,7 +1077,18 @@ impl<'m> Engine<'m> {
                 return Some(false);
             }
             run.stats.conflicts += 1;
-            let Some(mut learned) = analyze(backjump, run.model, &self.domains, &reason) else {
+            let budget = run.budget;
+            let stop = || budget.interrupted().is_some();
+            let analysed = analyze(backjump, run.model, &self.domains, &reason, &stop);
+            if analysed.is_none()
+                && let Some(limit) = budget.interrupted()
+            {
+                // A limit came during the analysis: the last decision is refuted as
+                // chronological backtracking would (no reason to trace), and the search stops.
+                self.halted = Some(limit);
+                return None;
+            }
+            let Some(mut learned) = analysed else {
                 // The reason rests on nothing of this level: it fails at the deepest level
                 // of its literals already (at the root: nothing is left to search). Going
                 // back there, the failure is analysed where it happened.

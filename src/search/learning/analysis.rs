@@ -56,13 +56,18 @@ struct Analysis {
     kept: Vec<(Literal, usize)>,
 }
 
+/// How often (in removals replaced by their causes) an analysis asks whether to stop.
+const STOP_CHECK: usize = 64;
+
 /// Analyses the failure whose reason is `reason` at the current level of `bj`; `None` if the
-/// reason rests on nothing of the current level (the caller falls back to backjumping).
+/// reason rests on nothing of the current level (the caller falls back to backjumping), or
+/// if `stop` (asked now and then) said to stop: a long analysis does not overrun a limit.
 pub(crate) fn analyze(
     bj: &mut Backjump<Learning>,
     model: &Model,
     domains: &[Domain],
     reason: &[Literal],
+    stop: &dyn Fn() -> bool,
 ) -> Option<Learned> {
     let depth = bj.level();
     if depth == 0 {
@@ -83,7 +88,12 @@ pub(crate) fn analyze(
         expand(bj, &mut state, literal, end);
     }
     let mut at = end;
+    let mut steps = 0;
     let uip = loop {
+        steps += 1;
+        if steps % STOP_CHECK == 0 && stop() {
+            return None;
+        }
         if state.pending == 0 {
             return None;
         }
