@@ -310,11 +310,6 @@ impl<F: LogFollower> Backjump<F> {
         self.run_reason = None;
     }
 
-    /// The model's initial domains.
-    pub(crate) fn initial_domains(&self) -> &[Domain] {
-        &self.initial
-    }
-
     /// The current level: the decisions on the path.
     pub(crate) fn level(&self) -> usize {
         self.marks.len()

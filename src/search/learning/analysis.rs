@@ -15,6 +15,8 @@
 //! shorter. Before the nogood is kept, the literals on one variable are merged: the strongest
 //! bound of each side, the `≠` literals inside both bounds, or an `=` literal alone.
 
+use std::collections::HashMap;
+
 use smallvec::SmallVec;
 
 use crate::domain::Domain;
@@ -54,7 +56,12 @@ struct Analysis {
     /// Literals that rest on removals of earlier levels only, with the deepest level among
     /// those removals, kept as they are.
     kept: Vec<(Literal, usize)>,
+    /// Per variable with many removals, its removals by value (indices into the log).
+    by_value: HashMap<u32, HashMap<i32, u32>>,
 }
+
+/// A variable with more removals than this has them indexed by value for its `≠` literals.
+const INDEXED_REMOVALS: usize = 16;
 
 /// How often (in removals replaced by their causes) an analysis asks whether to stop.
 const STOP_CHECK: usize = 64;
@@ -82,6 +89,7 @@ pub(crate) fn analyze(
         levels: LevelSet::default(),
         atoms: Vec::new(),
         kept: Vec::new(),
+        by_value: HashMap::new(),
     };
     let end = bj.removals.len();
     for &literal in reason {
@@ -165,14 +173,15 @@ pub(crate) fn analyze(
         };
         rest.push((Literal::Ne(var, removal.value), removal.level as usize));
     }
-    // A value is in a domain at the root if it is still there or was removed below it.
-    let in_root = |var: VarId, value: i32| {
-        domains[var.index()].contains(value)
-            || bj.by_var[var.index()]
-                .iter()
-                .any(|&r| bj.removals[r as usize].value == value)
+    // The root domain of a variable: its values still there, and those removed below it.
+    let root_values = |var: VarId| RootValues {
+        current: &domains[var.index()],
+        removed: bj.by_var[var.index()]
+            .iter()
+            .map(|&r| bj.removals[r as usize].value)
+            .collect(),
     };
-    merge_per_variable(&mut rest, bj.initial_domains(), in_root);
+    merge_per_variable(&mut rest, root_values);
     let mut levels: SmallVec<[usize; 16]> = rest.iter().map(|&(_, at)| at).collect();
     levels.push(depth);
     levels.sort_unstable();
@@ -195,16 +204,34 @@ pub(crate) fn analyze(
     })
 }
 
+/// The values of a variable's domain at the root: those still in its domain, and those
+/// removed below the root.
+struct RootValues<'a> {
+    current: &'a Domain,
+    removed: Vec<i32>,
+}
+
+impl RootValues<'_> {
+    /// The smallest and the largest root value that `cut` does not take away.
+    fn kept_bounds(&self, cut: impl Fn(i32) -> bool) -> (Option<i32>, Option<i32>) {
+        let kept = self.removed.iter().copied().filter(|&v| !cut(v));
+        let (mut low, mut high) = (self.current.min(), self.current.max());
+        for v in kept {
+            low = Some(low.map_or(v, |l| l.min(v)));
+            high = Some(high.map_or(v, |h| h.max(v)));
+        }
+        (low, high)
+    }
+}
+
 /// Merges the literals (each with its level) that name one variable, all holding together:
 /// an `=` literal alone, else the strongest `≥` and `≤` and the `≠` literals between them;
 /// a literal stated twice once. `≠` literals that remove every value of the root domain
 /// below (above) some value become the bound they amount to (`x ≠ 1, x ≠ 2` is `x ≥ 3` when
-/// the root left `x` in `1..=9`): `in_root` tells whether the root domain has a value, and
-/// `initial` are the model's domains, walked from each end.
-fn merge_per_variable(
+/// the root left `x` in `1..=9`); `root` gives a variable's root domain.
+fn merge_per_variable<'a>(
     literals: &mut Vec<(Literal, usize)>,
-    initial: &[Domain],
-    in_root: impl Fn(VarId, i32) -> bool,
+    root: impl Fn(VarId) -> RootValues<'a>,
 ) {
     // Grouped by variable, a literal stated twice next to itself.
     literals.sort_unstable_by_key(|&(literal, _)| (literal.var().index(), literal));
@@ -231,29 +258,24 @@ fn merge_per_variable(
                 _ => None,
             })
             .collect();
-        // `ne` is sorted by value (the literals are).
-        let cut = |v: i32| ne.binary_search_by_key(&v, |&(value, _)| value).ok();
-        let bound = |values: &mut dyn Iterator<Item = i32>| -> Option<(i32, usize)> {
-            let (mut level, mut count) = (0, 0);
-            for v in values {
-                if let Some(i) = cut(v) {
-                    level = level.max(ne[i].1);
-                    count += 1;
-                } else if in_root(var, v) {
-                    return (count > 0).then_some((v, level));
-                }
-            }
-            None
-        };
-        let domain = &initial[var.index()];
-        let from_below = bound(&mut domain.iter()).map(|(v, at)| (Literal::Ge(var, v), at));
-        let above: Vec<i32> = if ne.is_empty() {
-            Vec::new()
-        } else {
-            domain.iter().collect()
-        };
-        let from_above =
-            bound(&mut above.into_iter().rev()).map(|(v, at)| (Literal::Le(var, v), at));
+        let (mut from_below, mut from_above) = (None, None);
+        if !ne.is_empty() {
+            // `ne` is sorted by value (the literals are). Every root value below the
+            // smallest one kept is cut by `ne`: they amount to a bound, if there are any.
+            let cut = |v: i32| ne.binary_search_by_key(&v, |&(value, _)| value).is_ok();
+            let (low, high) = root(var).kept_bounds(cut);
+            let deepest = |values: &mut dyn Iterator<Item = &(i32, usize)>| {
+                values.map(|&(_, at)| at).max()
+            };
+            from_below = low.and_then(|low| {
+                deepest(&mut ne.iter().filter(|&&(v, _)| v < low))
+                    .map(|at| (Literal::Ge(var, low), at))
+            });
+            from_above = high.and_then(|high| {
+                deepest(&mut ne.iter().filter(|&&(v, _)| v > high))
+                    .map(|at| (Literal::Le(var, high), at))
+            });
+        }
         let low = group
             .iter()
             .copied()
@@ -288,6 +310,34 @@ fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, b
         && bj.marks[level as usize - 1].removals <= before
     {
         decision_of(state, level as usize);
+        return;
+    }
+    if let Literal::Ne(_, value) = literal
+        && bj.by_var[var].len() > INDEXED_REMOVALS
+    {
+        // One removal to find among many: through an index of the variable's removals by
+        // value, built once per analysis (a reason over a wide domain can list thousands of
+        // `≠` literals on one variable).
+        let index = state.by_value.entry(var as u32).or_insert_with(|| {
+            bj.by_var[var]
+                .iter()
+                .map(|&r| (bj.removals[r as usize].value, r))
+                .collect()
+        });
+        let Some(&r) = index.get(&value).filter(|&&r| (r as usize) < before) else {
+            return; // removed at the root: a fact
+        };
+        let removal = bj.removals[r as usize];
+        if (removal.level as usize) < state.depth {
+            state.kept.push((literal, removal.level as usize));
+        } else if bj.visited[r as usize] != bj.stamp {
+            bj.visited[r as usize] = bj.stamp;
+            if removal.cause == Cause::Decision {
+                decision_of(state, removal.level as usize);
+            } else {
+                state.pending += 1;
+            }
+        }
         return;
     }
     let needed = |value: i32| match literal {
