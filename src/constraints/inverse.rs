@@ -130,14 +130,52 @@ impl Constraint for Inverse {
         &self.scope
     }
 
-    /// The scope's domains cut down by the constraint's own propagation
+    /// A value `v` of `f[i]` outside `g`'s positions needs no reason; one whose partner
+    /// `g[v]` had lost `i` has that removal as its reason (`g[v] ≠ i`), and the same the
+    /// other way round. Else a Hall set of the side's permutation (as
+    /// [`AllDifferent`](crate::AllDifferent) explains it), and failing that the scope's
+    /// domains cut down by the constraint's own propagation
     /// ([`minimized_reason`](crate::kernel::minimized_reason)).
     fn explain(
         &self,
         inference: crate::kernel::Inference,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
-        crate::kernel::minimized_reason(self, inference, ctx)
+        use crate::kernel::{Inference, Literal};
+        if let Inference::Removed { var, value } = inference
+            && let Some(at) = self.scope.iter().position(|&v| v == var)
+        {
+            let n = self.len();
+            let (f, g) = self.scope.split_at(n);
+            let (me, other, other_base) = if at < n {
+                (self.f_base + at as i64, g, self.g_base)
+            } else {
+                (self.g_base + (at - n) as i64, f, self.f_base)
+            };
+            let position = i64::from(value) - other_base;
+            if !(0..n as i64).contains(&position) {
+                return Some(Vec::new());
+            }
+            let partner = other[position as usize];
+            match i32::try_from(me) {
+                Ok(back) if ctx.domain(partner).contains(back) => {}
+                Ok(back) if ctx.initial(partner).contains(back) => {
+                    return Some(vec![Literal::Ne(partner, back)]);
+                }
+                _ => return Some(Vec::new()),
+            }
+        }
+        // Each side is a permutation: a Hall set of one side is a reason here too.
+        let side = match inference {
+            Inference::Removed { var, .. } | Inference::Fixed { var, .. } => {
+                let at = self.scope.iter().position(|&v| v == var)?;
+                &self.different[usize::from(at >= self.len())..=usize::from(at >= self.len())]
+            }
+            Inference::Failed => &self.different[..],
+        };
+        side.iter()
+            .find_map(|different| different.explain(inference, ctx))
+            .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 
     fn check(&self, values: &[i32]) -> bool {
