@@ -526,11 +526,14 @@ impl<F: LogFollower> Backjump<F> {
     /// the path is in `levels` (the set can grow no more).
     fn follow(&mut self, model: &Model, levels: &mut LevelSet, work: &mut Vec<u32>) {
         let depth = self.marks.len();
+        // Counting the levels costs a pass over their words: it is done every 64 steps.
+        let mut steps = 0usize;
         while let Some(r) = work.pop() {
-            if levels.len() >= depth {
+            if steps.is_multiple_of(64) && levels.len() >= depth {
                 work.clear();
                 return;
             }
+            steps += 1;
             let slot = &mut self.visited[r as usize];
             if *slot == self.stamp {
                 continue;

@@ -1029,6 +1029,12 @@ impl<'m> Engine<'m> {
             if self.settle(run).is_ok() {
                 return true;
             }
+            // Learning analyses this failure as any other.
+            if self.learns()
+                && let Some(resumed) = self.learn(run)
+            {
+                return resumed;
+            }
             conflict = match self.backjump.as_mut() {
                 Some(backjump) => backjump.take_conflict(model),
                 None => LevelSet::up_to(self.frames.len()),
@@ -1097,11 +1103,13 @@ impl<'m> Engine<'m> {
                     .map(|&literal| backjump.level_of(literal))
                     .max()
                     .unwrap_or(0);
+                if deepest >= depth {
+                    // Left to the backjump, chronologically: tracing the reason back to the
+                    // decisions can cost more than the search it would save.
+                    return None;
+                }
                 if let Some(learning) = &mut backjump.learning {
                     learning.failure = Some(reason);
-                }
-                if deepest >= depth {
-                    return None;
                 }
                 if deepest == 0 {
                     return Some(false);

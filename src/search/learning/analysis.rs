@@ -15,7 +15,7 @@
 //! shorter. Before the nogood is kept, the literals on one variable are merged: the strongest
 //! bound of each side, the `≠` literals inside both bounds, or an `=` literal alone.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use smallvec::SmallVec;
 
@@ -58,6 +58,9 @@ struct Analysis {
     kept: Vec<(Literal, usize)>,
     /// Per variable with many removals, its removals by value (indices into the log).
     by_value: HashMap<u32, HashMap<i32, u32>>,
+    /// The literals expanded so far. The log is walked back, so a literal met again rests on
+    /// removals older than those of its first meeting, which that meeting took in already.
+    expanded: HashSet<Literal>,
 }
 
 /// A variable with more removals than this has them indexed by value for its `≠` literals.
@@ -90,6 +93,7 @@ pub(crate) fn analyze(
         atoms: Vec::new(),
         kept: Vec::new(),
         by_value: HashMap::new(),
+        expanded: HashSet::new(),
     };
     let end = bj.removals.len();
     for &literal in reason {
@@ -304,6 +308,9 @@ fn merge_per_variable<'a>(
 
 /// Adds to the analysis what `literal` rests on among the removals before `before`.
 fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, before: usize) {
+    if !state.expanded.insert(literal) {
+        return;
+    }
     let var = literal.var().index();
     if let Some((level, value)) = bj.decided[var]
         && satisfied_by(literal, value)
