@@ -268,9 +268,8 @@ fn merge_per_variable<'a>(
             // smallest one kept is cut by `ne`: they amount to a bound, if there are any.
             let cut = |v: i32| ne.binary_search_by_key(&v, |&(value, _)| value).is_ok();
             let (low, high) = root(var).kept_bounds(cut);
-            let deepest = |values: &mut dyn Iterator<Item = &(i32, usize)>| {
-                values.map(|&(_, at)| at).max()
-            };
+            let deepest =
+                |values: &mut dyn Iterator<Item = &(i32, usize)>| values.map(|&(_, at)| at).max();
             from_below = low.and_then(|low| {
                 deepest(&mut ne.iter().filter(|&&(v, _)| v < low))
                     .map(|at| (Literal::Ge(var, low), at))
