@@ -34,16 +34,22 @@ const RESCALE_ABOVE: f64 = 1e100;
 /// # Examples
 ///
 /// ```
-/// use cspkit::{Activity, AllDifferent, Model};
+/// use cspkit::{Activity, Model, NotEqual, Outcome};
 ///
+/// // Five pigeons, four holes, told apart pair by pair: the search has to fail its way out.
 /// let mut model = Model::new();
-/// let xs = model.new_vars(6, 1..=5)?; // 6 values in 5: no solution
-/// model.post(AllDifferent::new(&xs))?;
+/// let xs = model.new_vars(5, 1..=4)?;
+/// for (i, &x) in xs.iter().enumerate() {
+///     for &y in &xs[i + 1..] {
+///         model.post(NotEqual::new(x, y))?;
+///     }
+/// }
 /// let mut solver = model
 ///     .solver()
 ///     .with_variable_order(Activity::new())
 ///     .with_learning(true);
-/// assert!(solver.next_solution().is_exhausted());
+/// assert!(matches!(solver.next_solution(), Outcome::Exhausted));
+/// assert!(solver.stats().learned > 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]
