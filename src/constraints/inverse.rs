@@ -169,7 +169,7 @@ impl Constraint for Inverse {
         let side = match inference {
             Inference::Removed { var, .. } | Inference::Fixed { var, .. } => {
                 let at = self.scope.iter().position(|&v| v == var)?;
-                &self.different[usize::from(at >= self.len())..=usize::from(at >= self.len())]
+                std::slice::from_ref(&self.different[usize::from(at >= self.len())])
             }
             Inference::Failed => &self.different[..],
         };

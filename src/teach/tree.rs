@@ -141,10 +141,9 @@ pub struct SearchTree<'m> {
     overview: Overview,
     /// The backjumps from recorded nodes, in search order.
     backjumps: Vec<BackjumpMark>,
-    /// The nogoods learned (the first [`SearchTree::MAX_LEARNED`]), in search order, and
-    /// the index of each by the node it was learned at.
+    /// The nogoods learned (the first [`SearchTree::MAX_LEARNED`]), in search order: by the
+    /// node they were learned at, which only grows.
     learned: Vec<LearnedMark>,
-    learned_at: std::collections::HashMap<u64, usize>,
 }
 
 /// The whole search at a glance, in bounded memory however long it runs: the nodes in search
@@ -264,7 +263,6 @@ impl<'m> SearchTree<'m> {
             overview,
             backjumps: Vec::new(),
             learned: Vec::new(),
-            learned_at: std::collections::HashMap::new(),
         }
     }
 
@@ -697,7 +695,6 @@ impl SearchObserver for SearchTree<'_> {
             | Event::Backtrack { .. } => {}
             Event::Learned { node, nogood, .. } => {
                 if self.learned.len() < Self::MAX_LEARNED {
-                    self.learned_at.insert(node, self.learned.len());
                     self.learned.push(LearnedMark {
                         node,
                         nogood: nogood.to_vec(),
@@ -709,7 +706,7 @@ impl SearchObserver for SearchTree<'_> {
             Event::NogoodUsed {
                 learned_at, failed, ..
             } => {
-                if let Some(&i) = self.learned_at.get(&learned_at) {
+                if let Ok(i) = self.learned.binary_search_by_key(&learned_at, |m| m.node) {
                     let mark = &mut self.learned[i];
                     if failed {
                         mark.failures += 1;
