@@ -139,12 +139,22 @@ fn cspkit(args: &[&str]) -> Command {
 
 /// Starts `command` (a `cspkit serve`) and reads the address it prints first.
 fn start(mut command: Command) -> Running {
-    let mut child = command
+    command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    // A program copied by this test can still be open for writing in a process another test
+    // thread is forking at that moment ("text file busy"): try again until it is closed.
+    let mut tries = 0;
+    let mut child = loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            spawned => break spawned.unwrap(),
+        }
+    };
     let (send, stdout) = channel();
     let mut out = BufReader::new(child.stdout.take().unwrap());
     std::thread::spawn(move || {
