@@ -157,13 +157,30 @@ impl Constraint for Inverse {
                 return Some(Vec::new());
             }
             let partner = other[position as usize];
-            match i32::try_from(me) {
-                Ok(back) if ctx.domain(partner).contains(back) => {}
-                Ok(back) if ctx.initial(partner).contains(back) => {
-                    return Some(vec![Literal::Ne(partner, back)]);
-                }
-                _ => return Some(Vec::new()),
+            let Ok(back) = i32::try_from(me) else {
+                return Some(Vec::new());
+            };
+            if !ctx.initial(partner).contains(back) {
+                return Some(Vec::new());
             }
+            if !ctx.domain(partner).contains(back) {
+                return Some(vec![Literal::Ne(partner, back)]);
+            }
+            // The run took `back` from the partner first (a Hall set of the other side), then
+            // this value through the channel: the other side's reason for that removal.
+            let mine = usize::from(at >= n);
+            let chained = [
+                (var, value, &self.different[mine]),
+                (partner, back, &self.different[1 - mine]),
+            ]
+            .into_iter()
+            .find_map(|(var, value, different)| {
+                different.explain(Inference::Removed { var, value }, ctx)
+            });
+            if chained.is_some() {
+                return chained;
+            }
+            return crate::kernel::minimized_reason(self, inference, ctx);
         }
         // Each side is a permutation: a Hall set of one side is a reason here too.
         let side = match inference {

@@ -8,6 +8,7 @@
 //! [`Inference`]. That is what [`reason_implies`] checks, and what the tests of every built-in
 //! explanation run on each reason given.
 
+use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
 
 use smallvec::SmallVec;
@@ -126,6 +127,11 @@ pub enum Inference {
 pub struct ExplainContext<'a> {
     initial: &'a [Domain],
     domains: &'a [Domain],
+    /// Set when [`minimized_reason`] ran: the reason cost runs of the constraint.
+    minimized: Option<&'a Cell<bool>>,
+    /// A copy of `initial` that [`minimized_reason`] may work in (and leaves as it found it),
+    /// instead of copying every domain of the model at each call.
+    spare: Option<&'a RefCell<Vec<Domain>>>,
 }
 
 impl<'a> ExplainContext<'a> {
@@ -133,7 +139,31 @@ impl<'a> ExplainContext<'a> {
     /// model's (`initial`) and those the inference was drawn from. For testing a constraint's
     /// [`explain`](crate::Constraint::explain).
     pub fn new(initial: &'a [Domain], domains: &'a [Domain]) -> Self {
-        ExplainContext { initial, domains }
+        ExplainContext {
+            initial,
+            domains,
+            minimized: None,
+            spare: None,
+        }
+    }
+
+    /// The same context, with `spare`, a copy of the initial domains that
+    /// [`minimized_reason`] works in and gives back unchanged.
+    pub(crate) fn with_spare(self, spare: &'a RefCell<Vec<Domain>>) -> Self {
+        debug_assert_eq!(spare.borrow().len(), self.initial.len());
+        ExplainContext {
+            spare: Some(spare),
+            ..self
+        }
+    }
+
+    /// The same context, setting `flag` when a reason is found by [`minimized_reason`] (the
+    /// backjumping log reuses such costly reasons for the other removals of one run).
+    pub(crate) fn flagging_minimized(self, flag: &'a Cell<bool>) -> Self {
+        ExplainContext {
+            minimized: Some(flag),
+            ..self
+        }
     }
 
     /// The domain of `var` in the model, before any propagation: a reason need not state what
@@ -258,8 +288,11 @@ pub fn minimized_reason(
     inference: Inference,
     ctx: &ExplainContext<'_>,
 ) -> Option<Vec<Literal>> {
+    if let Some(flag) = ctx.minimized {
+        flag.set(true);
+    }
     let mut reason = scope_reason(constraint, ctx);
-    let mut check = ReasonCheck::new(constraint, ctx.initial);
+    let mut check = ReasonCheck::new(constraint, ctx);
     if !check.implies(&reason, inference) {
         return None;
     }
@@ -269,18 +302,32 @@ pub fn minimized_reason(
             vars.push(literal.var());
         }
     }
+    // Variables are dropped a group at a time: a reason often needs few of a large scope's
+    // variables. A group that cannot go is halved; one that goes doubles the next.
     // Each check applies the literals and propagates the scope: the work is bounded, so that
     // a reason over wide domains (thousands of `≠` literals) and a large scope does not stall
     // the search. Past the bound, the reason left (still right) is given as it stands.
     let mut work = 0;
-    for var in vars {
+    let (mut i, mut group) = (0, vars.len().div_ceil(2).max(1));
+    while i < vars.len() {
         if work > MINIMIZING_WORK {
             return Some(reason);
         }
         work += reason.len() + constraint.scope().len();
-        let trial: Vec<Literal> = reason.iter().copied().filter(|l| l.var() != var).collect();
+        let dropped = &vars[i..(i + group).min(vars.len())];
+        let trial: Vec<Literal> = reason
+            .iter()
+            .copied()
+            .filter(|l| !dropped.contains(&l.var()))
+            .collect();
         if check.implies(&trial, inference) {
             reason = trial;
+            i += dropped.len();
+            group *= 2;
+        } else if group > 1 {
+            group /= 2;
+        } else {
+            i += 1;
         }
     }
     let budget = if constraint.scope().len() <= SINGLE_LITERAL_SCOPE {
@@ -302,20 +349,51 @@ pub fn minimized_reason(
     Some(reason)
 }
 
-/// [`reason_implies`] for many reasons of one constraint: the model's domains are copied
-/// once, and only the scope's are put back between two checks.
+/// [`reason_implies`] for many reasons of one constraint: the checks work in one copy of the
+/// model's domains (the context's spare one if it has one), and only the domains a check
+/// touched are put back between two checks.
 struct ReasonCheck<'a> {
     constraint: &'a dyn Constraint,
     initial: &'a [Domain],
-    domains: Vec<Domain>,
+    domains: Workspace<'a>,
+}
+
+/// The domains a [`ReasonCheck`] works in: the context's spare copy of the initial domains
+/// when it has one (and no other check holds it), else a copy of its own.
+enum Workspace<'a> {
+    Spare(RefMut<'a, Vec<Domain>>),
+    Own(Vec<Domain>),
+}
+
+impl std::ops::Deref for Workspace<'_> {
+    type Target = Vec<Domain>;
+    fn deref(&self) -> &Vec<Domain> {
+        match self {
+            Workspace::Spare(spare) => spare,
+            Workspace::Own(own) => own,
+        }
+    }
+}
+
+impl std::ops::DerefMut for Workspace<'_> {
+    fn deref_mut(&mut self) -> &mut Vec<Domain> {
+        match self {
+            Workspace::Spare(spare) => spare,
+            Workspace::Own(own) => own,
+        }
+    }
 }
 
 impl<'a> ReasonCheck<'a> {
-    fn new(constraint: &'a dyn Constraint, initial: &'a [Domain]) -> Self {
+    fn new(constraint: &'a dyn Constraint, ctx: &ExplainContext<'a>) -> Self {
+        let domains = match ctx.spare.and_then(|spare| spare.try_borrow_mut().ok()) {
+            Some(spare) => Workspace::Spare(spare),
+            None => Workspace::Own(ctx.initial.to_vec()),
+        };
         ReasonCheck {
             constraint,
-            initial,
-            domains: initial.to_vec(),
+            initial: ctx.initial,
+            domains,
         }
     }
 

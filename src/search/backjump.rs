@@ -50,6 +50,8 @@
 //! ([`backjumps_on`]). None of this is on the way of a search without backjumping: the engine
 //! holds it in an `Option` and asks once per node.
 
+use std::cell::{Cell, RefCell};
+
 use smallvec::SmallVec;
 
 use crate::PropagationLevel;
@@ -216,6 +218,8 @@ pub(crate) struct Backjump<F> {
     /// The model's initial domains, and a copy whose scope is overwritten to explain a run.
     initial: Vec<Domain>,
     scratch: Vec<Domain>,
+    /// The initial domains again, for constraints that minimize a reason by running alone.
+    spare: RefCell<Vec<Domain>>,
     /// The scope's domains before the constraint that runs now, and the constraint.
     before: Vec<Domain>,
     /// A constraint that failed, and the domains its scope had before it ran.
@@ -275,6 +279,7 @@ impl<F: LogFollower> Backjump<F> {
             learning: None,
             initial: model.initial_domains().to_vec(),
             scratch: model.initial_domains().to_vec(),
+            spare: RefCell::new(model.initial_domains().to_vec()),
             before: Vec::new(),
             failed: None,
             failed_seen: Vec::new(),
@@ -610,13 +615,24 @@ impl<F: LogFollower> Backjump<F> {
             }
         }
         self.load(model, c, seen as usize);
-        let reason = self.explain(model, c, Inference::Removed { var, value }, false);
-        self.run_reason = Some(RunReason {
-            constraint: c,
-            seen,
-            reason: reason.clone(),
-            implied: None,
-        });
+        let minimized = Cell::new(false);
+        let reason = self.explain_flagging(
+            model,
+            c,
+            Inference::Removed { var, value },
+            false,
+            Some(&minimized),
+        );
+        // A reason of the constraint's own is cheaper to ask again than to test on the next
+        // removal; one found by minimizing is worth testing.
+        if minimized.get() {
+            self.run_reason = Some(RunReason {
+                constraint: c,
+                seen,
+                reason: reason.clone(),
+                implied: None,
+            });
+        }
         reason
     }
 
@@ -674,6 +690,19 @@ impl<F: LogFollower> Backjump<F> {
         inference: Inference,
         failed: bool,
     ) -> Vec<Literal> {
+        self.explain_flagging(model, c, inference, failed, None)
+    }
+
+    /// [`explain`](Self::explain), setting `minimized` when the reason was found by
+    /// [`minimized_reason`](crate::kernel::minimized_reason).
+    fn explain_flagging(
+        &mut self,
+        model: &Model,
+        c: u32,
+        inference: Inference,
+        failed: bool,
+        minimized: Option<&Cell<bool>>,
+    ) -> Vec<Literal> {
         let constraint = &model.constraint_list()[c as usize];
         let scope = constraint.scope();
         if failed {
@@ -681,7 +710,10 @@ impl<F: LogFollower> Backjump<F> {
                 self.scratch[var.index()].clone_from(&self.failed_seen[i]);
             }
         }
-        let ctx = ExplainContext::new(&self.initial, &self.scratch);
+        let mut ctx = ExplainContext::new(&self.initial, &self.scratch).with_spare(&self.spare);
+        if let Some(flag) = minimized {
+            ctx = ctx.flagging_minimized(flag);
+        }
         let reason = constraint
             .explain(inference, &ctx)
             .unwrap_or_else(|| scope_reason(constraint.as_ref(), &ctx));
@@ -762,11 +794,13 @@ impl<F: LogFollower> RunHook for Recorder<'_, F> {
         };
         let before = std::mem::take(&mut bj.before);
         for (i, (old, var)) in before.iter().zip(scope).enumerate() {
-            // A variable the scope names twice is written down once.
-            if scope[..i].contains(var) {
+            let now = &domains[var.index()];
+            // A variable the scope names twice is written down once (looked for only among
+            // the changed: a scope can be thousands of variables long).
+            if old.size() == now.size() || scope[..i].contains(var) {
                 continue;
             }
-            bj.note(var.index, old, &domains[var.index()], cause);
+            bj.note(var.index, old, now, cause);
         }
         bj.before = before;
     }

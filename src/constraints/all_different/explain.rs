@@ -11,8 +11,9 @@
 //! Both sets are found from a maximum matching of positions to values, as in Régin's
 //! filtering: the Hall set is everything reachable from `w` by alternating paths (a value to
 //! the position matched to it, a position to the values of its domain), and a failure's set is
-//! everything reachable from a position the matching cannot cover. This runs only when a reason
-//! is asked for, so it favours clarity over speed (Kuhn's augmenting paths).
+//! everything reachable from a position the matching cannot cover. The commonest Hall set, one
+//! position fixed to `w`, is looked for first. The matching is Kuhn's augmenting paths from a
+//! greedy start, over the values numbered densely: conflict analysis asks for many reasons.
 
 use std::collections::VecDeque;
 
@@ -20,45 +21,92 @@ use crate::constraints::AllDifferent;
 use crate::ids::VarId;
 use crate::kernel::{ExplainContext, Inference, Literal};
 
-/// The positions and view values, with a matching between them.
+/// No mate: a free value or position.
+const FREE: u32 = u32::MAX;
+
+/// The positions and the values (numbered `0..keys.len()`), with a matching between them.
 struct Graph {
-    /// The view values of each position, ascending.
-    values: Vec<Vec<i64>>,
-    /// The value matched to each position.
-    mate_of_position: Vec<Option<i64>>,
-    /// The position matched to each value.
-    mate_of_value: std::collections::HashMap<i64, usize>,
+    /// The view values of all positions, ascending: value `k` is `keys[k]`.
+    keys: Vec<i64>,
+    /// The values of each position, ascending.
+    values: Vec<Vec<u32>>,
+    /// The value matched to each position, or [`FREE`].
+    mate_of_position: Vec<u32>,
+    /// The position matched to each value, or [`FREE`].
+    mate_of_value: Vec<u32>,
+    /// Per value: the augmentation that last visited it.
+    visited: Vec<u32>,
+    stamp: u32,
 }
 
 impl Graph {
-    fn new(values: Vec<Vec<i64>>) -> Graph {
-        let n = values.len();
+    /// A maximum matching of positions whose view values are `values`.
+    fn new(values: &[Vec<i64>]) -> Graph {
+        let mut keys: Vec<i64> = values.iter().flatten().copied().collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let values: Vec<Vec<u32>> = values
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|k| keys.binary_search(k).map_or(FREE, |i| i as u32))
+                    .collect()
+            })
+            .collect();
+        let (n, m) = (values.len(), keys.len());
         let mut graph = Graph {
+            keys,
             values,
-            mate_of_position: vec![None; n],
-            mate_of_value: std::collections::HashMap::new(),
+            mate_of_position: vec![FREE; n],
+            mate_of_value: vec![FREE; m],
+            visited: vec![0; m],
+            stamp: 0,
         };
+        // Greedy first: most positions find a free value of their own.
         for p in 0..n {
-            let mut seen = std::collections::HashSet::new();
-            graph.augment(p, &mut seen);
+            if let Some(&w) = graph.values[p]
+                .iter()
+                .find(|&&w| graph.mate_of_value[w as usize] == FREE)
+            {
+                graph.mate_of_position[p] = w;
+                graph.mate_of_value[w as usize] = p as u32;
+            }
+        }
+        for p in 0..n {
+            if graph.mate_of_position[p] == FREE {
+                graph.stamp += 1;
+                graph.augment(p);
+            }
         }
         graph
     }
 
+    /// The number of value `key`, if a position has it.
+    fn value(&self, key: i64) -> Option<usize> {
+        self.keys.binary_search(&key).ok()
+    }
+
+    /// The position matched to value `w`, if one is.
+    fn mate(&self, w: usize) -> Option<usize> {
+        let q = self.mate_of_value[w];
+        (q != FREE).then_some(q as usize)
+    }
+
     /// Kuhn's augmenting path from position `p`; `true` if `p` got a value.
-    fn augment(&mut self, p: usize, seen: &mut std::collections::HashSet<i64>) -> bool {
+    fn augment(&mut self, p: usize) -> bool {
         for k in 0..self.values[p].len() {
-            let w = self.values[p][k];
-            if !seen.insert(w) {
+            let w = self.values[p][k] as usize;
+            if self.visited[w] == self.stamp {
                 continue;
             }
-            let free = match self.mate_of_value.get(&w) {
+            self.visited[w] = self.stamp;
+            let free = match self.mate(w) {
                 None => true,
-                Some(&q) => self.augment(q, seen),
+                Some(q) => self.augment(q),
             };
             if free {
-                self.mate_of_position[p] = Some(w);
-                self.mate_of_value.insert(w, p);
+                self.mate_of_position[p] = w as u32;
+                self.mate_of_value[w] = p as u32;
                 return true;
             }
         }
@@ -80,8 +128,8 @@ impl Graph {
                 return None;
             }
             order.push(p);
-            for w in &self.values[p] {
-                let &q = self.mate_of_value.get(w)?;
+            for &w in &self.values[p] {
+                let q = self.mate(w as usize)?;
                 if !reached[q] {
                     reached[q] = true;
                     queue.push_back(q);
@@ -103,6 +151,16 @@ impl AllDifferent {
         if self.repeated {
             return None;
         }
+        if let Inference::Removed { var, value } = inference {
+            // The smallest Hall set: another position fixed to the value.
+            let p = self.scope.iter().position(|&v| v == var)?;
+            let w = self.key(p, value);
+            if let Some(q) = self.scope.iter().enumerate().position(|(q, &other)| {
+                q != p && ctx.domain(other).value().map(|v| self.key(q, v)) == Some(w)
+            }) {
+                return Some(self.confine(&[q], ctx));
+            }
+        }
         let keys = |i: usize, var: VarId| -> Vec<i64> {
             ctx.domain(var).iter().map(|v| self.key(i, v)).collect()
         };
@@ -114,8 +172,8 @@ impl AllDifferent {
             .collect();
         let set = match inference {
             Inference::Failed => {
-                let graph = Graph::new(values);
-                let uncovered = graph.mate_of_position.iter().position(Option::is_none)?;
+                let graph = Graph::new(&values);
+                let uncovered = graph.mate_of_position.iter().position(|&w| w == FREE)?;
                 graph.closure(&[uncovered], None)?
             }
             Inference::Removed { var, value } => {
@@ -123,9 +181,11 @@ impl AllDifferent {
                 let w = self.key(p, value);
                 // A matching that does not use the edge (p, w); p must still be matched.
                 values[p].retain(|&k| k != w);
-                let graph = Graph::new(values);
-                graph.mate_of_position[p]?;
-                let &q = graph.mate_of_value.get(&w)?;
+                let graph = Graph::new(&values);
+                if graph.mate_of_position[p] == FREE {
+                    return None;
+                }
+                let q = graph.mate(graph.value(w)?)?;
                 graph.closure(&[q], Some(p))?
             }
             Inference::Fixed { var, value } => {

@@ -15,8 +15,7 @@
 //! shorter. Before the nogood is kept, the literals on one variable are merged: the strongest
 //! bound of each side, the `≠` literals inside both bounds, or an `=` literal alone.
 
-use std::collections::{HashMap, HashSet};
-
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use crate::domain::Domain;
@@ -57,10 +56,10 @@ struct Analysis {
     /// those removals, kept as they are.
     kept: Vec<(Literal, usize)>,
     /// Per variable with many removals, its removals by value (indices into the log).
-    by_value: HashMap<u32, HashMap<i32, u32>>,
+    by_value: FxHashMap<u32, FxHashMap<i32, u32>>,
     /// The literals expanded so far. The log is walked back, so a literal met again rests on
     /// removals older than those of its first meeting, which that meeting took in already.
-    expanded: HashSet<Literal>,
+    expanded: FxHashSet<Literal>,
 }
 
 /// A variable with more removals than this has them indexed by value for its `≠` literals.
@@ -92,8 +91,8 @@ pub(crate) fn analyze(
         levels: LevelSet::default(),
         atoms: Vec::new(),
         kept: Vec::new(),
-        by_value: HashMap::new(),
-        expanded: HashSet::new(),
+        by_value: FxHashMap::default(),
+        expanded: FxHashSet::default(),
     };
     let end = bj.removals.len();
     for &literal in reason {
