@@ -2,6 +2,8 @@
 
 use smallvec::SmallVec;
 
+mod replay;
+
 use crate::constraints::bounds::{ceil_div, floor_div, keep_at_least, keep_at_most};
 use crate::constraints::words::keep_image;
 use crate::constraints::{Comparison, Conflict, Constraint, PropagationContext, WakeOn};
@@ -626,8 +628,10 @@ impl Constraint for Linear {
     }
 
     /// By bounds: the bounds of the other terms that make the value (or every value) overshoot
-    /// or undershoot the right-hand side; for `≠`, the other variables' values. Values removed
-    /// from inside the bounds (`=` with holes) are explained by the constraint's own
+    /// or undershoot the right-hand side; for `≠`, the other variables' values. What `=` drew
+    /// over several passes of bounds is explained by replaying them (each pass's bounds by the
+    /// pass before, back to the domains the run saw, with the holes a bound jumped). Values
+    /// removed from inside the bounds (`=` with holes) are explained by the constraint's own
     /// propagation ([`minimized_reason`](crate::kernel::minimized_reason)).
     fn explain(
         &self,
@@ -635,6 +639,7 @@ impl Constraint for Linear {
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
         self.bounds_reason(inference, ctx)
+            .or_else(|| self.replay_reason(inference, ctx))
             .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 
