@@ -168,6 +168,128 @@ impl Element {
         }
     }
 
+    /// The reason of a removal by an array of variables (see [`Constraint::explain`]), or
+    /// `None` (an inference drawn otherwise).
+    fn variable_reason(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        use crate::kernel::{Inference, Literal};
+        // An array may name a variable twice; one that names `index` or `value` is propagated
+        // more weakly, and these reasons could claim more than the propagation draws.
+        let Array::Variables { slots, .. } = &self.array else {
+            return None;
+        };
+        if self.scope[INDEX] == self.scope[VALUE]
+            || slots
+                .iter()
+                .any(|&s| s as usize == INDEX || s as usize == VALUE)
+        {
+            return None;
+        }
+        let Inference::Removed {
+            var,
+            value: removed,
+        } = inference
+        else {
+            return None;
+        };
+        let (index, value) = (self.scope[INDEX], self.scope[VALUE]);
+        let entry = |k: usize| self.scope[slots[k] as usize];
+        let positions = || {
+            (0..self.len())
+                .filter(move |&k| i32::try_from(k).is_ok_and(|k| ctx.initial(index).contains(k)))
+        };
+        let mut reason = Vec::new();
+        if var == index {
+            // Position `removed` holds an entry with no value in common with `value`.
+            let Some(k) = usize::try_from(removed).ok().filter(|&k| k < self.len()) else {
+                return Some(reason); // no position: a fact of the constraint
+            };
+            self.apart(entry(k), ctx, &mut reason)?;
+        } else if var == value {
+            // Every position still possible holds an entry without the value; a position the
+            // index has lost is named by its entry's literal when that entry is named anyway.
+            let holds = |k: usize| ctx.initial(entry(k)).contains(removed);
+            let possible = |k: usize| ctx.domain(index).contains(k as i32);
+            let named: SmallVec<[VarId; 16]> = positions()
+                .filter(|&k| holds(k) && possible(k))
+                .map(entry)
+                .collect();
+            for k in positions().filter(|&k| holds(k)) {
+                let lacks = !ctx.domain(entry(k)).contains(removed);
+                if possible(k) || (lacks && named.contains(&entry(k))) {
+                    if !lacks {
+                        // The run took the position from the index itself.
+                        return None;
+                    }
+                    reason.push(Literal::Ne(entry(k), removed));
+                } else {
+                    reason.push(Literal::Ne(index, k as i32));
+                }
+                if reason.len() > MAX_REASON {
+                    return None;
+                }
+            }
+        } else {
+            // The index is fixed to a position of this entry (as the domains stood, or once
+            // the run took the other positions apart from `value`), and `value` lacks the
+            // value.
+            if ctx.domain(value).contains(removed) {
+                return None;
+            }
+            let fixed_to = |k: usize| {
+                let mut because = Vec::new();
+                for other in positions().filter(|&other| other != k) {
+                    let at = i32::try_from(other).ok()?;
+                    if ctx.domain(index).contains(at) {
+                        self.apart(entry(other), ctx, &mut because)?;
+                    } else {
+                        because.push(Literal::Ne(index, at));
+                    }
+                }
+                Some(because)
+            };
+            reason = positions()
+                .filter(|&k| entry(k) == var && ctx.domain(index).contains(k as i32))
+                .find_map(fixed_to)?;
+            if ctx.initial(value).contains(removed) {
+                reason.push(Literal::Ne(value, removed));
+            }
+        }
+        reason.sort_unstable();
+        reason.dedup();
+        Some(reason)
+    }
+
+    /// The literals that keep `entry` and `value` apart (no value in common), if their domains
+    /// are.
+    fn apart(
+        &self,
+        entry: VarId,
+        ctx: &crate::kernel::ExplainContext<'_>,
+        reason: &mut Vec<crate::kernel::Literal>,
+    ) -> Option<()> {
+        use crate::kernel::Literal;
+        let value = self.scope[VALUE];
+        let (e, v) = (ctx.initial(entry), ctx.initial(value));
+        let (small, large) = if e.size() <= v.size() { (e, v) } else { (v, e) };
+        if small.size() > MAX_REASON {
+            return None;
+        }
+        for x in small.iter().filter(|&x| large.contains(x)) {
+            if !ctx.domain(value).contains(x) {
+                reason.push(Literal::Ne(value, x));
+            } else if !ctx.domain(entry).contains(x) {
+                reason.push(Literal::Ne(entry, x));
+            } else {
+                return None;
+            }
+        }
+        Some(())
+    }
+
     fn len(&self) -> usize {
         match &self.array {
             Array::Constants(values) => values.len(),
@@ -368,6 +490,10 @@ impl Element {
     }
 }
 
+/// The longest reason an array of variables gives (the domains can be wide); past it, the
+/// constraint's own propagation minimizes one.
+const MAX_REASON: usize = 4096;
+
 /// The most entries the domain of `value` is reduced to when it is wide (more than
 /// [`Domain::MAX_SPAN`] values apart): past it, only its bounds move, since each gap between
 /// two entries would become a hole kept in the domain (an array of ten million entries would
@@ -399,15 +525,20 @@ impl Constraint for Element {
     }
 
     /// For an array of constants: `index ≠ i` because `value ≠ array[i]`, and `value ≠ v`
-    /// because the index has lost every position holding `v`. Otherwise (an array of
-    /// variables, a failure) the scope's domains cut down by the constraint's own propagation
-    /// ([`minimized_reason`](crate::kernel::minimized_reason)).
+    /// because the index has lost every position holding `v`. For an array of variables that
+    /// names neither `index` nor `value`: `index ≠ i` because the entry at `i` and `value` have
+    /// no value in common; `value ≠ v` because every position left holds an entry without
+    /// `v`; an entry's value removed because the index is fixed to its position and `value`
+    /// lacks it.
+    /// Otherwise (a failure, an inference drawn otherwise) the scope's domains cut down by the
+    /// constraint's own propagation ([`minimized_reason`](crate::kernel::minimized_reason)).
     fn explain(
         &self,
         inference: crate::kernel::Inference,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
         self.constant_reason(inference, ctx)
+            .or_else(|| self.variable_reason(inference, ctx))
             .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 

@@ -8,8 +8,9 @@
 //! [`Inference`]. That is what [`reason_implies`] checks, and what the tests of every built-in
 //! explanation run on each reason given.
 
-use std::cell::{Cell, RefCell, RefMut};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use smallvec::SmallVec;
 
@@ -128,10 +129,10 @@ pub struct ExplainContext<'a> {
     initial: &'a [Domain],
     domains: &'a [Domain],
     /// Set when [`minimized_reason`] ran: the reason cost runs of the constraint.
-    minimized: Option<&'a Cell<bool>>,
+    minimized: Option<&'a AtomicBool>,
     /// A copy of `initial` that [`minimized_reason`] may work in (and leaves as it found it),
     /// instead of copying every domain of the model at each call.
-    spare: Option<&'a RefCell<Vec<Domain>>>,
+    spare: Option<&'a Mutex<Vec<Domain>>>,
 }
 
 impl<'a> ExplainContext<'a> {
@@ -149,8 +150,7 @@ impl<'a> ExplainContext<'a> {
 
     /// The same context, with `spare`, a copy of the initial domains that
     /// [`minimized_reason`] works in and gives back unchanged.
-    pub(crate) fn with_spare(self, spare: &'a RefCell<Vec<Domain>>) -> Self {
-        debug_assert_eq!(spare.borrow().len(), self.initial.len());
+    pub(crate) fn with_spare(self, spare: &'a Mutex<Vec<Domain>>) -> Self {
         ExplainContext {
             spare: Some(spare),
             ..self
@@ -159,7 +159,7 @@ impl<'a> ExplainContext<'a> {
 
     /// The same context, setting `flag` when a reason is found by [`minimized_reason`] (the
     /// backjumping log reuses such costly reasons for the other removals of one run).
-    pub(crate) fn flagging_minimized(self, flag: &'a Cell<bool>) -> Self {
+    pub(crate) fn flagging_minimized(self, flag: &'a AtomicBool) -> Self {
         ExplainContext {
             minimized: Some(flag),
             ..self
@@ -289,7 +289,7 @@ pub fn minimized_reason(
     ctx: &ExplainContext<'_>,
 ) -> Option<Vec<Literal>> {
     if let Some(flag) = ctx.minimized {
-        flag.set(true);
+        flag.store(true, Ordering::Relaxed);
     }
     let mut reason = scope_reason(constraint, ctx);
     let mut check = ReasonCheck::new(constraint, ctx);
@@ -349,7 +349,7 @@ struct ReasonCheck<'a> {
 /// The domains a [`ReasonCheck`] works in: the context's spare copy of the initial domains
 /// when it has one (and no other check holds it), else a copy of its own.
 enum Workspace<'a> {
-    Spare(RefMut<'a, Vec<Domain>>),
+    Spare(MutexGuard<'a, Vec<Domain>>),
     Own(Vec<Domain>),
 }
 
@@ -374,7 +374,7 @@ impl std::ops::DerefMut for Workspace<'_> {
 
 impl<'a> ReasonCheck<'a> {
     fn new(constraint: &'a dyn Constraint, ctx: &ExplainContext<'a>) -> Self {
-        let domains = match ctx.spare.and_then(|spare| spare.try_borrow_mut().ok()) {
+        let domains = match ctx.spare.and_then(|spare| spare.try_lock().ok()) {
             Some(spare) => Workspace::Spare(spare),
             None => Workspace::Own(ctx.initial.to_vec()),
         };

@@ -50,7 +50,8 @@
 //! ([`backjumps_on`]). None of this is on the way of a search without backjumping: the engine
 //! holds it in an `Option` and asks once per node.
 
-use std::cell::{Cell, RefCell};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use smallvec::SmallVec;
 
@@ -219,7 +220,7 @@ pub(crate) struct Backjump<F> {
     initial: Vec<Domain>,
     scratch: Vec<Domain>,
     /// The initial domains again, for constraints that minimize a reason by running alone.
-    spare: RefCell<Vec<Domain>>,
+    spare: Mutex<Vec<Domain>>,
     /// The scope's domains before the constraint that runs now, and the constraint.
     before: Vec<Domain>,
     /// A constraint that failed, and the domains its scope had before it ran.
@@ -279,7 +280,7 @@ impl<F: LogFollower> Backjump<F> {
             learning: None,
             initial: model.initial_domains().to_vec(),
             scratch: model.initial_domains().to_vec(),
-            spare: RefCell::new(model.initial_domains().to_vec()),
+            spare: Mutex::new(model.initial_domains().to_vec()),
             before: Vec::new(),
             failed: None,
             failed_seen: Vec::new(),
@@ -615,7 +616,7 @@ impl<F: LogFollower> Backjump<F> {
             }
         }
         self.load(model, c, seen as usize);
-        let minimized = Cell::new(false);
+        let minimized = AtomicBool::new(false);
         let reason = self.explain_flagging(
             model,
             c,
@@ -625,7 +626,7 @@ impl<F: LogFollower> Backjump<F> {
         );
         // A reason of the constraint's own is cheaper to ask again than to test on the next
         // removal; one found by minimizing is worth testing.
-        if minimized.get() {
+        if minimized.load(Ordering::Relaxed) {
             self.run_reason = Some(RunReason {
                 constraint: c,
                 seen,
@@ -701,7 +702,7 @@ impl<F: LogFollower> Backjump<F> {
         c: u32,
         inference: Inference,
         failed: bool,
-        minimized: Option<&Cell<bool>>,
+        minimized: Option<&AtomicBool>,
     ) -> Vec<Literal> {
         let constraint = &model.constraint_list()[c as usize];
         let scope = constraint.scope();

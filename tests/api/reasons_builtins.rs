@@ -238,6 +238,18 @@ proptest! {
         run(&ranges, &now, false, |v| Box::new(Element::with_variables(&v[..3], v[3], v[4])));
     }
 
+    /// Arrays that name a variable twice: at two positions, and as the index too.
+    #[test]
+    fn element_of_aliased_variables_reasons(now in within(vec![(1, 3), (1, 3), (0, 3), (1, 3)])) {
+        let ranges = [(1, 3), (1, 3), (0, 3), (1, 3)];
+        run(&ranges, &now, false, |v| {
+            Box::new(Element::with_variables(&[v[0], v[1], v[0], v[1]], v[2], v[3]))
+        });
+        run(&ranges, &now, false, |v| {
+            Box::new(Element::with_variables(&[v[0], v[1], v[0], v[2]], v[2], v[3]))
+        });
+    }
+
     #[test]
     fn member_reasons(
         now in within(vec![(1, 6), (0, 1)]),
