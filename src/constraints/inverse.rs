@@ -166,21 +166,19 @@ impl Constraint for Inverse {
             if !ctx.domain(partner).contains(back) {
                 return Some(vec![Literal::Ne(partner, back)]);
             }
-            // The run took `back` from the partner first (a Hall set of the other side), then
-            // this value through the channel: the other side's reason for that removal.
+            // The value went by a Hall set of this side; or the run took `back` from the
+            // partner first (a Hall set of the other side), then this value through the
+            // channel, and the other side's reason for that removal is the reason.
             let mine = usize::from(at >= n);
-            let chained = [
+            return [
                 (var, value, &self.different[mine]),
                 (partner, back, &self.different[1 - mine]),
             ]
             .into_iter()
             .find_map(|(var, value, different)| {
                 different.explain(Inference::Removed { var, value }, ctx)
-            });
-            if chained.is_some() {
-                return chained;
-            }
-            return crate::kernel::minimized_reason(self, inference, ctx);
+            })
+            .or_else(|| crate::kernel::minimized_reason(self, inference, ctx));
         }
         // Each side is a permutation: a Hall set of one side is a reason here too.
         let side = match inference {
