@@ -113,27 +113,17 @@ impl Element {
         }
     }
 
-    /// The reason of a removal by an array of constants (see [`Constraint::explain`]).
+    /// The reason of the removal of `removed` from `var` (the index and the value two
+    /// variables) by an array of constants (see [`Constraint::explain`]).
     fn constant_reason(
         &self,
-        inference: crate::kernel::Inference,
+        array: &[i32],
+        var: VarId,
+        removed: i32,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
-        use crate::kernel::{Inference, Literal};
-        let Array::Constants(array) = &self.array else {
-            return None;
-        };
+        use crate::kernel::Literal;
         let (index, value) = (self.scope[INDEX], self.scope[VALUE]);
-        if index == value {
-            return None;
-        }
-        let Inference::Removed {
-            var,
-            value: removed,
-        } = inference
-        else {
-            return None;
-        };
         if var == index {
             // Position `removed` holds an entry the value has lost.
             let entry = *array.get(usize::try_from(removed).ok()?)?;
@@ -168,33 +158,25 @@ impl Element {
         }
     }
 
-    /// The reason of a removal by an array of variables (see [`Constraint::explain`]), or
-    /// `None` (an inference drawn otherwise).
+    /// The reason of the removal of `removed` from `var` (the index and the value two
+    /// variables) by an array of variables whose positions are `slots` in the scope (see
+    /// [`Constraint::explain`]), or `None` (an inference drawn otherwise).
     fn variable_reason(
         &self,
-        inference: crate::kernel::Inference,
+        slots: &[u32],
+        var: VarId,
+        removed: i32,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
-        use crate::kernel::{Inference, Literal};
+        use crate::kernel::Literal;
         // An array may name a variable twice; one that names `index` or `value` is propagated
         // more weakly, and these reasons could claim more than the propagation draws.
-        let Array::Variables { slots, .. } = &self.array else {
-            return None;
-        };
-        if self.scope[INDEX] == self.scope[VALUE]
-            || slots
-                .iter()
-                .any(|&s| s as usize == INDEX || s as usize == VALUE)
+        if slots
+            .iter()
+            .any(|&s| s as usize == INDEX || s as usize == VALUE)
         {
             return None;
         }
-        let Inference::Removed {
-            var,
-            value: removed,
-        } = inference
-        else {
-            return None;
-        };
         let (index, value) = (self.scope[INDEX], self.scope[VALUE]);
         let entry = |k: usize| self.scope[slots[k] as usize];
         let positions = || {
@@ -537,9 +519,18 @@ impl Constraint for Element {
         inference: crate::kernel::Inference,
         ctx: &crate::kernel::ExplainContext<'_>,
     ) -> Option<Vec<crate::kernel::Literal>> {
-        self.constant_reason(inference, ctx)
-            .or_else(|| self.variable_reason(inference, ctx))
-            .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
+        if let crate::kernel::Inference::Removed { var, value } = inference
+            && self.scope[INDEX] != self.scope[VALUE]
+        {
+            let own = match &self.array {
+                Array::Constants(array) => self.constant_reason(array, var, value, ctx),
+                Array::Variables { slots, .. } => self.variable_reason(slots, var, value, ctx),
+            };
+            if own.is_some() {
+                return own;
+            }
+        }
+        crate::kernel::minimized_reason(self, inference, ctx)
     }
 
     fn check(&self, values: &[i32]) -> bool {
