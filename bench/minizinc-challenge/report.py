@@ -16,7 +16,10 @@ result at all.
 import json
 import sys
 
-NAMES = {"cspkit": "cspkit", "gecode": "Gecode", "pumpkin": "Pumpkin", "huub": "Huub"}
+NAMES = {"cspkit": "cspkit", "cspkit-learn": "cspkit --learn", "gecode": "Gecode",
+         "pumpkin": "Pumpkin", "huub": "Huub"}
+# cspkit's columns: each is compared with every other solver (cspkit --learn with cspkit once).
+OURS = ("cspkit", "cspkit-learn")
 
 
 def finished(result, method):
@@ -91,6 +94,42 @@ def repeats(results):
             "taking turns, and its time is the median")
 
 
+def verdict(rs, ours, other, method):
+    """compare() of two solvers' results on one instance; None if either was not run."""
+    if rs.get(other, {}).get("status") is None or rs.get(ours, {}).get("status") is None:
+        return None
+    return compare(rs[ours], rs[other], method)
+
+
+def summary(instances, ours, other):
+    """The count of verdicts of `ours` against `other`, as report lines."""
+    counts = [0, 0, 0]  # better, tie, worse
+    sound = [0, 0, 0]  # the same, without the instances on which the other solver crashed
+    crashes = 0
+    for instance in instances:
+        rs = instance["results"]
+        c = verdict(rs, ours, other, instance["method"])
+        if c is None:
+            continue
+        counts[1 - c] += 1
+        if rs[other].get("crashed"):
+            crashes += 1
+        else:
+            sound[1 - c] += 1
+    a, b = NAMES[ours], NAMES[other]
+    better, tie, worse = counts
+    if not better + tie + worse:
+        return [f"- {a} vs {b}: no comparison ({b} not run)."]
+    ratio = f" ({better / worse:.1f}x)" if worse else ""
+    lines = [f"- {a} vs {b}: {a} better {better}, tie {tie}, {b} better {worse}{ratio}."]
+    if crashes:
+        better, tie, worse = sound
+        ratio = f" ({better / worse:.1f}x)" if worse else ""
+        lines.append(f"  {b} crashed (a panic) on {crashes}; without those: {a} better "
+                     f"{better}, tie {tie}, {b} better {worse}{ratio}.")
+    return lines
+
+
 def markdown(results):
     """The report: one row per instance, then the counts of the verdicts."""
     solvers = [s for s in results["solvers"] if s in NAMES]
@@ -116,10 +155,6 @@ def markdown(results):
     header = ["problem", "data"] + [NAMES[s] for s in solvers] + ["verdict"]
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "---|" * len(header))
-    counts = {o: [0, 0, 0] for o in others}
-    # The same counts without the instances on which the other solver crashed.
-    sound = {o: [0, 0, 0] for o in others}
-    crashes = {o: 0 for o in others}
     present = [o for o in others
                if any(i["results"].get(o, {}).get("status") for i in results["instances"])]
     wrong = 0
@@ -127,14 +162,9 @@ def markdown(results):
         rs = instance["results"]
         verdicts = []
         for other in others:
-            if rs.get(other, {}).get("status") is None or rs.get("cspkit", {}).get("status") is None:
+            c = verdict(rs, "cspkit", other, instance["method"])
+            if c is None:
                 continue
-            c = compare(rs["cspkit"], rs[other], instance["method"])
-            counts[other][1 - c] += 1
-            if rs[other].get("crashed"):
-                crashes[other] += 1
-            else:
-                sound[other][1 - c] += 1
             verdicts.append({1: "cspkit better", 0: "tie", -1: f"{NAMES[other]} better"}[c]
                             + (f" (vs {NAMES[other]})" if len(present) > 1 else ""))
         if any(r.get("wrong") for r in rs.values()):
@@ -144,20 +174,11 @@ def markdown(results):
         row += [cell(rs.get(s, {})) for s in solvers] + ["; ".join(verdicts)]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
-    for other in others:
-        better, tie, worse = counts[other]
-        if better + tie + worse:
-            ratio = f" ({better / worse:.1f}x)" if worse else ""
-            lines.append(f"- cspkit vs {NAMES[other]}: cspkit better {better}, tie {tie}, "
-                         f"{NAMES[other]} better {worse}{ratio}.")
-            if crashes[other]:
-                b, t, w = sound[other]
-                ratio = f" ({b / w:.1f}x)" if w else ""
-                lines.append(f"  {NAMES[other]} crashed (a panic) on {crashes[other]}; "
-                             f"without those: cspkit better {b}, tie {t}, "
-                             f"{NAMES[other]} better {w}{ratio}.")
-        else:
-            lines.append(f"- cspkit vs {NAMES[other]}: no comparison ({NAMES[other]} not run).")
+    for ours in [s for s in OURS if s in solvers]:
+        for other in solvers:
+            if other in OURS[:OURS.index(ours) + 1]:
+                continue  # itself, or a pair already counted the other way round
+            lines += summary(results["instances"], ours, other)
     proofs = {s: sum(proved(i["results"].get(s, {})) for i in results["instances"])
               for s in solvers
               if any(i["results"].get(s, {}).get("status") for i in results["instances"])}

@@ -13,7 +13,8 @@ Two steps:
         the model compiles to FlatZinc with floats.
 
     run.py --benchmarks DIR [--timeout S] [--jobs N] [--only P,Q]
-           [--solvers cspkit,gecode,pumpkin,huub] [--pumpkin-library REPO] [--results FILE.json]
+           [--solvers cspkit,cspkit-learn,gecode,pumpkin,huub] [--pumpkin-library REPO]
+           [--results FILE.json]
         runs every selected instance with every solver through `minizinc --time-limit`, checks
         each solution of a solver other than Gecode with Gecode, cross-checks the statuses, prints the
         Markdown report (report.py) and saves the raw results if --results is given.
@@ -48,6 +49,8 @@ PUMPKIN_ID = "org.cspkit.bench.pumpkin"
 # The release whose MiniZinc library is used with the `pumpkin-solver` executable (crates.io).
 PUMPKIN_REF = "pumpkin-solver-v0.5.0"
 SOLVERS = ("cspkit", "gecode", "pumpkin", "huub")
+# Run only when asked for: cspkit with learning from failures (`fzn-cspkit --learn`).
+VARIANTS = ("cspkit-learn",)
 SKIPPED = "skipped"
 GRACE = 10  # seconds allowed past --time-limit before the process group is killed
 FINAL = {"OPTIMAL", "UNSAT"}
@@ -233,7 +236,8 @@ def setup_solvers(args, scratch):
     subprocess.run([str(fzn_cspkit), "--install-msc", str(solvers_dir)], check=True,
                    capture_output=True)
     env = dict(os.environ, MZN_SOLVER_PATH=str(solvers_dir))
-    solvers = {"cspkit": CSPKIT_ID}
+    # Each solver as the arguments that name it to `minizinc`.
+    solvers = {"cspkit": [CSPKIT_ID], "cspkit-learn": [CSPKIT_ID, "--learn"]}
     fzn_gecode = args.fzn_gecode or shutil.which("fzn-gecode")
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
@@ -242,6 +246,8 @@ def setup_solvers(args, scratch):
     # The working tree's state at the start: a binary may hold changes not yet committed.
     dirty = " with uncommitted changes" if changed else ""
     notes = {"cspkit": f"`fzn-cspkit` built from commit {commit or 'unknown'}{dirty} of cspkit"}
+    if "cspkit-learn" in args.solvers:
+        notes["cspkit-learn"] = "the same `fzn-cspkit` with `--learn` (learning from failures)"
     if fzn_gecode and Path(args.gecode_mznlib).is_dir():
         library = solvers_dir / "gecode-mznlib"
         if library.exists():
@@ -249,7 +255,7 @@ def setup_solvers(args, scratch):
         changes = gecode_library(Path(args.gecode_mznlib), library)
         write_msc(solvers_dir / "gecode-bench.msc", GECODE_ID, "Gecode (patched library)",
                   Path(fzn_gecode).resolve(), library, ["-a", "-f", "-n", "-p", "-r", "-s", "-t"])
-        solvers["gecode"] = GECODE_ID
+        solvers["gecode"] = [GECODE_ID]
         notes["gecode"] = ("`fzn-gecode` with a copy of its MiniZinc library, patched: "
                            + ("; ".join(changes) or "no change needed"))
     pumpkin = args.pumpkin or shutil.which("pumpkin-solver")
@@ -265,11 +271,11 @@ def setup_solvers(args, scratch):
             how = f"the standard library's decompositions ({how})"
         write_msc(solvers_dir / "pumpkin-bench.msc", PUMPKIN_ID, "Pumpkin",
                   Path(pumpkin).resolve(), library, ["-a", "-f", "-r", "-s", "-t", "-v"])
-        solvers["pumpkin"] = PUMPKIN_ID
+        solvers["pumpkin"] = [PUMPKIN_ID]
         notes["pumpkin"] = f"`pumpkin-solver` {version} (crates.io) with {how}"
     huub = find_huub(args.huub_msc, env)
     if huub:
-        solvers["huub"] = huub
+        solvers["huub"] = [huub]
         notes["huub"] = f"solver `{Path(huub).name}`"
     return env, solvers, notes
 
@@ -342,8 +348,9 @@ def objective_of(solution, stats):
 
 
 def solve(solver, model, data, method, directory, env, timeout):
-    """Runs one solver on one instance within `timeout` seconds (compilation included)."""
-    command = ["minizinc", "--solver", solver, "--time-limit", str(int(timeout * 1000)),
+    """Runs one solver (its id and flags) on one instance within `timeout` seconds
+    (compilation included)."""
+    command = ["minizinc", "--solver", *solver, "--time-limit", str(int(timeout * 1000)),
                "--output-mode", "json", "--output-objective", "--intermediate", "-s", model]
     if data:
         command.append(data)
@@ -643,7 +650,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="instances run at once (default 1)")
     parser.add_argument("--only", type=lambda s: s.split(","), help="PROBLEM[,PROBLEM...]")
     parser.add_argument("--solvers", type=lambda s: s.split(","), default=list(SOLVERS),
-                        help="solvers to run (default cspkit,gecode,pumpkin,huub)")
+                        help="solvers to run (default cspkit,gecode,pumpkin,huub; "
+                             "cspkit-learn is cspkit with --learn)")
     parser.add_argument("--results", help="save the raw results to this JSON file")
     parser.add_argument("--scratch", help="scratch directory (default: a temporary one)")
     parser.add_argument("--fzn-cspkit", help="fzn-cspkit executable (default: the release build)")
@@ -658,7 +666,7 @@ def main():
                         help=f"the tag or commit of that repository to read (default {PUMPKIN_REF})")
     parser.add_argument("--huub-msc", help="Huub's solver configuration (.msc)")
     args = parser.parse_args()
-    unknown = set(args.solvers) - set(SOLVERS)
+    unknown = set(args.solvers) - set(SOLVERS) - set(VARIANTS)
     if unknown:
         sys.exit(f"unknown solvers: {', '.join(sorted(unknown))}")
 

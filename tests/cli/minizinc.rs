@@ -288,6 +288,52 @@ fn standard_flags_pass_through_minizinc() {
     assert_eq!(timed.solutions.len(), 1);
 }
 
+/// The statistic `name` of a run's `%%%mzn-stat:` lines, if printed.
+fn stat(stdout: &str, name: &str) -> Option<u64> {
+    let prefix = format!("%%%mzn-stat: {name}=");
+    stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix(prefix.as_str()))
+        .next_back()
+        .and_then(|value| value.parse().ok())
+}
+
+#[test]
+fn cspkits_own_flags_pass_through_minizinc() {
+    let Some(dir) = solvers() else { return };
+    let queens = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mzn/queens.mzn");
+    let run = |flags: &[&str]| {
+        let output = Command::new("minizinc")
+            .env("MZN_SOLVER_PATH", dir)
+            .args(["--solver", "cspkit", "-a", "-s"])
+            .args(flags)
+            .arg(&queens)
+            .output()
+            .expect("minizinc runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(
+            output.status.success(),
+            "{flags:?}: {}\n{stdout}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        stdout
+    };
+    // `--learn` reaches fzn-cspkit: the search analyses its failures, and lists every
+    // solution all the same.
+    let learning = run(&["--learn"]);
+    assert_eq!(learning.matches("----------").count(), 92, "{learning}");
+    assert!(
+        stat(&learning, "conflicts").is_some_and(|c| c > 0),
+        "{learning}"
+    );
+    let plain = run(&[]);
+    assert_eq!(plain.matches("----------").count(), 92, "{plain}");
+    assert_eq!(stat(&plain, "conflicts"), None, "{plain}");
+    // `--no-lns` is accepted too.
+    let no_lns = run(&["--no-lns"]);
+    assert_eq!(no_lns.matches("----------").count(), 92, "{no_lns}");
+}
+
 #[test]
 fn the_maximum_and_minimum_of_an_array_reach_cspkit_whole() {
     let Some(dir) = solvers() else { return };

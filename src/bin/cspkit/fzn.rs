@@ -83,6 +83,10 @@ pub(crate) fn write_solver_config(dir: &Path, executable: &Path) -> Result<PathB
   "executable": "{executable}",
   "tags": ["cp", "int"],
   "stdFlags": ["-a", "-n", "-s", "-t", "-f", "-r", "-p"],
+  "extraFlags": [
+    ["--learn", "learn from failures (lazy clause generation)", "bool", "false"],
+    ["--no-lns", "optimise by branch and bound alone, without large-neighbourhood search", "bool", "false"]
+  ],
   "supportsMzn": false,
   "supportsFzn": true,
   "needsSolns2Out": true,
