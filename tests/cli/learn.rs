@@ -59,3 +59,34 @@ fn fzn_cspkit_accepts_learn_and_no_learn() {
         );
     }
 }
+
+#[test]
+fn the_activity_order_counts_the_same_queens() {
+    let input = cspkit(&["queens", "8", "--count", "--stats", "--learn"]);
+    for learn in [true, false] {
+        let mut args = vec![
+            "queens",
+            "8",
+            "--count",
+            "--stats",
+            "--var-order",
+            "activity",
+        ];
+        if learn {
+            args.push("--learn");
+        }
+        let out = cspkit(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(text(&out.stdout).trim(), "92", "learn {learn}");
+        let stats = text(&out.stderr);
+        assert!(stats.contains("activity"), "learn {learn}: {stats}");
+        if learn {
+            // The order follows the nogoods: another tree than the input order's.
+            assert_ne!(
+                stat(&stats, "tree nodes "),
+                stat(&text(&input.stderr), "tree nodes "),
+                "{stats}"
+            );
+        }
+    }
+}

@@ -12,8 +12,8 @@ use cspkit::flatzinc::{AnnotatedOrder, AnnotatedValues};
 use cspkit::models::sudoku::GridFormat;
 use cspkit::teach::{TreeFormat, table};
 use cspkit::{
-    Ascending, Branching, ConstraintId, Counting, Descending, DomWdeg, DomainOverDegree,
-    InputOrder, LeastConstraining, MiddleOut, Propagation, RandomValue, RestartPolicy,
+    Activity, Ascending, Branching, ConstraintId, Counting, Descending, DomWdeg, DomainOverDegree,
+    InputOrder, LeastConstraining, Literal, MiddleOut, Propagation, RandomValue, RestartPolicy,
     SearchConfig, SearchView, SmallestDomain, SmallestDomainRandomTies, ValueOrder, VarId,
     VariableOrder,
 };
@@ -1126,6 +1126,9 @@ pub enum VarOrder {
     DomDeg,
     /// Smallest domain size over weighted degree, the weights learnt from failures.
     DomWdeg,
+    /// The variables of recent conflicts first (VSIDS): of the learned nogoods with --learn,
+    /// else of the constraints that fail.
+    Activity,
 }
 
 impl VarOrder {
@@ -1139,6 +1142,7 @@ impl VarOrder {
             }
             VarOrder::DomDeg => ChosenVariableOrder::DomDeg(DomainOverDegree),
             VarOrder::DomWdeg => ChosenVariableOrder::DomWdeg(DomWdeg::new()),
+            VarOrder::Activity => ChosenVariableOrder::Activity(Activity::new()),
         }
     }
 }
@@ -1229,6 +1233,7 @@ pub enum ChosenVariableOrder {
     MrvRandom(SmallestDomainRandomTies),
     DomDeg(DomainOverDegree),
     DomWdeg(DomWdeg),
+    Activity(Activity),
     /// A FlatZinc model's search annotations.
     Annotations(AnnotatedOrder),
 }
@@ -1241,6 +1246,7 @@ impl VariableOrder for ChosenVariableOrder {
             ChosenVariableOrder::MrvRandom(order) => order.select_variable(view),
             ChosenVariableOrder::DomDeg(order) => order.select_variable(view),
             ChosenVariableOrder::DomWdeg(order) => order.select_variable(view),
+            ChosenVariableOrder::Activity(order) => order.select_variable(view),
             ChosenVariableOrder::Annotations(order) => order.select_variable(view),
         }
     }
@@ -1256,7 +1262,16 @@ impl VariableOrder for ChosenVariableOrder {
     fn failure(&mut self, constraint: Option<ConstraintId>) {
         match self {
             ChosenVariableOrder::DomWdeg(order) => order.failure(constraint),
+            ChosenVariableOrder::Activity(order) => order.failure(constraint),
             ChosenVariableOrder::Annotations(order) => order.failure(constraint),
+            _ => {}
+        }
+    }
+
+    fn learned(&mut self, nogood: &[Literal]) {
+        match self {
+            ChosenVariableOrder::Activity(order) => order.learned(nogood),
+            ChosenVariableOrder::Annotations(order) => order.learned(nogood),
             _ => {}
         }
     }
