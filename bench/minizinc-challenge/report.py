@@ -14,6 +14,7 @@ result at all.
 """
 
 import json
+import re
 import sys
 
 NAMES = {"cspkit": "cspkit", "cspkit-learn": "cspkit --learn", "gecode": "Gecode",
@@ -67,13 +68,21 @@ def proved(result):
     return not result.get("wrong") and result.get("status") in ("OPTIMAL", "UNSAT")
 
 
+def tidy_error(text):
+    """An error message without what belongs to the machine that ran it: a Rust panic's
+    thread id, and the directories above a crate's own files."""
+    text = re.sub(r"thread '[^']*' \(\d+\) panicked", "panicked", text)
+    return re.sub(r"(?:/[^\s/]+)*/registry/src/[^/\s]+/", "", text)
+
+
 def cell(result):
     """status / objective / time of one solver, for the table."""
     if result.get("status") is None:
         return result.get("absent", "—")
     parts = [result["status"]]
     if result["status"] == "ERROR" and result.get("error"):
-        parts = [f"{'CRASH' if result.get('crashed') else 'ERROR'}: {result['error'][:60]}"]
+        error = tidy_error(result["error"])[:100]
+        parts = [f"{'CRASH' if result.get('crashed') else 'ERROR'}: {error}"]
     if result.get("objective") is not None:
         parts.append(str(result["objective"]))
     parts.append(f"{result['time']:.2f}s" if result.get("time") is not None else "limit"
