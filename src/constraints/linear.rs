@@ -547,6 +547,48 @@ impl Linear {
         Ok(())
     }
 
+    /// The reason of a value an equality's support filter removed from inside the bounds of
+    /// its term: the other terms' domains as they stand (the value has no support in them,
+    /// whatever the term's own domain), and the term's own bounds (so that the filter sees
+    /// the same span of sums). Not cut down: each try would run the filter again.
+    fn support_reason(
+        &self,
+        inference: crate::kernel::Inference,
+        ctx: &crate::kernel::ExplainContext<'_>,
+    ) -> Option<Vec<crate::kernel::Literal>> {
+        use crate::kernel::{Inference, Literal};
+        let Inference::Removed { var, value } = inference else {
+            return None;
+        };
+        if self.kind != Kind::Eq || self.invalid.is_some() || self.is_unit_pair() {
+            return None;
+        }
+        let own = ctx.domain(var);
+        let (low, high) = (own.min()?, own.max()?);
+        if value <= low || value >= high {
+            return None;
+        }
+        let initial = ctx.initial(var);
+        let mut reason = Vec::new();
+        if initial.min().is_some_and(|min| min < low) {
+            reason.push(Literal::Ge(var, low));
+        }
+        if initial.max().is_some_and(|max| max > high) {
+            reason.push(Literal::Le(var, high));
+        }
+        for (i, &other) in self.scope.iter().enumerate() {
+            if other != var && !self.scope[..i].contains(&other) {
+                crate::kernel::explain::describe(
+                    other,
+                    ctx.initial(other),
+                    ctx.domain(other),
+                    &mut reason,
+                );
+            }
+        }
+        Some(reason)
+    }
+
     /// The reason of an inference, from the bounds of the terms (see [`Constraint::explain`]).
     fn bounds_reason(
         &self,
@@ -640,6 +682,7 @@ impl Constraint for Linear {
     ) -> Option<Vec<crate::kernel::Literal>> {
         self.bounds_reason(inference, ctx)
             .or_else(|| self.replay_reason(inference, ctx))
+            .or_else(|| self.support_reason(inference, ctx))
             .or_else(|| crate::kernel::minimized_reason(self, inference, ctx))
     }
 
