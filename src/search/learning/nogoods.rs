@@ -43,6 +43,14 @@ pub(crate) enum Unit {
     Assert { id: u32, literal: u32 },
 }
 
+/// A watched literal, in the list of its variable: the literal is kept beside the nogood's
+/// id, so that a pass tells whether it holds without reading the nogood.
+#[derive(Debug, Clone, Copy)]
+struct Watch {
+    id: u32,
+    literal: Literal,
+}
+
 /// The learned nogoods and their watches.
 #[derive(Debug, Default)]
 pub(crate) struct Nogoods {
@@ -56,8 +64,8 @@ pub(crate) struct Nogoods {
     limit: usize,
     /// The positions of the two watched literals of each nogood (equal for a nogood of one).
     watched: Vec<[u32; 2]>,
-    /// Per variable: the nogoods with a watched literal on it.
-    watches: Vec<Vec<u32>>,
+    /// Per variable: the nogoods with a watched literal on it, each with that literal.
+    watches: Vec<Vec<Watch>>,
     /// The removals of the log already looked at.
     cursor: usize,
     /// Scratch: the variables a pass visits, and a stamp per variable.
@@ -165,9 +173,13 @@ impl Nogoods {
         // The watches, by the new ids.
         self.watches.iter_mut().for_each(Vec::clear);
         for (id, (literals, &[a, b])) in self.list.iter().zip(&self.watched).enumerate() {
-            self.watches[literals[a as usize].var().index()].push(id as u32);
-            if b != a {
-                self.watches[literals[b as usize].var().index()].push(id as u32);
+            let positions = [a, b];
+            for &p in &positions[..if a == b { 1 } else { 2 }] {
+                let literal = literals[p as usize];
+                self.watches[literal.var().index()].push(Watch {
+                    id: id as u32,
+                    literal,
+                });
             }
         }
         self.reducible -= forget;
@@ -180,8 +192,8 @@ impl Nogoods {
         let id = self.list.len() as u32;
         let second = if literals.len() > 1 { second.max(1) } else { 0 } as u32;
         for &position in &[0, second][..if second == 0 { 1 } else { 2 }] {
-            let var = literals[position as usize].var().index();
-            self.watches[var].push(id);
+            let literal = literals[position as usize];
+            self.watches[literal.var().index()].push(Watch { id, literal });
         }
         self.watched.push([0, second]);
         self.list.push(literals);
@@ -229,41 +241,53 @@ impl Nogoods {
     /// The nogoods watching `var`, one of whose watched literals may have come to hold.
     fn visit(&mut self, var: u32, domains: &[Domain], units: &mut Vec<Unit>) {
         let list = std::mem::take(&mut self.watches[var as usize]);
+        let domain = &domains[var as usize];
+        // The domain's bounds, read once for the whole list.
+        let (min, max) = (domain.min(), domain.max());
+        let holds_here = |literal: Literal| match literal {
+            Literal::Eq(_, v) => min == Some(v) && max == Some(v),
+            Literal::Ne(_, v) => !domain.contains(v),
+            Literal::Ge(_, v) => min.is_some_and(|min| min >= v),
+            Literal::Le(_, v) => max.is_some_and(|max| max <= v),
+        };
         let mut kept = Vec::with_capacity(list.len());
-        for id in list {
+        for watch in list {
+            if !holds_here(watch.literal) {
+                kept.push(watch);
+                continue;
+            }
+            let id = watch.id;
             let literals = &self.list[id as usize];
             let [a, b] = self.watched[id as usize];
             let holds = |p: u32| {
                 literals[p as usize].holds_in(&domains[literals[p as usize].var().index()])
             };
-            // The watch on `var` (either, if both are on it).
-            let (mine, other) = if literals[a as usize].var().index() == var as usize && holds(a) {
+            // The watched position of this literal (either, if both are on it).
+            let (mine, other) = if literals[a as usize] == watch.literal {
                 (a, b)
-            } else if literals[b as usize].var().index() == var as usize && holds(b) {
-                (b, a)
             } else {
-                kept.push(id);
-                continue;
+                (b, a)
             };
             if a == b {
                 // A nogood of one literal that holds.
-                kept.push(id);
+                kept.push(watch);
                 units.push(Unit::Conflict { id });
                 continue;
             }
             let replacement = (0..literals.len() as u32).find(|&p| p != a && p != b && !holds(p));
             if let Some(p) = replacement {
-                let new_var = literals[p as usize].var().index();
+                let literal = literals[p as usize];
                 let slot = if mine == a { 0 } else { 1 };
                 self.watched[id as usize][slot] = p;
-                if new_var == var as usize {
-                    kept.push(id);
+                let moved = Watch { id, literal };
+                if literal.var().index() == var as usize {
+                    kept.push(moved);
                 } else {
-                    self.watches[new_var].push(id);
+                    self.watches[literal.var().index()].push(moved);
                 }
                 continue;
             }
-            kept.push(id);
+            kept.push(watch);
             let last = literals[other as usize];
             if holds(other) {
                 units.push(Unit::Conflict { id });
@@ -304,9 +328,9 @@ impl Nogoods {
                 }
             };
             let watched = [watched[0] as u32, watched[1] as u32];
-            self.watches[literals[watched[0] as usize].var().index()].push(id);
-            if watched[1] != watched[0] {
-                self.watches[literals[watched[1] as usize].var().index()].push(id);
+            for p in &watched[..if watched[1] == watched[0] { 1 } else { 2 }] {
+                let literal = literals[*p as usize];
+                self.watches[literal.var().index()].push(Watch { id, literal });
             }
             self.watched[id as usize] = watched;
         }
@@ -347,12 +371,12 @@ mod tests {
         assert!(count(9) < added(9) / 2);
         // The watches name exactly the nogoods watching each variable.
         for (var, list) in nogoods.watches.iter().enumerate() {
-            for &id in list {
-                let [a, b] = nogoods.watched[id as usize];
-                let literals = nogoods.literals(id);
+            for watch in list {
+                let [a, b] = nogoods.watched[watch.id as usize];
+                let literals = nogoods.literals(watch.id);
+                assert_eq!(watch.literal.var().index(), var);
                 assert!(
-                    literals[a as usize].var().index() == var
-                        || literals[b as usize].var().index() == var
+                    literals[a as usize] == watch.literal || literals[b as usize] == watch.literal
                 );
             }
         }
