@@ -207,7 +207,7 @@ pub(crate) struct Backjump<F> {
     /// The variables `decided` names, in the order of their levels.
     decision_vars: Vec<u32>,
     /// The scopes' domains constraints ran from.
-    seen: Vec<Domain>,
+    seen: DomainStack,
     pub(crate) literals: Vec<Literal>,
     pub(crate) levels: Vec<u32>,
     pub(crate) marks: Vec<Mark>,
@@ -272,7 +272,7 @@ impl<F: LogFollower> Backjump<F> {
             by_var: vec![Vec::new(); n],
             decided: vec![None; n],
             decision_vars: Vec::new(),
-            seen: Vec::new(),
+            seen: DomainStack::default(),
             literals: Vec::new(),
             levels: Vec::new(),
             marks: Vec::new(),
@@ -738,6 +738,47 @@ impl<F: LogFollower> Backjump<F> {
     }
 }
 
+/// A stack of domains that keeps the allocations of the domains popped off it: a run's scope
+/// is copied onto it at every change below the root, and backtracking pops them, so that
+/// copies into kept domains replace an allocation and a free per domain.
+#[derive(Debug, Default)]
+struct DomainStack {
+    slots: Vec<Domain>,
+    len: usize,
+}
+
+impl DomainStack {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Pushes copies of `domains`.
+    fn extend_from(&mut self, domains: &[Domain]) {
+        for domain in domains {
+            match self.slots.get_mut(self.len) {
+                Some(slot) => slot.clone_from(domain),
+                None => self.slots.push(domain.clone()),
+            }
+            self.len += 1;
+        }
+    }
+}
+
+impl std::ops::Index<usize> for DomainStack {
+    type Output = Domain;
+    fn index(&self, i: usize) -> &Domain {
+        &self.slots[..self.len][i]
+    }
+}
+
 /// Whether `literal` holds when its variable has the one value `value`.
 pub(crate) fn satisfied_by(literal: Literal, value: i32) -> bool {
     match literal {
@@ -788,7 +829,7 @@ impl<F: LogFollower> RunHook for Recorder<'_, F> {
             return;
         }
         let seen = bj.seen.len() as u32;
-        bj.seen.extend(bj.before.iter().cloned());
+        bj.seen.extend_from(&bj.before);
         let cause = Cause::Run {
             constraint: c,
             seen,
