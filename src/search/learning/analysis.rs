@@ -306,7 +306,9 @@ fn merge_per_variable<'a>(
 
 /// Adds to the analysis what `literal` rests on among the removals before `before`.
 fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, before: usize) {
-    if !state.expanded.insert(literal) {
+    // A `≠` literal rests on one removal, whose mark tells whether it was met already: only
+    // the other literals need the set (a reason over a wide domain lists thousands of `≠`).
+    if !matches!(literal, Literal::Ne(..)) && !state.expanded.insert(literal) {
         return;
     }
     let var = literal.var().index();
@@ -317,31 +319,21 @@ fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, b
         decision_of(state, level as usize);
         return;
     }
-    if let Literal::Ne(_, value) = literal
-        && bj.by_var[var].len() > INDEXED_REMOVALS
-    {
-        // One removal to find among many: through an index of the variable's removals by
-        // value, built once per analysis (a reason over a wide domain can list thousands of
-        // `≠` literals on one variable).
-        let index = state.by_value.entry(var as u32).or_insert_with(|| {
-            bj.by_var[var]
-                .iter()
-                .map(|&r| (bj.removals[r as usize].value, r))
-                .collect()
-        });
-        let Some(&r) = index.get(&value).filter(|&&r| (r as usize) < before) else {
+    if let Literal::Ne(_, value) = literal {
+        let Some(r) = removal_of(bj, state, var, value, before) else {
             return; // removed at the root: a fact
         };
-        let removal = bj.removals[r as usize];
+        if bj.visited[r] == bj.stamp {
+            return;
+        }
+        bj.visited[r] = bj.stamp;
+        let removal = bj.removals[r];
         if (removal.level as usize) < state.depth {
             state.kept.push((literal, removal.level as usize));
-        } else if bj.visited[r as usize] != bj.stamp {
-            bj.visited[r as usize] = bj.stamp;
-            if removal.cause == Cause::Decision {
-                decision_of(state, removal.level as usize);
-            } else {
-                state.pending += 1;
-            }
+        } else if removal.cause == Cause::Decision {
+            decision_of(state, removal.level as usize);
+        } else {
+            state.pending += 1;
         }
         return;
     }
@@ -385,6 +377,33 @@ fn expand(bj: &mut Backjump<Learning>, state: &mut Analysis, literal: Literal, b
             state.atoms.push(r as u32);
         }
     }
+}
+
+/// The removal of `value` from variable `var` among the removals before `before` (an index
+/// into the log), if it was removed below the root.
+fn removal_of(
+    bj: &Backjump<Learning>,
+    state: &mut Analysis,
+    var: usize,
+    value: i32,
+    before: usize,
+) -> Option<usize> {
+    let list = &bj.by_var[var];
+    let r = if list.len() > INDEXED_REMOVALS {
+        // One removal to find among many: through an index of the variable's removals by
+        // value, built once per analysis.
+        let index = state.by_value.entry(var as u32).or_insert_with(|| {
+            list.iter()
+                .map(|&r| (bj.removals[r as usize].value, r))
+                .collect()
+        });
+        *index.get(&value)?
+    } else {
+        *list
+            .iter()
+            .find(|&&r| bj.removals[r as usize].value == value)?
+    };
+    ((r as usize) < before).then_some(r as usize)
 }
 
 /// The decision of `level` is part of the reason.
