@@ -57,8 +57,9 @@ struct Analysis {
     kept: Vec<(Literal, usize)>,
     /// Per variable with many removals, its removals by value (indices into the log).
     by_value: FxHashMap<u32, FxHashMap<i32, u32>>,
-    /// The literals expanded so far. The log is walked back, so a literal met again rests on
-    /// removals older than those of its first meeting, which that meeting took in already.
+    /// The literals expanded so far but the `≠` ones (told by their removal's mark). The log
+    /// is walked back, so a literal met again rests on removals older than those of its first
+    /// meeting, which that meeting took in already.
     expanded: FxHashSet<Literal>,
 }
 

@@ -51,6 +51,16 @@ struct Watch {
     literal: Literal,
 }
 
+/// Puts nogood `id` (its `literals`) in the watch lists of its literals at the positions
+/// `watched` (once if they are equal).
+fn watch(watches: &mut [Vec<Watch>], id: u32, literals: &[Literal], watched: [u32; 2]) {
+    let [a, b] = watched;
+    for &p in &watched[..if a == b { 1 } else { 2 }] {
+        let literal = literals[p as usize];
+        watches[literal.var().index()].push(Watch { id, literal });
+    }
+}
+
 /// The learned nogoods and their watches.
 #[derive(Debug, Default)]
 pub(crate) struct Nogoods {
@@ -172,15 +182,8 @@ impl Nogoods {
         self.watched.truncate(kept);
         // The watches, by the new ids.
         self.watches.iter_mut().for_each(Vec::clear);
-        for (id, (literals, &[a, b])) in self.list.iter().zip(&self.watched).enumerate() {
-            let positions = [a, b];
-            for &p in &positions[..if a == b { 1 } else { 2 }] {
-                let literal = literals[p as usize];
-                self.watches[literal.var().index()].push(Watch {
-                    id: id as u32,
-                    literal,
-                });
-            }
+        for (id, (literals, &watched)) in self.list.iter().zip(&self.watched).enumerate() {
+            watch(&mut self.watches, id as u32, literals, watched);
         }
         self.reducible -= forget;
         self.limit += REDUCTION_STEP;
@@ -191,10 +194,7 @@ impl Nogoods {
     fn push(&mut self, literals: Vec<Literal>, second: usize) -> u32 {
         let id = self.list.len() as u32;
         let second = if literals.len() > 1 { second.max(1) } else { 0 } as u32;
-        for &position in &[0, second][..if second == 0 { 1 } else { 2 }] {
-            let literal = literals[position as usize];
-            self.watches[literal.var().index()].push(Watch { id, literal });
-        }
+        watch(&mut self.watches, id, &literals, [0, second]);
         self.watched.push([0, second]);
         self.list.push(literals);
         id
@@ -328,10 +328,7 @@ impl Nogoods {
                 }
             };
             let watched = [watched[0] as u32, watched[1] as u32];
-            for p in &watched[..if watched[1] == watched[0] { 1 } else { 2 }] {
-                let literal = literals[*p as usize];
-                self.watches[literal.var().index()].push(Watch { id, literal });
-            }
+            watch(&mut self.watches, id, literals, watched);
             self.watched[id as usize] = watched;
         }
     }
